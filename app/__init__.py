@@ -1,0 +1,1 @@
+"""The public surface: CLI, HTTP API and GraphQL."""

@@ -1,0 +1,71 @@
+"""`engram`: run and inspect the local Engram stack."""
+
+from __future__ import annotations
+
+import subprocess
+
+import typer
+from rich.console import Console
+
+from engram.settings import PROJECT_ROOT, get_settings
+
+cli = typer.Typer(
+    help="Engram: long-term memory for LLM agents on Neo4j. Manage the local stack and its data.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console()
+
+
+def _stack(action: str) -> int:
+    return subprocess.call(["bash", str(PROJECT_ROOT / "infra" / "stack.sh"), action])
+
+
+@cli.command()
+def up() -> None:
+    """Start Neo4j (and apply schema migrations), Redis and a Celery worker on 127.0.0.1."""
+    raise typer.Exit(_stack("up"))
+
+
+@cli.command()
+def down() -> None:
+    """Stop the worker, Redis and Neo4j started by `engram up`."""
+    raise typer.Exit(_stack("down"))
+
+
+@cli.command()
+def status() -> None:
+    """Say which of Neo4j, Redis and the worker are running (exit 3 if any is not)."""
+    raise typer.Exit(_stack("status"))
+
+
+@cli.command()
+def migrate() -> None:
+    """Apply the versioned schema files in cypher/schema/ (idempotent)."""
+    from graph.driver import get_driver
+    from graph.migrations import migrate as apply_migrations
+
+    settings = get_settings()
+    applied = apply_migrations(get_driver(), settings.neo4j.database)
+    console.print(f"schema migrations applied now: {applied or 'none (schema up to date)'}")
+
+
+@cli.command()
+def doctor() -> None:
+    """Check every part Engram needs and say how to fix what is missing (exit 1 if any check fails)."""
+    from app.doctor import all_checks
+
+    failed = 0
+    for check in all_checks(get_settings()):
+        result = check()
+        mark = "[green]ok  [/green]" if result.ok else "[red]FAIL[/red]"
+        console.print(f"{mark} {result.name}: {result.detail}", highlight=False)
+        if not result.ok:
+            failed += 1
+            console.print(f"     fix: {result.fix}", highlight=False)
+    console.print("all checks passed" if not failed else f"{failed} check(s) failed")
+    raise typer.Exit(1 if failed else 0)
+
+
+def main() -> None:
+    cli()

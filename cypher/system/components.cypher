@@ -1,0 +1,1 @@
+CALL dbms.components() YIELD name, versions RETURN name, versions[0] AS version

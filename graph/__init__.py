@@ -1,0 +1,1 @@
+"""Neo4j access and the memory-graph algorithms."""

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Installs what Engram needs, idempotently: quick when everything is already there.
+#   - Debian packages: Java 17, Maven, redis-server (only when missing)
+#   - a Python 3.11 virtualenv at $ENGRAM_VENV with the project (reinstalled when pyproject.toml changes)
+#   - the Neo4j server home assembled from Maven Central (re-assembled when infra/neo4j/pom.xml changes)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+started=$(date +%s)
+
+apt_updated=""
+apt_install() {
+  if [ "$(id -u)" != 0 ]; then die "missing $*: run as root or apt-get install $*"; fi
+  [ -n "$apt_updated" ] || { log "apt-get update"; apt-get update -qq; apt_updated=1; }
+  log "apt-get install $*"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+java_major() { java -version 2>&1 | sed -nE 's/.*version "([0-9]+).*/\1/p' | head -1; }
+if ! command -v java >/dev/null || [ "$(java_major)" -lt 17 ]; then apt_install openjdk-17-jre-headless; fi
+command -v mvn >/dev/null || apt_install maven
+command -v redis-server >/dev/null || apt_install redis-server
+command -v curl >/dev/null || apt_install curl
+
+# Python environment, keyed on the dependency list so a warm machine skips pip entirely.
+py_stamp="$ENGRAM_VENV/.engram-deps-$(sha256sum "$ENGRAM_ROOT/pyproject.toml" | cut -c1-16)"
+if [ ! -x "$ENGRAM_VENV/bin/python" ]; then
+  log "creating virtualenv $ENGRAM_VENV"
+  mkdir -p "$(dirname "$ENGRAM_VENV")"
+  python3.11 -m venv "$ENGRAM_VENV" 2>/dev/null || python3 -m venv "$ENGRAM_VENV"
+fi
+if [ ! -f "$py_stamp" ]; then
+  log "installing Python dependencies (first time: several minutes, torch is large)"
+  "$ENGRAM_VENV/bin/pip" install -q --upgrade pip
+  "$ENGRAM_VENV/bin/pip" install -q -e "$ENGRAM_ROOT[dev]"
+  rm -f "$ENGRAM_VENV"/.engram-deps-*; touch "$py_stamp"
+fi
+# The editable install must point at this checkout (CI clones elsewhere); re-point it cheaply if not.
+here=$("$ENGRAM_VENV/bin/python" -c 'import app, pathlib; print(pathlib.Path(app.__file__).resolve().parent.parent)' 2>/dev/null || true)
+if [ "$here" != "$ENGRAM_ROOT" ]; then
+  log "pointing the editable install at $ENGRAM_ROOT"
+  "$ENGRAM_VENV/bin/pip" install -q --no-deps -e "$ENGRAM_ROOT"
+fi
+
+# Neo4j server home from Maven Central (jars cached in ~/.m2, so a fresh clone re-assembles in seconds).
+neo_stamp="$NEO4J_HOME_DIR/.engram-pom-$(sha256sum "$ENGRAM_ROOT/infra/neo4j/pom.xml" | cut -c1-16)"
+if [ ! -f "$neo_stamp" ]; then
+  pid_alive "$NEO4J_HOME_DIR/run/engram-neo4j.pid" && die "Neo4j must be re-assembled (pom.xml changed): run 'engram down' first"
+  log "assembling Neo4j from Maven Central into $NEO4J_HOME_DIR"
+  rm -rf "$NEO4J_HOME_DIR/lib" "$NEO4J_HOME_DIR/plugins"
+  (cd "$ENGRAM_ROOT/infra/neo4j" && mvn -B -q package -Dengram.neo4j.home="$NEO4J_HOME_DIR")
+  rm -f "$NEO4J_HOME_DIR"/.engram-pom-*; touch "$neo_stamp"
+fi
+log "install complete in $(( $(date +%s) - started )) s"

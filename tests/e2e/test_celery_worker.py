@@ -1,0 +1,30 @@
+"""A real task crosses Redis to the real worker process and its result comes back."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import psutil
+
+from engram.embedding import get_embedder
+from engram.settings import EngramSettings
+from workers.tasks.embedding import embed_texts
+from workers.tasks.system import worker_info
+
+
+def test_task_runs_in_the_worker_process(settings: EngramSettings) -> None:
+    info = worker_info.delay().get(timeout=60)
+    assert info["pid"] != os.getpid()
+    worker_pid = int((settings.state_dir / "worker" / "worker.pid").read_text())
+    # Celery's prefork pool: the task ran in a child of the worker's main process.
+    assert info["pid"] == worker_pid or info["ppid"] == worker_pid
+    assert psutil.Process(info["pid"]).is_running()
+
+
+def test_embedding_task_matches_local_embeddings() -> None:
+    texts = ["Caroline went to the LGBTQ support group", "Melanie painted a sunrise"]
+    remote = np.array(embed_texts.delay(texts).get(timeout=120), dtype=np.float32)
+    local = get_embedder().encode(texts)
+    assert remote.shape == (2, 384)
+    assert np.allclose(remote, local, atol=1e-4)

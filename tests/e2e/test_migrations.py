@@ -1,0 +1,72 @@
+"""Schema migrations: applied idempotently, recorded in the graph, edits to applied files refused."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import neo4j
+import pytest
+
+from graph.migrations import SCHEMA_DIR, MigrationError, applied_versions, discover, migrate
+
+
+def _schema(driver: neo4j.Driver) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    constraints, _, _ = driver.execute_query(
+        "SHOW CONSTRAINTS YIELD name, type, labelsOrTypes, properties RETURN name, type, labelsOrTypes, properties"
+    )
+    indexes, _, _ = driver.execute_query(
+        "SHOW INDEXES YIELD name, type, labelsOrTypes, properties, state "
+        "RETURN name, type, labelsOrTypes, properties, state"
+    )
+    return _rows(constraints), _rows(indexes)
+
+
+def _rows(records: list[neo4j.Record]) -> list[tuple[str, ...]]:
+    return sorted(tuple(str(v) for v in r.values()) for r in records)
+
+
+def test_migrating_twice_gives_the_same_schema(driver: neo4j.Driver) -> None:
+    migrate(driver, "neo4j")
+    first = _schema(driver)
+    assert migrate(driver, "neo4j") == []
+    assert _schema(driver) == first
+    constraints, indexes = first
+    names = {row[0] for row in constraints} | {row[0] for row in indexes}
+    for label in [
+        "space",
+        "source",
+        "episode",
+        "proposition",
+        "concept",
+        "intent",
+        "prescription",
+        "dimension",
+    ]:
+        assert f"{label}_space_id" in names
+    for vector_index in ["proposition_embedding", "concept_embedding", "episode_embedding"]:
+        assert vector_index in names
+    assert {"proposition_text", "episode_text", "concept_name"} <= names
+    assert all(row[-1] == "ONLINE" for row in indexes)
+    assert set(applied_versions(driver, "neo4j")) == {m.version for m in discover()}
+
+
+def test_uniqueness_constraint_rejects_a_duplicate_create(driver: neo4j.Driver, space: str) -> None:
+    driver.execute_query("CREATE (:Proposition {space: $space, id: 'p1'})", space=space)
+    with pytest.raises(neo4j.exceptions.ConstraintError):
+        driver.execute_query("CREATE (:Proposition {space: $space, id: 'p1'})", space=space)
+
+
+def test_an_applied_file_that_was_edited_is_refused(driver: neo4j.Driver, tmp_path: Path) -> None:
+    for path in SCHEMA_DIR.glob("*.cypher"):
+        shutil.copy(path, tmp_path / path.name)
+    first = sorted(tmp_path.glob("*.cypher"))[0]
+    first.write_text(first.read_text() + "\n// edited\n")
+    with pytest.raises(MigrationError, match="changed after it was applied"):
+        migrate(driver, "neo4j", tmp_path)
+
+
+def test_badly_named_schema_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "add_things.cypher").write_text("RETURN 1")
+    with pytest.raises(MigrationError, match="NNNN_name"):
+        discover(tmp_path)

@@ -1,0 +1,1 @@
+"""Celery tasks, one module per job family."""
