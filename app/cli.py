@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
+from engram.formats.loading import InputFormat
 from engram.settings import PROJECT_ROOT, get_settings
 
 cli = typer.Typer(
@@ -48,6 +51,32 @@ def migrate() -> None:
     settings = get_settings()
     applied = apply_migrations(get_driver(), settings.neo4j.database)
     console.print(f"schema migrations applied now: {applied or 'none (schema up to date)'}")
+
+
+@cli.command()
+def ingest(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True, help="JSON, JSONL or LoCoMo file")],
+    space: Annotated[str, typer.Option("--space", "-s", help="memory space to write into (a-z, 0-9, _ . -)")],
+    input_format: Annotated[
+        InputFormat | None, typer.Option("--format", "-f", help="default: jsonl for *.jsonl, else json")
+    ] = None,
+) -> None:
+    """Ingest conversations, documents or trajectories through the worker, with a progress bar and a summary.
+
+    The whole file is validated first: a malformed record rejects the job, naming the record and field,
+    and nothing is written.
+    """
+    from app.ingest_command import ingest_file
+    from engram.formats.loading import InvalidInput
+    from engram.ids import validate_space
+
+    try:
+        validate_space(space)
+        status = ingest_file(file, space, input_format, console)
+    except (InvalidInput, ValueError) as exc:
+        console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
+    raise typer.Exit(0 if status.state == "succeeded" else 1)
 
 
 @cli.command()

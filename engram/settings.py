@@ -32,6 +32,15 @@ class RedisSettings(BaseSettings):
     url: str = "redis://127.0.0.1:6379/0"
 
 
+class WorkerSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ENGRAM_WORKER_", env_file=".env", extra="ignore")
+
+    # A late-acked message whose worker died is redelivered after this long. Stages take seconds to minutes;
+    # a stage still running when it expires would run twice (harmless: idempotent, but wasted work).
+    visibility_timeout_s: int = 900
+    restore_interval_s: int = 5
+
+
 class EmbeddingSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ENGRAM_EMBEDDING_", env_file=".env", extra="ignore")
 
@@ -50,6 +59,7 @@ class EngramSettings(BaseSettings):
     neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
     redis: RedisSettings = Field(default_factory=RedisSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    worker: WorkerSettings = Field(default_factory=WorkerSettings)
 
 
 @lru_cache(maxsize=1)

@@ -7,6 +7,7 @@ idempotent (deterministic ids, MERGE) so a redelivery cannot duplicate or lose d
 from __future__ import annotations
 
 from celery import Celery
+from celery.signals import worker_process_init
 from kombu import Queue  # type: ignore[attr-defined]
 
 from engram.settings import get_settings
@@ -16,12 +17,13 @@ GPU_QUEUE = "gpu"
 
 
 def create_celery_app() -> Celery:
-    redis_url = get_settings().redis.url
+    settings = get_settings()
+    redis_url = settings.redis.url
     celery = Celery(
         "engram",
         broker=redis_url,
         backend=redis_url,
-        include=["workers.tasks.system", "workers.tasks.embedding"],
+        include=["workers.tasks.system", "workers.tasks.embedding", "workers.tasks.ingest"],
     )
     celery.conf.update(
         task_queues=(Queue(CPU_QUEUE), Queue(GPU_QUEUE)),
@@ -35,11 +37,23 @@ def create_celery_app() -> Celery:
         accept_content=["json"],
         result_expires=24 * 3600,
         broker_connection_retry_on_startup=True,
-        # A late-acked task must not be redelivered to a second worker while the first still runs it.
-        broker_transport_options={"visibility_timeout": 3600},
+        # Unacked messages of a dead worker come back after the visibility timeout, checked every few seconds.
+        broker_transport_options={
+            "visibility_timeout": settings.worker.visibility_timeout_s,
+            "unacked_restore_interval": settings.worker.restore_interval_s,
+            "unacked_restore_throttle": 1,
+        },
         worker_hijack_root_logger=False,
     )
     return celery
 
 
 app = create_celery_app()
+
+
+@worker_process_init.connect
+def _load_models(**_: object) -> None:
+    """Load the embedding model when a pool process starts, not inside the first job that needs it."""
+    from engram.embedding import get_embedder
+
+    get_embedder()

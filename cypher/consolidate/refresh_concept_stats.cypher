@@ -1,0 +1,12 @@
+// Document frequency and IDF of the given concepts over the space's active propositions;
+// concepts no proposition mentions any more are removed (no orphan keys).
+MATCH (active:Proposition {space: $space}) WHERE active.status = 'active'
+WITH count(active) AS total
+UNWIND $concept_ids AS concept_id
+MATCH (c:Concept {space: $space, id: concept_id})
+OPTIONAL MATCH (c)<-[:MENTIONS]-(p:Proposition) WHERE p.status = 'active'
+WITH c, total, count(p) AS df
+SET c.df = df, c.idf = CASE WHEN df > 0 THEN log(toFloat(total + 1) / df) ELSE null END
+WITH c, df WHERE df = 0 AND NOT EXISTS { (c)<-[:MENTIONS]-() }
+DETACH DELETE c
+RETURN count(*) AS removed

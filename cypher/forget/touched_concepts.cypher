@@ -1,0 +1,4 @@
+// Concepts mentioned by knowledge that will survive a forget (its associations may change too).
+MATCH (e:Episode {space: $space})<-[:PROVEN_BY]-(k:Proposition)-[:MENTIONS]->(c:Concept)
+WHERE e.id IN $episode_ids
+RETURN collect(DISTINCT c.id) AS concept_ids

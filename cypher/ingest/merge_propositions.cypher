@@ -1,0 +1,10 @@
+// Propositions with provenance. A statement already known gains the new PROVEN_BY links only.
+UNWIND $propositions AS p
+MERGE (n:Proposition {space: $space, id: p.id})
+  ON CREATE SET n.recorded_at = datetime(), n.status = 'active', n.valid_from = p.valid_from,
+                n.text = p.text, n.subject = p.subject, n.predicate = p.predicate, n.object = p.object,
+                n.confidence = p.confidence, n.importance = p.importance, n.embedding = p.embedding
+WITH n, p
+UNWIND p.episode_ids AS episode_id
+MATCH (e:Episode {space: $space, id: episode_id})
+MERGE (n)-[:PROVEN_BY]->(e)

@@ -1,0 +1,1 @@
+"""Knowledge extraction: episodes in, propositions / concept keys / intents / prescriptions out."""

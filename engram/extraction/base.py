@@ -1,0 +1,48 @@
+"""What every proposition extractor consumes and produces (offline rules or a language model)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Protocol
+
+
+class ExtractorKind(StrEnum):
+    OFFLINE = "offline"
+    TRANSFORMERS = "transformers"
+    OPENAI = "openai"
+
+
+@dataclass(frozen=True)
+class EpisodeContext:
+    """An episode as extraction sees it: the text plus who said it to whom, and when."""
+
+    episode_id: str
+    text: str
+    speaker: str = ""
+    addressee: str = ""
+    occurred_at: datetime | None = None
+    image_caption: str = ""
+    participants: frozenset[str] = frozenset()
+
+
+@dataclass
+class DraftProposition:
+    """A proposition before its concept keys are assimilated into the space's schema."""
+
+    text: str
+    episode_ids: list[str]
+    valid_from: datetime | None
+    concept_phrases: list[str]
+    subject: str = ""
+    predicate: str = ""
+    object: str = ""
+    confidence: float = 0.7
+    importance: float = 0.5
+    extra_concepts: list[str] = field(default_factory=list)
+
+
+class PropositionExtractor(Protocol):
+    def extract(self, episodes: Sequence[EpisodeContext]) -> list[DraftProposition]: ...

@@ -1,0 +1,69 @@
+"""Make an utterance self-contained: first- and second-person references become the speaker's and the
+addressee's names ("I went" -> "Caroline went", "your painting" -> "Melanie's painting")."""
+
+from __future__ import annotations
+
+import re
+
+# Present-tense verbs that follow "I"/"you" and need the third person once a name stands there.
+_IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "was": "was", "were": "was"}
+_COMMON_VERBS = set(
+    """love like want need think feel hope know make plan enjoy miss wish believe mean guess remember try work live
+    play paint read write run swim cook bake teach learn study volunteer see hear agree understand appreciate
+    admire adore prefer collect own keep take get find usually always really also still just never often sometimes
+    totally definitely actually""".split()
+)
+_ADVERBS = {"usually", "always", "really", "also", "still", "just", "never", "often", "sometimes", "totally",
+            "definitely", "actually"}  # fmt: skip
+
+
+def _third_person(verb: str) -> str:
+    lower = verb.lower()
+    if lower in _IRREGULAR:
+        return _IRREGULAR[lower]
+    if lower in _ADVERBS or lower not in _COMMON_VERBS:
+        return verb
+    if re.search(r"(s|sh|ch|x|z|o)$", lower):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", lower):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
+    """Replace I/me/my/mine/myself (and you/your/yours/yourself when the addressee is known)."""
+    if not speaker:
+        return text
+    out = text
+    contractions = [
+        (r"\bI'm\b", f"{speaker} is"), (r"\bI've\b", f"{speaker} has"), (r"\bI'll\b", f"{speaker} will"),
+        (r"\bI'd\b", f"{speaker} would"),
+    ]  # fmt: skip
+    if addressee:
+        contractions += [
+            (r"\b[Yy]ou're\b", f"{addressee} is"), (r"\b[Yy]ou've\b", f"{addressee} has"),
+            (r"\b[Yy]ou'll\b", f"{addressee} will"), (r"\b[Yy]ou'd\b", f"{addressee} would"),
+        ]  # fmt: skip
+    for pattern, repl in contractions:
+        out = re.sub(pattern.replace("'", "['’]"), repl, out)
+
+    def subject_verb(match: re.Match[str], name: str) -> str:
+        adverb = match.group("adv") or ""
+        return f"{name} {adverb}{_third_person(match.group('verb'))}"
+
+    out = re.sub(r"\bI (?P<adv>(?:\w+ly |just |still |also |always |never )?)(?P<verb>\w+)", lambda m: subject_verb(m, speaker), out)
+    out = re.sub(r"\bI\b", speaker, out)
+    out = re.sub(r"\b[Mm]yself\b", speaker, out)
+    out = re.sub(r"\b[Mm]ine\b", f"{speaker}'s", out)
+    out = re.sub(r"\b[Mm]y\b", f"{speaker}'s", out)
+    out = re.sub(r"\bme\b", speaker, out)
+    if addressee:
+        out = re.sub(
+            r"\b[Yy]ou (?P<adv>(?:\w+ly |just |still |also |always |never )?)(?P<verb>are|were|have|do|go)\b",
+            lambda m: subject_verb(m, addressee), out,
+        )  # fmt: skip
+        out = re.sub(r"\b[Yy]ourself\b", addressee, out)
+        out = re.sub(r"\b[Yy]ours\b", f"{addressee}'s", out)
+        out = re.sub(r"\b[Yy]our\b", f"{addressee}'s", out)
+        out = re.sub(r"\b[Yy]ou\b", addressee, out)
+    return out

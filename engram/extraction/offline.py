@@ -1,0 +1,79 @@
+"""The offline proposition extractor: rules, no generative model.
+
+Each statement-like sentence of an episode becomes a self-contained proposition: persons resolved to names,
+relative times to absolute dates (also kept as `valid_from`), concept candidates from keyphrases. A shared
+image becomes a proposition of its own. Greetings and fillers yield nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from engram.extraction.base import DraftProposition, EpisodeContext
+from engram.extraction.coreference import resolve_persons
+from engram.extraction.keyphrases import STOPWORDS, extract_keyphrases
+from engram.extraction.temporal import resolve_relative_times
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“A-Z0-9])")
+MIN_CONTENT_WORDS = 3
+
+
+def split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text.strip()) if s.strip()]
+
+
+def content_words(text: str) -> int:
+    return sum(1 for w in re.findall(r"[A-Za-z']+", text.lower()) if w not in STOPWORDS and len(w) > 2)
+
+
+class OfflineExtractor:
+    """Rule-based extraction; deterministic, so a redelivered job extracts exactly the same propositions."""
+
+    def __init__(self, max_concepts: int = 5) -> None:
+        self._max_concepts = max_concepts
+
+    def extract(self, episodes: Sequence[EpisodeContext]) -> list[DraftProposition]:
+        drafts: list[DraftProposition] = []
+        for episode in episodes:
+            drafts.extend(self._from_episode(episode))
+        return drafts
+
+    def _from_episode(self, episode: EpisodeContext) -> list[DraftProposition]:
+        drafts = []
+        names = frozenset(episode.participants | {episode.speaker, episode.addressee} - {""})
+        for sentence in split_sentences(episode.text):
+            if content_words(sentence) < MIN_CONTENT_WORDS:
+                continue
+            is_question = sentence.rstrip().endswith("?")
+            text = resolve_persons(sentence, episode.speaker, episode.addressee or None)
+            resolution = resolve_relative_times(text, episode.occurred_at)
+            text = resolution.text
+            if is_question and episode.speaker:
+                text = f"{episode.speaker} asked: {text}"
+            elif episode.speaker and not any(name in text for name in names):
+                text = f"{episode.speaker} said: {text}"  # keep who stated it: the text must stand alone
+            drafts.append(self._draft(text, episode, names, resolution.earliest, 0.4 if is_question else 0.7))
+        if episode.image_caption:
+            who = episode.speaker or "The source"
+            caption = episode.image_caption.rstrip(".")
+            drafts.append(self._draft(f"{who} shared an image: {caption}.", episode, names, None, 0.6))
+        return drafts
+
+    def _draft(
+        self, text: str, episode: EpisodeContext, names: frozenset[str], day: object, confidence: float
+    ) -> DraftProposition:
+        valid_from = episode.occurred_at
+        if day is not None:
+            valid_from = datetime(day.year, day.month, day.day, tzinfo=UTC)  # type: ignore[attr-defined]
+        phrases = [k.display for k in extract_keyphrases(text, names, limit=self._max_concepts)]
+        subject = episode.speaker if episode.speaker and text.startswith(episode.speaker) else ""
+        return DraftProposition(
+            text=text,
+            episode_ids=[episode.episode_id],
+            valid_from=valid_from,
+            concept_phrases=phrases,
+            subject=subject,
+            confidence=confidence,
+        )

@@ -1,0 +1,1 @@
+"""One prompt module per language-model task."""

@@ -1,0 +1,62 @@
+"""Procedural knowledge from agent trajectories.
+
+A trajectory is cut into segments where the embeddings of consecutive subgoals fall below a similarity
+threshold; each segment becomes one Intent (what was being attempted) and one Prescription (the actions
+that did it), with a 1-10 return score from the segment's rewards.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+
+@dataclass(frozen=True)
+class StepView:
+    episode_id: str
+    action: str
+    subgoal: str
+    reward: float | None
+
+
+@dataclass(frozen=True)
+class Segment:
+    intent: str
+    steps: list[StepView]
+
+    @property
+    def return_score(self) -> float:
+        """Neutral 5.5 without rewards; tanh-squashed total reward mapped onto 1..10."""
+        rewards = [s.reward for s in self.steps if s.reward is not None]
+        if not rewards:
+            return 5.5
+        return round(5.5 + 4.5 * math.tanh(sum(rewards)), 3)
+
+    def prescription_text(self) -> str:
+        actions = "; ".join(f"{i}. {s.action}" for i, s in enumerate(self.steps, start=1))
+        return f"To {self.intent}: {actions}"
+
+
+def segment_trajectory(
+    task: str, steps: Sequence[StepView], subgoal_vectors: NDArray[np.float32], threshold: float = 0.6
+) -> list[Segment]:
+    """Segments of consecutive steps pursuing the same subgoal (steps without one inherit the previous)."""
+    if not steps:
+        return []
+    segments: list[Segment] = []
+    current: list[StepView] = [steps[0]]
+    intent = steps[0].subgoal or task
+    previous_vector = subgoal_vectors[0]
+    for step, vector in zip(steps[1:], subgoal_vectors[1:], strict=True):
+        if step.subgoal and float(previous_vector @ vector) < threshold:
+            segments.append(Segment(intent, current))
+            current, intent = [], step.subgoal
+        current.append(step)
+        if step.subgoal:
+            previous_vector = vector
+    segments.append(Segment(intent, current))
+    return segments

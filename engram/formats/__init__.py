@@ -1,0 +1,1 @@
+"""Input formats: the generic JSON/JSONL records and importers that convert other formats into them."""

@@ -1,0 +1,94 @@
+"""Parse a payload (JSON list, JSONL, or LoCoMo) into validated records, or explain every bad one.
+
+A job is validated all-or-nothing before anything is written: one malformed record rejects the job
+with a message per bad record naming its position and field.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import Any
+
+from pydantic import ValidationError
+
+from engram.formats.locomo import locomo_to_records
+from engram.formats.records import MAX_RECORDS_PER_JOB, RECORD_ADAPTER, Record
+
+
+RECORD_TYPES = {"conversation", "document", "trajectory"}
+
+
+class InputFormat(StrEnum):
+    JSONL = "jsonl"
+    JSON = "json"
+    LOCOMO = "locomo"
+
+
+class InvalidInput(ValueError):
+    """The payload cannot be ingested; `errors` has one line per problem."""
+
+    def __init__(self, errors: list[str]) -> None:
+        self.errors = errors
+        shown = "\n".join(f"  - {e}" for e in errors[:20])
+        more = f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else ""
+        super().__init__(f"invalid input ({len(errors)} problem(s)):\n{shown}{more}")
+
+
+def _describe(label: str, exc: ValidationError) -> list[str]:
+    problems = []
+    for err in exc.errors(include_url=False):
+        parts = list(err["loc"])
+        if parts and parts[0] in RECORD_TYPES:
+            parts = parts[1:]  # the union's tag, not a field of the record
+        loc = ".".join(str(part) for part in parts) or "(record)"
+        problems.append(f"{label}: field '{loc}': {err['msg']}")
+    return problems
+
+
+def validate_records(raw: list[Any], label: str = "record") -> list[Record]:
+    if len(raw) > MAX_RECORDS_PER_JOB:
+        raise InvalidInput([f"{len(raw)} records in one job; the limit is {MAX_RECORDS_PER_JOB}"])
+    if not raw:
+        raise InvalidInput(["no records"])
+    records: list[Record] = []
+    errors: list[str] = []
+    for index, item in enumerate(raw):
+        name = f"{label} {index + 1}"
+        if isinstance(item, dict) and isinstance(item.get("id"), str):
+            name += f" (id {item['id']!r})"
+        try:
+            records.append(RECORD_ADAPTER.validate_python(item))
+        except ValidationError as exc:
+            errors.extend(_describe(name, exc))
+    ids = [(r.type, r.id) for r in records]
+    duplicates = sorted({f"{t} {i!r}" for t, i in ids if ids.count((t, i)) > 1})
+    errors.extend(f"duplicate record id: {d}" for d in duplicates)
+    if errors:
+        raise InvalidInput(errors)
+    return records
+
+
+def parse_payload(text: str, input_format: InputFormat) -> list[Record]:
+    """Records from the text of a file or request body in `input_format`."""
+    if input_format is InputFormat.JSONL:
+        raw: list[Any] = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                raw.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise InvalidInput([f"line {number}: not valid JSON: {exc.msg} (column {exc.colno})"]) from exc
+        return validate_records(raw, label="line-record")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput([f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"]) from exc
+    if input_format is InputFormat.LOCOMO:
+        return validate_records(locomo_to_records(data), label="locomo conversation")
+    if isinstance(data, dict):
+        data = [data]
+    if not isinstance(data, list):
+        raise InvalidInput(["a JSON payload must be a record object or a list of records"])
+    return validate_records(data)

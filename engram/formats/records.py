@@ -1,0 +1,82 @@
+"""The generic input records (one JSON object per record; JSONL = one per line).
+
+A record is a conversation (sessions of turns), a document (text split into passages) or an agent
+trajectory (steps). Validation is strict: unknown fields, empty texts and oversize texts are errors that
+name the record and the field.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+
+MAX_TURN_CHARS = 20_000
+MAX_DOCUMENT_CHARS = 2_000_000
+MAX_RECORDS_PER_JOB = 10_000
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    """Naive timestamps are taken as UTC; aware ones are converted to UTC."""
+    if value is None:
+        return None
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+UtcDatetime = Annotated[datetime, AfterValidator(_utc)]
+Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")]
+TurnText = Annotated[str, Field(min_length=1, max_length=MAX_TURN_CHARS)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class Turn(Strict):
+    speaker: Annotated[str, Field(min_length=1, max_length=200)]
+    text: TurnText
+    timestamp: UtcDatetime | None = None
+    image_caption: Annotated[str, Field(max_length=2_000)] = ""
+    id: Identifier | None = Field(default=None, description="external turn id, e.g. LoCoMo 'D1:3'")
+
+
+class Session(Strict):
+    id: Identifier
+    started_at: UtcDatetime | None = None
+    turns: Annotated[list[Turn], Field(min_length=1, max_length=5_000)]
+
+
+class ConversationRecord(Strict):
+    type: Literal["conversation"]
+    id: Identifier
+    title: Annotated[str, Field(max_length=500)] = ""
+    sessions: Annotated[list[Session], Field(min_length=1, max_length=1_000)]
+
+
+class DocumentRecord(Strict):
+    type: Literal["document"]
+    id: Identifier
+    title: Annotated[str, Field(max_length=500)] = ""
+    created_at: UtcDatetime | None = None
+    text: Annotated[str, Field(min_length=1, max_length=MAX_DOCUMENT_CHARS)]
+
+
+class Step(Strict):
+    observation: Annotated[str, Field(max_length=MAX_TURN_CHARS)] = ""
+    action: Annotated[str, Field(min_length=1, max_length=MAX_TURN_CHARS)]
+    reward: float | None = Field(default=None, allow_inf_nan=False)
+    subgoal: Annotated[str, Field(max_length=2_000)] = ""
+    timestamp: UtcDatetime | None = None
+
+
+class TrajectoryRecord(Strict):
+    type: Literal["trajectory"]
+    id: Identifier
+    task: Annotated[str, Field(min_length=1, max_length=2_000)]
+    started_at: UtcDatetime | None = None
+    steps: Annotated[list[Step], Field(min_length=1, max_length=10_000)]
+
+
+Record = Annotated[ConversationRecord | DocumentRecord | TrajectoryRecord, Field(discriminator="type")]
+RECORD_ADAPTER: TypeAdapter[Record] = TypeAdapter(Record)

@@ -1,0 +1,99 @@
+"""Plain Pydantic models of the memory graph's nodes (what the pipeline writes and recall returns).
+
+Every node has `space` and a deterministic `id`; `(space, id)` is unique per label in Neo4j.
+Knowledge nodes are bi-temporal: valid_from/valid_to (in the world), recorded_at/expired_at (in the graph).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class SourceKind(StrEnum):
+    CONVERSATION = "conversation"
+    DOCUMENT = "document"
+    TRAJECTORY = "trajectory"
+
+
+class KnowledgeStatus(StrEnum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+
+
+class Node(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    space: str
+    id: str
+
+
+class Space(Node):
+    name: str
+
+
+class Source(Node):
+    kind: SourceKind
+    external_id: str
+    title: str = ""
+    created_at: datetime | None = None
+
+
+class Episode(Node):
+    """One standardized step e_t: an utterance, a passage or a trajectory step."""
+
+    source_id: str
+    seq: int = Field(ge=0, description="position within the source; NEXT links follow it")
+    external_id: str = ""
+    speaker: str = ""
+    text: str
+    occurred_at: datetime | None = None
+    observation: str = ""
+    action: str = ""
+    reward: float | None = None
+    subgoal: str = ""
+    image_caption: str = ""
+
+
+class Proposition(Node):
+    """One self-contained fact ("knowing that")."""
+
+    text: str
+    subject: str = ""
+    predicate: str = ""
+    object: str = ""
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    status: KnowledgeStatus = KnowledgeStatus.ACTIVE
+    confidence: float = Field(default=0.7, ge=0.0, le=1.0)
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    episode_ids: list[str] = Field(default_factory=list, description="PROVEN_BY targets")
+    concept_keys: list[str] = Field(default_factory=list, description="MENTIONS targets")
+
+
+class Concept(Node):
+    """A schema key: normalised, unique per space."""
+
+    key: str
+    name: str
+
+
+class Intent(Node):
+    text: str
+
+
+class Prescription(Node):
+    """A reusable procedure ("knowing how") that SOLVES an intent."""
+
+    text: str
+    intent_id: str
+    steps: list[str]
+    return_score: float = Field(ge=1.0, le=10.0)
+    episode_ids: list[str] = Field(default_factory=list)
+
+
+class Dimension(Node):
+    label: str
+    summary: str = ""

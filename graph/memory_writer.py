@@ -1,0 +1,147 @@
+"""Writes a pipeline batch into Neo4j: batched UNWIND ... MERGE statements on the constrained keys.
+
+Each chunk of sources (with everything proven by their episodes) is one transaction, so a source is never
+half-written; the driver retries transient failures and every statement is idempotent under redelivery.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import neo4j
+import numpy as np
+from numpy.typing import NDArray
+
+from engram.ids import stable_id
+from engram.models import Concept, Episode, Intent, Prescription, Proposition, Source
+from graph.cypher import load
+
+SOURCES_PER_TRANSACTION = 40
+ProgressFn = Callable[[int, int], None]
+
+
+@dataclass
+class MemoryBatch:
+    space: str
+    sources: list[Source]
+    episodes: list[Episode]
+    episode_vectors: NDArray[np.float32]
+    concepts: list[Concept]
+    concept_vectors: NDArray[np.float32]
+    propositions: list[Proposition]
+    proposition_vectors: NDArray[np.float32]
+    intents: list[Intent]
+    intent_vectors: NDArray[np.float32]
+    prescriptions: list[Prescription]
+    prescription_vectors: NDArray[np.float32]
+
+
+def _rows(models: Sequence[Any], vectors: NDArray[np.float32] | None = None) -> list[dict[str, Any]]:
+    rows = [m.model_dump(mode="python") for m in models]
+    if vectors is not None:
+        for row, vector in zip(rows, vectors, strict=True):
+            row["embedding"] = vector.tolist()
+    return rows
+
+
+def _chunks(items: Sequence[Source], size: int) -> Iterator[Sequence[Source]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+class MemoryWriter:
+    def __init__(self, driver: neo4j.Driver, database: str) -> None:
+        self._driver = driver
+        self._database = database
+
+    def write(self, batch: MemoryBatch, progress: ProgressFn | None = None) -> set[str]:
+        """Write the batch; returns the ids of the concepts it mentions (for consolidation)."""
+        episode_rows = _rows(batch.episodes, batch.episode_vectors)
+        proposition_rows = _rows(batch.propositions, batch.proposition_vectors)
+        prescription_rows = _rows(batch.prescriptions, batch.prescription_vectors)
+        by_source: dict[str, list[dict[str, Any]]] = {}
+        for row in episode_rows:
+            by_source.setdefault(row["source_id"], []).append(row)
+        source_order = {s.id: index for index, s in enumerate(batch.sources)}
+        episode_source = {row["id"]: row["source_id"] for row in episode_rows}
+
+        def last_source(row: dict[str, Any]) -> str:
+            # Knowledge proven by episodes of several sources is written with the last of them, when
+            # every episode it links to already exists.
+            return max((episode_source[e] for e in row["episode_ids"]), key=source_order.__getitem__)
+
+        props_by_source: dict[str, list[dict[str, Any]]] = {}
+        for row in proposition_rows:
+            props_by_source.setdefault(last_source(row), []).append(row)
+        pres_by_source: dict[str, list[dict[str, Any]]] = {}
+        for row in prescription_rows:
+            pres_by_source.setdefault(last_source(row), []).append(row)
+
+        # Concepts and intents first, in their own transaction: every chunk below links to them.
+        with self._driver.session(database=self._database) as session:
+            session.execute_write(self._write_schema, batch)
+
+        concept_ids: set[str] = set()
+        done = 0
+        for chunk in _chunks(batch.sources, SOURCES_PER_TRANSACTION):
+            ids = [s.id for s in chunk]
+            episodes = [row for sid in ids for row in by_source.get(sid, [])]
+            propositions = [row for sid in ids for row in props_by_source.get(sid, [])]
+            prescriptions = [row for sid in ids for row in pres_by_source.get(sid, [])]
+            mentions = [
+                {"proposition_id": row["id"], "concept_id": stable_id("con", batch.space, key)}
+                for row in propositions
+                for key in row["concept_keys"]
+            ]
+            concept_ids.update(m["concept_id"] for m in mentions)
+            with self._driver.session(database=self._database) as session:
+                session.execute_write(
+                    self._write_chunk, batch.space, _rows(chunk), episodes, propositions, mentions, prescriptions
+                )
+            done += len(chunk)
+            if progress:
+                progress(done, len(batch.sources))
+        return concept_ids
+
+    @staticmethod
+    def _write_schema(tx: neo4j.ManagedTransaction, batch: MemoryBatch) -> None:
+        tx.run(load("ingest/merge_concepts"), space=batch.space, concepts=_rows(batch.concepts, batch.concept_vectors))
+        tx.run(load("ingest/merge_intents"), space=batch.space, intents=_rows(batch.intents, batch.intent_vectors))
+
+    @staticmethod
+    def _write_chunk(
+        tx: neo4j.ManagedTransaction,
+        space: str,
+        sources: list[dict[str, Any]],
+        episodes: list[dict[str, Any]],
+        propositions: list[dict[str, Any]],
+        mentions: list[dict[str, Any]],
+        prescriptions: list[dict[str, Any]],
+    ) -> None:
+        tx.run(load("ingest/merge_sources"), space=space, sources=sources)
+        tx.run(load("ingest/merge_episodes"), space=space, episodes=episodes)
+        ordered = sorted(episodes, key=lambda e: (e["source_id"], e["seq"]))
+        pairs = [
+            {"prev": a["id"], "next": b["id"]}
+            for a, b in zip(ordered, ordered[1:], strict=False)
+            if a["source_id"] == b["source_id"]
+        ]
+        tx.run(load("ingest/link_episode_sequence"), space=space, pairs=pairs)
+        tx.run(load("ingest/merge_propositions"), space=space, propositions=propositions)
+        tx.run(load("ingest/link_mentions"), space=space, mentions=mentions)
+        tx.run(load("ingest/merge_prescriptions"), space=space, prescriptions=prescriptions)
+
+
+def refresh_concepts(driver: neo4j.Driver, database: str, space: str, concept_ids: Sequence[str]) -> dict[str, int]:
+    """Light consolidation of the given concepts: df/idf, orphan removal, association weights."""
+    ids = sorted(set(concept_ids))
+    with driver.session(database=database) as session:
+        removed = session.execute_write(
+            lambda tx: tx.run(load("consolidate/refresh_concept_stats"), space=space, concept_ids=ids).single(strict=True)[0]
+        )
+        edges = session.execute_write(
+            lambda tx: tx.run(load("consolidate/refresh_associations"), space=space, concept_ids=ids).single(strict=True)[0]
+        )
+    return {"concepts_removed": int(removed), "association_edges": int(edges)}

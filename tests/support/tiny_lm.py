@@ -1,0 +1,56 @@
+"""A tiny random-weight causal LM and a byte-level BPE tokenizer built locally (no downloads).
+
+Random weights under a constraint must still only produce valid output: that is what the tests check.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+CORPUS = [
+    "Caroline went to a support group yesterday and it was powerful.",
+    "Melanie painted a sunrise over the lake with her kids last year.",
+    '{"propositions": [{"text": "Caroline likes hiking", "subject": "Caroline", "concepts": ["hiking"]}]}',
+    "person/alice/hobbies person/bob/work place/paris/museum topic/art/painting",
+    "Ünïcödé keys, émojis 🙂 and other bytes; numbers 0123456789 {}[]\":,",
+]
+
+
+@lru_cache(maxsize=2)
+def build_tiny_lm(directory: str, vocab_size: int = 800) -> tuple[object, object]:
+    """(transformers model, tokenizer), saved under `directory` so loaders can read them too."""
+    import torch
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+
+    torch.manual_seed(0)
+    tokenizer_core = Tokenizer(models.BPE())
+    tokenizer_core.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tokenizer_core.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=["<s>", "</s>", "<unk>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    tokenizer_core.train_from_iterator(CORPUS * 20, trainer=trainer)
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer_core, bos_token="<s>", eos_token="</s>", unk_token="<unk>"
+    )
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=4,
+        max_position_embeddings=4096,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+    )
+    model = LlamaForCausalLM(config).eval()
+    path = Path(directory)
+    path.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(path)
+    tokenizer.save_pretrained(path)
+    return model, tokenizer

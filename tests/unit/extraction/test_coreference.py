@@ -1,0 +1,19 @@
+from engram.extraction.coreference import resolve_persons
+
+
+def test_first_person_becomes_the_speaker() -> None:
+    out = resolve_persons("I went to a LGBTQ support group and my mom came with me.", "Caroline", "Melanie")
+    assert out == "Caroline went to a LGBTQ support group and Caroline's mom came with Caroline."
+
+
+def test_second_person_becomes_the_addressee() -> None:
+    out = resolve_persons("I love your painting, you are so talented!", "Caroline", "Melanie")
+    assert out == "Caroline loves Melanie's painting, Melanie is so talented!"
+
+
+def test_contractions_are_expanded_with_agreement() -> None:
+    assert resolve_persons("I'm swamped and I've been busy", "Melanie", "Caroline") == "Melanie is swamped and Melanie has been busy"
+
+
+def test_unknown_addressee_leaves_you_alone() -> None:
+    assert resolve_persons("Did you see it?", "Ann", None) == "Did you see it?"

@@ -1,0 +1,37 @@
+from datetime import UTC, datetime
+
+from engram.extraction.base import EpisodeContext
+from engram.extraction.offline import OfflineExtractor
+
+WHEN = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+
+
+def _episode(text: str, caption: str = "") -> EpisodeContext:
+    return EpisodeContext("ep1", text, "Caroline", "Melanie", WHEN, caption, frozenset({"Caroline", "Melanie"}))
+
+
+def test_statement_becomes_a_self_contained_dated_proposition() -> None:
+    (draft,) = OfflineExtractor().extract([_episode("Hey Mel! I went to a LGBTQ support group yesterday.")])
+    assert draft.text == "Caroline went to a LGBTQ support group yesterday (7 May 2023)."
+    assert draft.valid_from == datetime(2023, 5, 7, tzinfo=UTC)
+    assert draft.episode_ids == ["ep1"]
+    assert "LGBTQ support group" in draft.concept_phrases
+
+
+def test_greetings_yield_nothing() -> None:
+    assert OfflineExtractor().extract([_episode("Hey Mel! Good to see you! Thanks!")]) == []
+
+
+def test_shared_image_is_a_proposition_of_its_own() -> None:
+    drafts = OfflineExtractor().extract([_episode("Look at this!", caption="a photo of a dog on a beach")])
+    assert [d.text for d in drafts] == ["Caroline shared an image: a photo of a dog on a beach."]
+
+
+def test_statement_without_a_person_keeps_its_speaker() -> None:
+    (draft,) = OfflineExtractor().extract([_episode("The transgender stories were so inspiring!")])
+    assert draft.text == "Caroline said: The transgender stories were so inspiring!"
+
+
+def test_extraction_is_deterministic() -> None:
+    episode = _episode("I'm keen on counseling. My friends support me a lot in this journey.")
+    assert OfflineExtractor().extract([episode]) == OfflineExtractor().extract([episode])

@@ -1,0 +1,25 @@
+from engram.embedding import get_embedder
+from engram.extraction.trajectory import Segment, StepView, segment_trajectory
+
+
+def test_segments_follow_subgoal_changes() -> None:
+    steps = [
+        StepView("e0", "open the fridge", "find ingredients for pasta", None),
+        StepView("e1", "take tomatoes", "", 0.5),
+        StepView("e2", "book a flight to Paris", "plan the holiday trip", None),
+        StepView("e3", "reserve a hotel", "plan the holiday trip", 1.0),
+    ]
+    vectors = get_embedder().encode([s.subgoal or "cook dinner" for s in steps])
+    segments = segment_trajectory("cook dinner", steps, vectors, threshold=0.6)
+    assert [s.intent for s in segments] == ["find ingredients for pasta", "plan the holiday trip"]
+    assert [[v.episode_id for v in s.steps] for s in segments] == [["e0", "e1"], ["e2", "e3"]]
+    assert segments[1].prescription_text() == "To plan the holiday trip: 1. book a flight to Paris; 2. reserve a hotel"
+
+
+def test_return_score_is_neutral_without_rewards_and_rises_with_them() -> None:
+    neutral = Segment("x", [StepView("e", "a", "", None)])
+    good = Segment("x", [StepView("e", "a", "", 2.0)])
+    bad = Segment("x", [StepView("e", "a", "", -2.0)])
+    assert neutral.return_score == 5.5
+    assert 9.0 < good.return_score <= 10.0
+    assert 1.0 <= bad.return_score < 2.0

@@ -1,0 +1,156 @@
+"""Ingest jobs in Redis: status, progress per stage, and the artifacts passed from stage to stage.
+
+Stage outputs live under the job's keys (JSON plus raw float32 arrays) rather than in Celery messages,
+so a redelivered stage re-reads its input and re-writes its output: stages are idempotent.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+import redis
+from numpy.typing import NDArray
+from pydantic import BaseModel
+
+JOB_TTL_S = 7 * 24 * 3600
+STAGES = ("standardize", "extract", "embed", "write", "consolidate")
+
+
+class JobState(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+
+
+class JobStatus(BaseModel):
+    id: str
+    space: str
+    state: JobState
+    stage: str
+    done: int
+    total: int
+    stages_done: list[str]
+    stage_seconds: dict[str, float]
+    counts: dict[str, int]
+    error: str
+    created_at: str
+    finished_at: str
+
+    @property
+    def fraction(self) -> float:
+        finished = len(self.stages_done) / len(STAGES)
+        within = (self.done / self.total) / len(STAGES) if self.total and self.stage not in self.stages_done else 0.0
+        return min(1.0, finished + within)
+
+
+class UnknownJob(KeyError):
+    pass
+
+
+class JobStore:
+    def __init__(self, client: redis.Redis) -> None:
+        self._redis = client
+
+    @staticmethod
+    def _key(job_id: str, suffix: str = "") -> str:
+        return f"engram:job:{job_id}{':' + suffix if suffix else ''}"
+
+    def create(self, space: str, payload: list[dict[str, Any]]) -> str:
+        job_id = uuid.uuid4().hex
+        pipe = self._redis.pipeline()
+        pipe.hset(
+            self._key(job_id),
+            mapping={
+                "id": job_id,
+                "space": space,
+                "state": JobState.QUEUED.value,
+                "stage": "",
+                "done": 0,
+                "total": 0,
+                "stages_done": "[]",
+                "stage_seconds": "{}",
+                "counts": "{}",
+                "error": "",
+                "created_at": datetime.now(UTC).isoformat(),
+                "finished_at": "",
+            },
+        )
+        pipe.set(self._key(job_id, "payload"), json.dumps(payload))
+        for key in (self._key(job_id), self._key(job_id, "payload")):
+            pipe.expire(key, JOB_TTL_S)
+        pipe.execute()
+        return job_id
+
+    def status(self, job_id: str) -> JobStatus:
+        raw = {k.decode(): v.decode() for k, v in self._redis.hgetall(self._key(job_id)).items()}  # type: ignore[union-attr]
+        if not raw:
+            raise UnknownJob(job_id)
+        for name in ("stages_done", "stage_seconds", "counts"):
+            raw[name] = json.loads(raw[name])  # type: ignore[assignment]
+        return JobStatus.model_validate(raw)
+
+    def payload(self, job_id: str) -> list[dict[str, Any]]:
+        data = self._redis.get(self._key(job_id, "payload"))
+        if data is None:
+            raise UnknownJob(job_id)
+        return json.loads(data)  # type: ignore[no-any-return,arg-type]
+
+    def start_stage(self, job_id: str, stage: str, total: int = 0) -> float:
+        self._redis.hset(
+            self._key(job_id), mapping={"state": JobState.RUNNING.value, "stage": stage, "done": 0, "total": total}
+        )
+        return time.perf_counter()
+
+    def progress(self, job_id: str, done: int, total: int | None = None) -> None:
+        mapping: dict[str, int] = {"done": done}
+        if total is not None:
+            mapping["total"] = total
+        self._redis.hset(self._key(job_id), mapping=mapping)  # type: ignore[arg-type]
+
+    def finish_stage(self, job_id: str, stage: str, started: float, counts: dict[str, int] | None = None) -> None:
+        status = self.status(job_id)
+        stages_done = [s for s in status.stages_done if s != stage] + [stage]
+        seconds = {**status.stage_seconds, stage: round(time.perf_counter() - started, 3)}
+        mapping = {"stages_done": json.dumps(stages_done), "stage_seconds": json.dumps(seconds)}
+        if counts:
+            mapping["counts"] = json.dumps({**status.counts, **counts})
+        if stage == STAGES[-1]:
+            mapping |= {"state": JobState.SUCCEEDED.value, "finished_at": datetime.now(UTC).isoformat()}
+        self._redis.hset(self._key(job_id), mapping=mapping)
+
+    def fail(self, job_id: str, error: str) -> None:
+        self._redis.hset(
+            self._key(job_id),
+            mapping={"state": JobState.FAILED.value, "error": error[:2000], "finished_at": datetime.now(UTC).isoformat()},
+        )
+
+    def put_artifact(self, job_id: str, stage: str, data: dict[str, Any], arrays: dict[str, NDArray[np.float32]]) -> None:
+        pipe = self._redis.pipeline()
+        shapes = {name: list(array.shape) for name, array in arrays.items()}
+        pipe.set(self._key(job_id, stage), json.dumps({"data": data, "shapes": shapes}), ex=JOB_TTL_S)
+        for name, array in arrays.items():
+            pipe.set(self._key(job_id, f"{stage}:{name}"), np.ascontiguousarray(array, np.float32).tobytes(), ex=JOB_TTL_S)
+        pipe.execute()
+
+    def get_artifact(self, job_id: str, stage: str) -> tuple[dict[str, Any], dict[str, NDArray[np.float32]]]:
+        raw = self._redis.get(self._key(job_id, stage))
+        if raw is None:
+            raise UnknownJob(f"{job_id}: no output of stage {stage!r}")
+        envelope = json.loads(raw)  # type: ignore[arg-type]
+        arrays = {}
+        for name, shape in envelope["shapes"].items():
+            buffer = self._redis.get(self._key(job_id, f"{stage}:{name}"))
+            arrays[name] = np.frombuffer(buffer, dtype=np.float32).reshape(shape)  # type: ignore[arg-type]
+        return envelope["data"], arrays
+
+    def drop_artifacts(self, job_id: str) -> None:
+        keys = [self._key(job_id, s) for s in STAGES]
+        keys += [k.decode() for k in self._redis.scan_iter(self._key(job_id, "*:*"))]  # type: ignore[union-attr]
+        self._redis.delete(*keys)

@@ -1,0 +1,1 @@
+"""The ingest pipeline, one module per stage: standardize -> extract -> embed -> write -> consolidate."""

@@ -1,0 +1,125 @@
+"""Stage 2: episodes -> propositions with assimilated concept keys; trajectory segments -> intents and
+prescriptions. Deterministic ids make a re-run produce the same nodes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+from pydantic import BaseModel
+
+from engram.extraction.assimilation import Assimilator, SchemaKey
+from engram.extraction.base import EpisodeContext, PropositionExtractor
+from engram.extraction.trajectory import StepView, segment_trajectory
+from engram.ids import normalize_text, stable_id
+from engram.models import Concept, Episode, Intent, Prescription, Proposition, SourceKind
+from workers.pipeline.standardize import StandardizedBatch
+
+EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
+
+
+class ExtractedKnowledge(BaseModel):
+    propositions: list[Proposition]
+    new_concepts: list[Concept]  # aligned with the `concepts` array of embeddings
+    intents: list[Intent]
+    prescriptions: list[Prescription]
+    assimilation: dict[str, int]  # how phrases met the schema: exact / normalized / embedding / new
+
+
+def episode_contexts(batch: StandardizedBatch) -> list[EpisodeContext]:
+    kinds = {s.id: s.kind for s in batch.sources}
+    contexts = []
+    for episode in batch.episodes:
+        if kinds[episode.source_id] is SourceKind.TRAJECTORY:
+            continue
+        speakers = batch.participants.get(episode.source_id, [])
+        others = [s for s in speakers if s != episode.speaker]
+        contexts.append(
+            EpisodeContext(
+                episode_id=episode.id,
+                text=episode.observation or episode.text,
+                speaker=episode.speaker,
+                addressee=others[0] if len(others) == 1 else "",
+                occurred_at=episode.occurred_at,
+                image_caption=episode.image_caption,
+                participants=frozenset(speakers),
+            )
+        )
+    return contexts
+
+
+def extract_propositions(
+    batch: StandardizedBatch, extractor: PropositionExtractor, assimilator: Assimilator
+) -> tuple[list[Proposition], dict[str, int]]:
+    drafts = extractor.extract(episode_contexts(batch))
+    keys = assimilator.assimilate([phrase for d in drafts for phrase in d.concept_phrases])
+    how: dict[str, int] = {}
+    for assimilated in keys.values():
+        how[assimilated.how] = how.get(assimilated.how, 0) + 1
+    merged: dict[str, Proposition] = {}
+    for draft in drafts:
+        prop_id = stable_id("prop", batch.space, normalize_text(draft.text))
+        concept_keys = list(dict.fromkeys(keys[p].key for p in draft.concept_phrases if p in keys))
+        if prop_id in merged:  # the same statement proven by another episode
+            known = merged[prop_id]
+            known.episode_ids = list(dict.fromkeys(known.episode_ids + draft.episode_ids))
+            known.concept_keys = list(dict.fromkeys(known.concept_keys + concept_keys))
+            continue
+        merged[prop_id] = Proposition(
+            space=batch.space,
+            id=prop_id,
+            text=draft.text,
+            subject=draft.subject,
+            predicate=draft.predicate,
+            object=draft.object,
+            valid_from=draft.valid_from,
+            confidence=draft.confidence,
+            importance=draft.importance,
+            episode_ids=draft.episode_ids,
+            concept_keys=concept_keys,
+        )
+    return list(merged.values()), how
+
+
+def extract_procedures(
+    batch: StandardizedBatch, embed: EmbedFn, threshold: float = 0.6
+) -> tuple[list[Intent], list[Prescription]]:
+    episodes: dict[str, Episode] = {e.id: e for e in batch.episodes}
+    intents: dict[str, Intent] = {}
+    prescriptions: list[Prescription] = []
+    for plan in batch.trajectories:
+        steps = [episodes[i] for i in plan.episode_ids]
+        views = [StepView(e.id, e.action, e.subgoal, e.reward) for e in steps]
+        vectors = embed([e.subgoal or plan.task for e in steps])
+        for index, segment in enumerate(segment_trajectory(plan.task, views, vectors, threshold)):
+            intent = Intent(space=batch.space, id=stable_id("int", batch.space, normalize_text(segment.intent)), text=segment.intent)
+            intents.setdefault(intent.id, intent)
+            prescriptions.append(
+                Prescription(
+                    space=batch.space,
+                    id=stable_id("pre", plan.source_id, str(index)),
+                    text=segment.prescription_text(),
+                    intent_id=intent.id,
+                    steps=[s.action for s in segment.steps],
+                    return_score=segment.return_score,
+                    episode_ids=[s.episode_id for s in segment.steps],
+                )
+            )
+    return list(intents.values()), prescriptions
+
+
+def extract(
+    batch: StandardizedBatch, extractor: PropositionExtractor, schema: list[SchemaKey], embed: EmbedFn
+) -> tuple[ExtractedKnowledge, NDArray[np.float32]]:
+    """Knowledge of the batch, and the embeddings of the concept keys it accommodated."""
+    assimilator = Assimilator(schema, embed)
+    propositions, how = extract_propositions(batch, extractor, assimilator)
+    intents, prescriptions = extract_procedures(batch, embed)
+    new = list(assimilator.new_keys.values())
+    concepts = [Concept(space=batch.space, id=stable_id("con", batch.space, k.key), key=k.key, name=k.name) for k in new]
+    vectors = np.stack([k.embedding for k in new]) if new else np.zeros((0, 384), np.float32)  # type: ignore[misc]
+    knowledge = ExtractedKnowledge(
+        propositions=propositions, new_concepts=concepts, intents=intents, prescriptions=prescriptions, assimilation=how
+    )
+    return knowledge, vectors.astype(np.float32)

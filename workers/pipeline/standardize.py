@@ -1,0 +1,153 @@
+"""Stage 1: raw records -> Sources and Episodes (conversation turns, document passages, trajectory steps)."""
+
+from __future__ import annotations
+
+import re
+from pydantic import BaseModel
+
+from engram.formats.records import ConversationRecord, DocumentRecord, Record, TrajectoryRecord
+from engram.ids import stable_id
+from engram.models import Episode, Source, SourceKind
+
+PASSAGE_WORDS = 150
+
+
+class TrajectoryPlan(BaseModel):
+    source_id: str
+    task: str
+    episode_ids: list[str]
+
+
+class StandardizedBatch(BaseModel):
+    space: str
+    sources: list[Source]
+    episodes: list[Episode]
+    participants: dict[str, list[str]]  # source id -> speakers
+    trajectories: list[TrajectoryPlan]
+
+
+def split_passages(text: str, max_words: int = PASSAGE_WORDS) -> list[str]:
+    """Paragraphs packed into passages of at most ~max_words words (long paragraphs split on sentences)."""
+    pieces: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        paragraph = " ".join(paragraph.split())
+        if not paragraph:
+            continue
+        if len(paragraph.split()) <= max_words:
+            pieces.append(paragraph)
+        else:
+            pieces.extend(s for s in re.split(r"(?<=[.!?])\s+", paragraph) if s)
+    passages: list[str] = []
+    for piece in pieces:
+        if passages and len(passages[-1].split()) + len(piece.split()) <= max_words:
+            passages[-1] = f"{passages[-1]} {piece}"
+        else:
+            passages.append(piece)
+    return passages
+
+
+def turn_text(speaker: str, text: str, caption: str) -> str:
+    shown = f"{speaker}: {text}"
+    return f"{shown} [shares an image: {caption}]" if caption else shown
+
+
+def _conversation(space: str, record: ConversationRecord, batch: StandardizedBatch) -> None:
+    for session in record.sessions:
+        source = Source(
+            space=space,
+            id=stable_id("src", space, "conversation", record.id, session.id),
+            kind=SourceKind.CONVERSATION,
+            external_id=f"{record.id}/{session.id}",
+            title=record.title,
+            created_at=session.started_at,
+        )
+        batch.sources.append(source)
+        speakers = sorted({t.speaker for t in session.turns})
+        batch.participants[source.id] = speakers
+        for seq, turn in enumerate(session.turns):
+            external = turn.id or str(seq)
+            batch.episodes.append(
+                Episode(
+                    space=space,
+                    id=stable_id("ep", source.id, external),
+                    source_id=source.id,
+                    seq=seq,
+                    external_id=external,
+                    speaker=turn.speaker,
+                    text=turn_text(turn.speaker, turn.text, turn.image_caption),
+                    occurred_at=turn.timestamp or session.started_at,
+                    observation=turn.text,
+                    image_caption=turn.image_caption,
+                )
+            )
+
+
+def _document(space: str, record: DocumentRecord, batch: StandardizedBatch) -> None:
+    source = Source(
+        space=space,
+        id=stable_id("src", space, "document", record.id),
+        kind=SourceKind.DOCUMENT,
+        external_id=record.id,
+        title=record.title,
+        created_at=record.created_at,
+    )
+    batch.sources.append(source)
+    batch.participants[source.id] = []
+    for seq, passage in enumerate(split_passages(record.text)):
+        batch.episodes.append(
+            Episode(
+                space=space,
+                id=stable_id("ep", source.id, str(seq)),
+                source_id=source.id,
+                seq=seq,
+                external_id=f"passage-{seq}",
+                text=passage,
+                occurred_at=record.created_at,
+                observation=passage,
+            )
+        )
+
+
+def _trajectory(space: str, record: TrajectoryRecord, batch: StandardizedBatch) -> None:
+    source = Source(
+        space=space,
+        id=stable_id("src", space, "trajectory", record.id),
+        kind=SourceKind.TRAJECTORY,
+        external_id=record.id,
+        title=record.task,
+        created_at=record.started_at,
+    )
+    batch.sources.append(source)
+    batch.participants[source.id] = []
+    ids = []
+    for seq, step in enumerate(record.steps):
+        text = f"Observation: {step.observation}\nAction: {step.action}" if step.observation else f"Action: {step.action}"
+        episode = Episode(
+            space=space,
+            id=stable_id("ep", source.id, str(seq)),
+            source_id=source.id,
+            seq=seq,
+            external_id=f"step-{seq}",
+            text=text,
+            occurred_at=step.timestamp or record.started_at,
+            observation=step.observation,
+            action=step.action,
+            reward=step.reward,
+            subgoal=step.subgoal,
+        )
+        batch.episodes.append(episode)
+        ids.append(episode.id)
+    batch.trajectories.append(TrajectoryPlan(source_id=source.id, task=record.task, episode_ids=ids))
+
+
+def standardize(space: str, records: list[Record]) -> StandardizedBatch:
+    batch = StandardizedBatch(space=space, sources=[], episodes=[], participants={}, trajectories=[])
+    for record in records:
+        if isinstance(record, ConversationRecord):
+            _conversation(space, record, batch)
+        elif isinstance(record, DocumentRecord):
+            _document(space, record, batch)
+        else:
+            _trajectory(space, record, batch)
+    return batch
+

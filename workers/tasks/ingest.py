@@ -1,0 +1,200 @@
+"""The ingest job: a Celery chain of stages, each reading the previous stage's output from the job store.
+
+Tasks acknowledge late and retry with backoff on transient Neo4j/Redis errors; every stage is
+idempotent (deterministic ids, MERGE), so a redelivered or retried stage cannot duplicate or lose data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Any
+
+import neo4j.exceptions
+import numpy as np
+import redis.exceptions
+from celery import chain
+from numpy.typing import NDArray
+
+from engram.embedding import EMBEDDING_DIMENSIONS, get_embedder
+from engram.extraction.base import PropositionExtractor
+from engram.extraction.factory import ExtractionSettings, create_extractor
+from engram.formats.loading import validate_records
+from engram.formats.records import Record
+from engram.ids import validate_space
+from engram.settings import get_settings
+from graph.driver import get_driver
+from graph.memory_writer import MemoryBatch, MemoryWriter, refresh_concepts
+from graph.schema_keys import load_concept_keys
+from workers.celery_app import CPU_QUEUE, GPU_QUEUE, app
+from workers.jobs import JobStore
+from workers.pipeline.embed import embed_batch
+from workers.pipeline.extract import ExtractedKnowledge, extract
+from workers.pipeline.standardize import StandardizedBatch, standardize
+from workers.resources import get_job_store
+
+TRANSIENT_ERRORS = (
+    neo4j.exceptions.TransientError,
+    neo4j.exceptions.ServiceUnavailable,
+    neo4j.exceptions.SessionExpired,
+    redis.exceptions.ConnectionError,
+)
+STAGE_OPTIONS: dict[str, Any] = {
+    "bind": True,
+    "acks_late": True,
+    "autoretry_for": TRANSIENT_ERRORS,
+    "retry_backoff": 2,
+    "retry_backoff_max": 60,
+    "retry_jitter": True,
+    "max_retries": 8,
+}
+EMBED_CHUNK = 256
+
+
+@lru_cache(maxsize=1)
+def get_extractor() -> PropositionExtractor:
+    return create_extractor(ExtractionSettings())
+
+
+@contextmanager
+def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[None]:
+    """Marks the job failed when a stage fails for good (a transient error that will be retried does not)."""
+    try:
+        yield
+    except TRANSIENT_ERRORS:
+        if not retrying:
+            store.fail(job_id, f"stage {name}: transient errors persisted after retries")
+        raise
+    except Exception as exc:
+        store.fail(job_id, f"stage {name}: {type(exc).__name__}: {exc}")
+        raise
+
+
+def _embedder_with_progress(store: JobStore, job_id: str) -> Any:
+    embedder = get_embedder()
+
+    def embed(texts: Sequence[str]) -> NDArray[np.float32]:
+        # Chunks of similar length waste no compute on padding; the order is restored at the end.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.zeros((len(texts), EMBEDDING_DIMENSIONS), np.float32)
+        store.progress(job_id, 0, len(texts))
+        for start in range(0, len(order), EMBED_CHUNK):
+            rows = order[start : start + EMBED_CHUNK]
+            out[rows] = embedder.encode([texts[i] for i in rows])
+            store.progress(job_id, min(start + EMBED_CHUNK, len(texts)))
+        return out
+
+    return embed
+
+
+def _can_retry(task: Any) -> bool:
+    return bool(task.request.retries < task.max_retries)
+
+
+@app.task(name="engram.ingest.standardize", **STAGE_OPTIONS)
+def standardize_stage(self: Any, job_id: str) -> str:
+    store = get_job_store()
+    with _stage(store, job_id, "standardize", _can_retry(self)):
+        status = store.status(job_id)
+        started = store.start_stage(job_id, "standardize")
+        batch = standardize(status.space, validate_records(store.payload(job_id)))
+        store.put_artifact(job_id, "standardize", batch.model_dump(mode="json"), {})
+        store.finish_stage(job_id, "standardize", started, {"sources": len(batch.sources), "episodes": len(batch.episodes)})
+    return job_id
+
+
+@app.task(name="engram.ingest.extract", **STAGE_OPTIONS)
+def extract_stage(self: Any, job_id: str) -> str:
+    store = get_job_store()
+    with _stage(store, job_id, "extract", _can_retry(self)):
+        started = store.start_stage(job_id, "extract")
+        batch = StandardizedBatch.model_validate(store.get_artifact(job_id, "standardize")[0])
+        settings = get_settings().neo4j
+        schema = load_concept_keys(get_driver(), settings.database, batch.space)
+        knowledge, concept_vectors = extract(batch, get_extractor(), schema, _embedder_with_progress(store, job_id))
+        store.put_artifact(job_id, "extract", knowledge.model_dump(mode="json"), {"concepts": concept_vectors})
+        counts = {
+            "propositions": len(knowledge.propositions),
+            "new_concepts": len(knowledge.new_concepts),
+            "intents": len(knowledge.intents),
+            "prescriptions": len(knowledge.prescriptions),
+        }
+        store.finish_stage(job_id, "extract", started, counts)
+    return job_id
+
+
+@app.task(name="engram.ingest.embed", **STAGE_OPTIONS)
+def embed_stage(self: Any, job_id: str) -> str:
+    store = get_job_store()
+    with _stage(store, job_id, "embed", _can_retry(self)):
+        started = store.start_stage(job_id, "embed")
+        batch = StandardizedBatch.model_validate(store.get_artifact(job_id, "standardize")[0])
+        knowledge = ExtractedKnowledge.model_validate(store.get_artifact(job_id, "extract")[0])
+        vectors = embed_batch(batch, knowledge, _embedder_with_progress(store, job_id))
+        store.put_artifact(job_id, "embed", {}, vectors)
+        store.finish_stage(job_id, "embed", started)
+    return job_id
+
+
+@app.task(name="engram.ingest.write", **STAGE_OPTIONS)
+def write_stage(self: Any, job_id: str) -> str:
+    store = get_job_store()
+    with _stage(store, job_id, "write", _can_retry(self)):
+        started = store.start_stage(job_id, "write")
+        batch = StandardizedBatch.model_validate(store.get_artifact(job_id, "standardize")[0])
+        extracted, extracted_arrays = store.get_artifact(job_id, "extract")
+        knowledge = ExtractedKnowledge.model_validate(extracted)
+        _, vectors = store.get_artifact(job_id, "embed")
+        memory = MemoryBatch(
+            space=batch.space,
+            sources=batch.sources,
+            episodes=batch.episodes,
+            episode_vectors=vectors["episodes"],
+            concepts=knowledge.new_concepts,
+            concept_vectors=extracted_arrays["concepts"],
+            propositions=knowledge.propositions,
+            proposition_vectors=vectors["propositions"],
+            intents=knowledge.intents,
+            intent_vectors=vectors["intents"],
+            prescriptions=knowledge.prescriptions,
+            prescription_vectors=vectors["prescriptions"],
+        )
+        settings = get_settings().neo4j
+        writer = MemoryWriter(get_driver(), settings.database)
+        concept_ids = writer.write(memory, progress=lambda done, total: store.progress(job_id, done, total))
+        store.put_artifact(job_id, "write", {"concept_ids": sorted(concept_ids)}, {})
+        store.finish_stage(job_id, "write", started, {"concepts": len(concept_ids)})
+    return job_id
+
+
+@app.task(name="engram.ingest.consolidate", **STAGE_OPTIONS)
+def consolidate_stage(self: Any, job_id: str) -> str:
+    store = get_job_store()
+    with _stage(store, job_id, "consolidate", _can_retry(self)):
+        status = store.status(job_id)
+        if "consolidate" in status.stages_done:
+            return job_id  # a redelivery after the job finished: its artifacts are gone, nothing to do
+        started = store.start_stage(job_id, "consolidate")
+        space = status.space
+        concept_ids = store.get_artifact(job_id, "write")[0]["concept_ids"]
+        settings = get_settings().neo4j
+        counts = refresh_concepts(get_driver(), settings.database, space, concept_ids)
+        store.finish_stage(job_id, "consolidate", started, counts)
+        store.drop_artifacts(job_id)
+    return job_id
+
+
+def submit_ingest(space: str, records: list[Record], store: JobStore | None = None) -> str:
+    """Queue an ingest job for validated records; returns the job id to poll."""
+    validate_space(space)
+    store = store or get_job_store()
+    job_id = store.create(space, [r.model_dump(mode="json") for r in records])
+    chain(
+        standardize_stage.si(job_id).set(queue=CPU_QUEUE),
+        extract_stage.si(job_id).set(queue=CPU_QUEUE),
+        embed_stage.si(job_id).set(queue=GPU_QUEUE),
+        write_stage.si(job_id).set(queue=CPU_QUEUE),
+        consolidate_stage.si(job_id).set(queue=CPU_QUEUE),
+    ).apply_async()
+    return job_id
