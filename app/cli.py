@@ -55,7 +55,9 @@ def migrate() -> None:
 
 @cli.command()
 def ingest(
-    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True, help="JSON, JSONL or LoCoMo file")],
+    file: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, readable=True, help="JSON, JSONL or LoCoMo file")
+    ],
     space: Annotated[str, typer.Option("--space", "-s", help="memory space to write into (a-z, 0-9, _ . -)")],
     input_format: Annotated[
         InputFormat | None, typer.Option("--format", "-f", help="default: jsonl for *.jsonl, else json")

@@ -20,7 +20,8 @@ def validate_space(name: str) -> str:
     """Space names are short slugs: they appear in ids, logs and Browser queries."""
     if not _SPACE_NAME.match(name):
         raise ValueError(
-            f"invalid space name {name!r}: use 1-64 characters of a-z, 0-9, '_', '.', '-', starting with a letter or digit"
+            f"invalid space name {name!r}: use 1-64 characters of a-z, 0-9, '_', '.', '-', "
+            "starting with a letter or digit"
         )
     return name
 

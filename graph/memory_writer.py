@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import neo4j
@@ -70,7 +71,7 @@ class MemoryWriter:
         def last_source(row: dict[str, Any]) -> str:
             # Knowledge proven by episodes of several sources is written with the last of them, when
             # every episode it links to already exists.
-            return max((episode_source[e] for e in row["episode_ids"]), key=source_order.__getitem__)
+            return str(max((episode_source[e] for e in row["episode_ids"]), key=source_order.__getitem__))
 
         props_by_source: dict[str, list[dict[str, Any]]] = {}
         for row in proposition_rows:
@@ -123,11 +124,7 @@ class MemoryWriter:
         tx.run(load("ingest/merge_sources"), space=space, sources=sources)
         tx.run(load("ingest/merge_episodes"), space=space, episodes=episodes)
         ordered = sorted(episodes, key=lambda e: (e["source_id"], e["seq"]))
-        pairs = [
-            {"prev": a["id"], "next": b["id"]}
-            for a, b in zip(ordered, ordered[1:], strict=False)
-            if a["source_id"] == b["source_id"]
-        ]
+        pairs = [{"prev": a["id"], "next": b["id"]} for a, b in pairwise(ordered) if a["source_id"] == b["source_id"]]
         tx.run(load("ingest/link_episode_sequence"), space=space, pairs=pairs)
         tx.run(load("ingest/merge_propositions"), space=space, propositions=propositions)
         tx.run(load("ingest/link_mentions"), space=space, mentions=mentions)
@@ -139,9 +136,13 @@ def refresh_concepts(driver: neo4j.Driver, database: str, space: str, concept_id
     ids = sorted(set(concept_ids))
     with driver.session(database=database) as session:
         removed = session.execute_write(
-            lambda tx: tx.run(load("consolidate/refresh_concept_stats"), space=space, concept_ids=ids).single(strict=True)[0]
+            lambda tx: tx.run(load("consolidate/refresh_concept_stats"), space=space, concept_ids=ids).single(
+                strict=True
+            )[0]
         )
         edges = session.execute_write(
-            lambda tx: tx.run(load("consolidate/refresh_associations"), space=space, concept_ids=ids).single(strict=True)[0]
+            lambda tx: tx.run(load("consolidate/refresh_associations"), space=space, concept_ids=ids).single(
+                strict=True
+            )[0]
         )
     return {"concepts_removed": int(removed), "association_edges": int(edges)}

@@ -19,6 +19,8 @@ from numpy.typing import NDArray
 from pydantic import BaseModel
 
 JOB_TTL_S = 7 * 24 * 3600
+# redis-py's own key/value union: its `hset(mapping=...)` is invariant in these types.
+Field = bytes | bytearray | memoryview | str | int | float
 STAGES = ("standardize", "extract", "embed", "write", "consolidate")
 
 
@@ -89,18 +91,19 @@ class JobStore:
         return job_id
 
     def status(self, job_id: str) -> JobStatus:
-        raw = {k.decode(): v.decode() for k, v in self._redis.hgetall(self._key(job_id)).items()}  # type: ignore[union-attr]
+        stored: dict[bytes, bytes] = self._redis.hgetall(self._key(job_id))  # type: ignore[assignment]
+        raw: dict[str, Any] = {k.decode(): v.decode() for k, v in stored.items()}
         if not raw:
             raise UnknownJob(job_id)
         for name in ("stages_done", "stage_seconds", "counts"):
-            raw[name] = json.loads(raw[name])  # type: ignore[assignment]
+            raw[name] = json.loads(raw[name])
         return JobStatus.model_validate(raw)
 
     def payload(self, job_id: str) -> list[dict[str, Any]]:
         data = self._redis.get(self._key(job_id, "payload"))
         if data is None:
             raise UnknownJob(job_id)
-        return json.loads(data)  # type: ignore[no-any-return,arg-type]
+        return json.loads(data)  # type: ignore[no-any-return]
 
     def start_stage(self, job_id: str, stage: str, total: int = 0) -> float:
         self._redis.hset(
@@ -109,16 +112,19 @@ class JobStore:
         return time.perf_counter()
 
     def progress(self, job_id: str, done: int, total: int | None = None) -> None:
-        mapping: dict[str, int] = {"done": done}
+        mapping: dict[Field, Field] = {"done": done}
         if total is not None:
             mapping["total"] = total
-        self._redis.hset(self._key(job_id), mapping=mapping)  # type: ignore[arg-type]
+        self._redis.hset(self._key(job_id), mapping=mapping)
 
     def finish_stage(self, job_id: str, stage: str, started: float, counts: dict[str, int] | None = None) -> None:
         status = self.status(job_id)
         stages_done = [s for s in status.stages_done if s != stage] + [stage]
         seconds = {**status.stage_seconds, stage: round(time.perf_counter() - started, 3)}
-        mapping = {"stages_done": json.dumps(stages_done), "stage_seconds": json.dumps(seconds)}
+        mapping: dict[Field, Field] = {
+            "stages_done": json.dumps(stages_done),
+            "stage_seconds": json.dumps(seconds),
+        }
         if counts:
             mapping["counts"] = json.dumps({**status.counts, **counts})
         if stage == STAGES[-1]:
@@ -128,29 +134,37 @@ class JobStore:
     def fail(self, job_id: str, error: str) -> None:
         self._redis.hset(
             self._key(job_id),
-            mapping={"state": JobState.FAILED.value, "error": error[:2000], "finished_at": datetime.now(UTC).isoformat()},
+            mapping={
+                "state": JobState.FAILED.value,
+                "error": error[:2000],
+                "finished_at": datetime.now(UTC).isoformat(),
+            },
         )
 
-    def put_artifact(self, job_id: str, stage: str, data: dict[str, Any], arrays: dict[str, NDArray[np.float32]]) -> None:
+    def put_artifact(
+        self, job_id: str, stage: str, data: dict[str, Any], arrays: dict[str, NDArray[np.float32]]
+    ) -> None:
         pipe = self._redis.pipeline()
         shapes = {name: list(array.shape) for name, array in arrays.items()}
         pipe.set(self._key(job_id, stage), json.dumps({"data": data, "shapes": shapes}), ex=JOB_TTL_S)
         for name, array in arrays.items():
-            pipe.set(self._key(job_id, f"{stage}:{name}"), np.ascontiguousarray(array, np.float32).tobytes(), ex=JOB_TTL_S)
+            pipe.set(
+                self._key(job_id, f"{stage}:{name}"), np.ascontiguousarray(array, np.float32).tobytes(), ex=JOB_TTL_S
+            )
         pipe.execute()
 
     def get_artifact(self, job_id: str, stage: str) -> tuple[dict[str, Any], dict[str, NDArray[np.float32]]]:
         raw = self._redis.get(self._key(job_id, stage))
         if raw is None:
             raise UnknownJob(f"{job_id}: no output of stage {stage!r}")
-        envelope = json.loads(raw)  # type: ignore[arg-type]
+        envelope = json.loads(raw)
         arrays = {}
         for name, shape in envelope["shapes"].items():
-            buffer = self._redis.get(self._key(job_id, f"{stage}:{name}"))
-            arrays[name] = np.frombuffer(buffer, dtype=np.float32).reshape(shape)  # type: ignore[arg-type]
+            buffer: bytes = self._redis.get(self._key(job_id, f"{stage}:{name}"))  # type: ignore[assignment]
+            arrays[name] = np.frombuffer(buffer, dtype=np.float32).reshape(shape)
         return envelope["data"], arrays
 
     def drop_artifacts(self, job_id: str) -> None:
         keys = [self._key(job_id, s) for s in STAGES]
-        keys += [k.decode() for k in self._redis.scan_iter(self._key(job_id, "*:*"))]  # type: ignore[union-attr]
+        keys += [k.decode() for k in self._redis.scan_iter(self._key(job_id, "*:*"))]
         self._redis.delete(*keys)

@@ -76,7 +76,11 @@ class Assimilator:
         keys = list(pending)
         vectors = self._embed([pending[k] for k in keys])
         known = [k for k in self._keys.values() if k.embedding is not None]
-        matrix = np.stack([k.embedding for k in known]) if known else np.zeros((0, vectors.shape[1]), np.float32)
+        matrix = (
+            np.stack([k.embedding for k in known if k.embedding is not None])
+            if known
+            else np.zeros((0, vectors.shape[1]), np.float32)
+        )
         by_key: dict[str, Assimilated] = {}
         for key, vector in zip(keys, vectors, strict=True):
             if len(known):

@@ -5,23 +5,18 @@ from __future__ import annotations
 
 import re
 
+from engram.extraction.wordlists import load_wordlist
+
 # Present-tense verbs that follow "I"/"you" and need the third person once a name stands there.
 _IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "was": "was", "were": "was"}
-_COMMON_VERBS = set(
-    """love like want need think feel hope know make plan enjoy miss wish believe mean guess remember try work live
-    play paint read write run swim cook bake teach learn study volunteer see hear agree understand appreciate
-    admire adore prefer collect own keep take get find usually always really also still just never often sometimes
-    totally definitely actually""".split()
-)
-_ADVERBS = {"usually", "always", "really", "also", "still", "just", "never", "often", "sometimes", "totally",
-            "definitely", "actually"}  # fmt: skip
+_COMMON_VERBS = load_wordlist("present_verbs")
 
 
 def _third_person(verb: str) -> str:
     lower = verb.lower()
     if lower in _IRREGULAR:
         return _IRREGULAR[lower]
-    if lower in _ADVERBS or lower not in _COMMON_VERBS:
+    if lower not in _COMMON_VERBS:
         return verb
     if re.search(r"(s|sh|ch|x|z|o)$", lower):
         return verb + "es"
@@ -51,7 +46,11 @@ def resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
         adverb = match.group("adv") or ""
         return f"{name} {adverb}{_third_person(match.group('verb'))}"
 
-    out = re.sub(r"\bI (?P<adv>(?:\w+ly |just |still |also |always |never )?)(?P<verb>\w+)", lambda m: subject_verb(m, speaker), out)
+    out = re.sub(
+        r"\bI (?P<adv>(?:\w+ly |just |still |also |always |never )?)(?P<verb>\w+)",
+        lambda m: subject_verb(m, speaker),
+        out,
+    )
     out = re.sub(r"\bI\b", speaker, out)
     out = re.sub(r"\b[Mm]yself\b", speaker, out)
     out = re.sub(r"\b[Mm]ine\b", f"{speaker}'s", out)

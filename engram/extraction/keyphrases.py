@@ -6,26 +6,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-STOPWORDS = frozenset(
-    """a about above after again against all also am an and any are aren't as at be because been before being
-    below between both but by can can't cannot could couldn't did didn't do does doesn't doing don't down during
-    each few for from further had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers
-    herself him himself his how how's i i'd i'll i'm i've if in into is isn't it it's its itself just let's me
-    more most mustn't my myself no nor not of off on once only or other ought our ours ourselves out over own
-    same shan't she she'd she'll she's should shouldn't so some such than that that's the their theirs them
-    themselves then there there's these they they'd they'll they're they've this those through to too under
-    until up very was wasn't we we'd we'll we're we've were weren't what what's when when's where where's which
-    while who who's whom why why's with won't would wouldn't you you'd you'll you're you've your yours yourself
-    yourselves will shall may might must ever never always still yet already even really quite pretty much many
-    lot lots thing things stuff something anything everything nothing someone anyone everyone way ways
-    yeah yes yep ok okay oh hey hi hello wow thanks thank cool great good nice awesome amazing glad sure
-    totally definitely absolutely actually probably maybe kind sort like love loved loves want wanted wants
-    need needed think thought feel felt know knew get got getting make made go went going gone come came take
-    took see saw say said tell told hope hoped try tried keep kept look looked looking seems seem seemed give
-    gave let put really one ones time times day days today yesterday tomorrow week weeks month months year years
-    last next ago recently lately soon well back around able also though although however especially
-    image photo picture pic super fun happy sounds sound awesome incredible wonderful fantastic lovely beautiful true right just""".split()
-)
+from engram.extraction.wordlists import load_wordlist
+
+STOPWORDS = load_wordlist("stopwords")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]|\d+")
 _SPLIT = re.compile(r"[.,;:!?()\[\]\"“”/&]+|\s+-\s+")
 MAX_PHRASE_WORDS = 3

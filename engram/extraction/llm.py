@@ -61,7 +61,7 @@ def outlines_generate_fn(outlines_model: object, **generation_kwargs: object) ->
     from outlines.types import JsonSchema
 
     schema = JsonSchema(ExtractionOutput.model_json_schema(), whitespace_pattern="")
-    generator = outlines.Generator(outlines_model, schema)
+    generator = outlines.Generator(outlines_model, schema)  # type: ignore[arg-type]
 
     def generate(prompt: str, max_new_tokens: int) -> str:
         return str(generator(prompt, max_new_tokens=max_new_tokens, **generation_kwargs))
@@ -76,7 +76,7 @@ def load_transformers_model(path: str) -> object:
 
     model = AutoModelForCausalLM.from_pretrained(path, local_files_only=True)
     tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
-    return outlines.from_transformers(model, tokenizer)
+    return outlines.from_transformers(model, tokenizer)  # type: ignore[arg-type]
 
 
 def load_openai_model(base_url: str, model_name: str, api_key: str) -> object:

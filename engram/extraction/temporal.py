@@ -18,7 +18,10 @@ _NUMBERS = {
     "a few": 3, "few": 3, "several": 3,
 }  # fmt: skip
 _WEEKDAYS = {name.lower(): index for index, name in enumerate(calendar.day_name)}
-_NUMBER = r"(?P<n>\d{1,2}|a couple of|a couple|a few|several|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_NUMBER = (
+    r"(?P<n>\d{1,2}|a couple of|a couple|a few|several|an|a|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve)"
+)
 _WEEKDAY = r"(?P<weekday>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -128,7 +131,7 @@ def resolve_relative_times(text: str, reference: datetime | date | None) -> Reso
     if not spans:
         return Resolution(text, [])
     out, last = [], 0
-    for start, end, label, _ in sorted(spans):
+    for _start, end, label, _ in sorted(spans):
         out.append(text[last:end])
         out.append(f" ({label})")
         last = end

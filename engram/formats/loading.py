@@ -15,7 +15,6 @@ from pydantic import ValidationError
 from engram.formats.locomo import locomo_to_records
 from engram.formats.records import MAX_RECORDS_PER_JOB, RECORD_ADAPTER, Record
 
-
 RECORD_TYPES = {"conversation", "document", "trajectory"}
 
 

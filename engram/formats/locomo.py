@@ -14,7 +14,7 @@ _SESSION_KEY = re.compile(r"^session_(\d+)$")
 
 
 def parse_locomo_datetime(value: str) -> datetime:
-    """"1:56 pm on 8 May, 2023" -> 2023-05-08T13:56Z (LoCoMo gives no zone; taken as UTC)."""
+    """ "1:56 pm on 8 May, 2023" -> 2023-05-08T13:56Z (LoCoMo gives no zone; taken as UTC)."""
     cleaned = re.sub(r"\s+", " ", value.strip())
     return datetime.strptime(cleaned, "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
 

@@ -13,7 +13,7 @@ CORPUS = [
     "Melanie painted a sunrise over the lake with her kids last year.",
     '{"propositions": [{"text": "Caroline likes hiking", "subject": "Caroline", "concepts": ["hiking"]}]}',
     "person/alice/hobbies person/bob/work place/paris/museum topic/art/painting",
-    "Ünïcödé keys, émojis 🙂 and other bytes; numbers 0123456789 {}[]\":,",
+    'Ünïcödé keys, émojis 🙂 and other bytes; numbers 0123456789 {}[]":,',
 ]
 
 

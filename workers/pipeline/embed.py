@@ -19,7 +19,8 @@ EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
 
 def _normalise(matrix: NDArray[np.float32]) -> NDArray[np.float32]:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return (matrix / np.maximum(norms, 1e-12)).astype(np.float32)
+    normalised: NDArray[np.float32] = (matrix / np.maximum(norms, 1e-12)).astype(np.float32)
+    return normalised
 
 
 def embed_batch(
@@ -39,7 +40,9 @@ def embed_batch(
     bare_vectors = dict(zip((e.id for e in bare), vectors[n_prop : n_prop + n_bare], strict=True))
     episodes = np.zeros((len(batch.episodes), vectors.shape[1]), np.float32)
     for row, episode in enumerate(batch.episodes):
-        episodes[row] = propositions[proven[episode.id]].mean(axis=0) if episode.id in proven else bare_vectors[episode.id]
+        episodes[row] = (
+            propositions[proven[episode.id]].mean(axis=0) if episode.id in proven else bare_vectors[episode.id]
+        )
     return {
         "propositions": propositions,
         "episodes": _normalise(episodes),

@@ -93,7 +93,9 @@ def extract_procedures(
         views = [StepView(e.id, e.action, e.subgoal, e.reward) for e in steps]
         vectors = embed([e.subgoal or plan.task for e in steps])
         for index, segment in enumerate(segment_trajectory(plan.task, views, vectors, threshold)):
-            intent = Intent(space=batch.space, id=stable_id("int", batch.space, normalize_text(segment.intent)), text=segment.intent)
+            intent = Intent(
+                space=batch.space, id=stable_id("int", batch.space, normalize_text(segment.intent)), text=segment.intent
+            )
             intents.setdefault(intent.id, intent)
             prescriptions.append(
                 Prescription(
@@ -117,7 +119,9 @@ def extract(
     propositions, how = extract_propositions(batch, extractor, assimilator)
     intents, prescriptions = extract_procedures(batch, embed)
     new = list(assimilator.new_keys.values())
-    concepts = [Concept(space=batch.space, id=stable_id("con", batch.space, k.key), key=k.key, name=k.name) for k in new]
+    concepts = [
+        Concept(space=batch.space, id=stable_id("con", batch.space, k.key), key=k.key, name=k.name) for k in new
+    ]
     vectors = np.stack([k.embedding for k in new]) if new else np.zeros((0, 384), np.float32)  # type: ignore[misc]
     knowledge = ExtractedKnowledge(
         propositions=propositions, new_concepts=concepts, intents=intents, prescriptions=prescriptions, assimilation=how

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+
 from pydantic import BaseModel
 
 from engram.formats.records import ConversationRecord, DocumentRecord, Record, TrajectoryRecord
@@ -121,7 +122,9 @@ def _trajectory(space: str, record: TrajectoryRecord, batch: StandardizedBatch) 
     batch.participants[source.id] = []
     ids = []
     for seq, step in enumerate(record.steps):
-        text = f"Observation: {step.observation}\nAction: {step.action}" if step.observation else f"Action: {step.action}"
+        text = (
+            f"Observation: {step.observation}\nAction: {step.action}" if step.observation else f"Action: {step.action}"
+        )
         episode = Episode(
             space=space,
             id=stable_id("ep", source.id, str(seq)),
@@ -150,4 +153,3 @@ def standardize(space: str, records: list[Record]) -> StandardizedBatch:
         else:
             _trajectory(space, record, batch)
     return batch
-

@@ -100,7 +100,9 @@ def standardize_stage(self: Any, job_id: str) -> str:
         started = store.start_stage(job_id, "standardize")
         batch = standardize(status.space, validate_records(store.payload(job_id)))
         store.put_artifact(job_id, "standardize", batch.model_dump(mode="json"), {})
-        store.finish_stage(job_id, "standardize", started, {"sources": len(batch.sources), "episodes": len(batch.episodes)})
+        store.finish_stage(
+            job_id, "standardize", started, {"sources": len(batch.sources), "episodes": len(batch.episodes)}
+        )
     return job_id
 
 

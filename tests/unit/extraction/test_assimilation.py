@@ -11,7 +11,9 @@ def _schema(*keys: str) -> list[SchemaKey]:
 
 def test_exact_normalized_embedding_and_new() -> None:
     assimilator = Assimilator(_schema("support group", "new york city", "painting"), get_embedder().encode, 0.85)
-    result = assimilator.assimilate(["support group", "Support Groups", "New-York City", "paintings", "quantum physics"])
+    result = assimilator.assimilate(
+        ["support group", "Support Groups", "New-York City", "paintings", "quantum physics"]
+    )
     assert result["support group"].how is MatchKind.EXACT
     assert result["Support Groups"].key == "support group" and result["Support Groups"].how is MatchKind.NORMALIZED
     assert result["New-York City"].key == "new york city"

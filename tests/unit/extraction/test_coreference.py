@@ -12,7 +12,10 @@ def test_second_person_becomes_the_addressee() -> None:
 
 
 def test_contractions_are_expanded_with_agreement() -> None:
-    assert resolve_persons("I'm swamped and I've been busy", "Melanie", "Caroline") == "Melanie is swamped and Melanie has been busy"
+    assert (
+        resolve_persons("I'm swamped and I've been busy", "Melanie", "Caroline")
+        == "Melanie is swamped and Melanie has been busy"
+    )
 
 
 def test_unknown_addressee_leaves_you_alone() -> None:

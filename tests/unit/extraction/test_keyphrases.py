@@ -9,7 +9,10 @@ def test_normalisation_folds_case_plural_and_punctuation() -> None:
 
 
 def test_phrases_are_runs_of_content_words_and_names_stand_alone() -> None:
-    keys = [k.key for k in extract_keyphrases("Melanie painted a sunrise over the lake with her kids", frozenset({"Melanie"}))]
+    keys = [
+        k.key
+        for k in extract_keyphrases("Melanie painted a sunrise over the lake with her kids", frozenset({"Melanie"}))
+    ]
     assert "melanie" in keys
     assert {"sunrise", "lake", "kid"} <= set(keys)
     assert not any("painted" in k for k in keys)

@@ -1,0 +1,111 @@
+"""Episodes in, provenance-backed knowledge out: through the real worker into the real Neo4j."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import neo4j
+import pytest
+
+from tests.support.graph_queries import label_counts, relationship_counts, rows
+from tests.support.jobs import ingest
+
+
+def test_conversation_becomes_episodes_propositions_and_concepts(
+    driver: neo4j.Driver, space: str, conversation: dict[str, Any]
+) -> None:
+    status = ingest(space, [conversation])
+    assert status.stages_done == ["standardize", "extract", "embed", "write", "consolidate"]
+    counts = label_counts(driver, space)
+    assert counts["Source"] == 2 and counts["Episode"] == 6 and counts["Space"] == 1
+    assert counts["Proposition"] == status.counts["propositions"] >= 5
+
+    episodes = rows(driver, "MATCH (e:Episode {space: $s}) RETURN e.external_id AS id ORDER BY id", s=space)
+    assert [e["id"] for e in episodes] == ["D1:1", "D1:2", "D1:3", "D1:4", "D2:1", "D2:2"]
+
+    (support,) = rows(
+        driver,
+        "MATCH (p:Proposition {space: $s})-[:PROVEN_BY]->(e:Episode) WHERE p.text CONTAINS 'support group' "
+        "RETURN p.text AS text, p.valid_from AS valid_from, collect(e.external_id) AS episodes, "
+        "size(p.embedding) AS dims, [(p)-[:MENTIONS]->(c) | c.key] AS concepts",
+        s=space,
+    )
+    assert support["text"] == "Caroline went to a LGBTQ support group yesterday (7 May 2023) and it was so powerful."
+    assert support["valid_from"].to_native() == datetime(2023, 5, 7, tzinfo=UTC)
+    assert support["episodes"] == ["D1:3"] and support["dims"] == 384
+    assert "lgbtq support group" in support["concepts"] and "caroline" in support["concepts"]
+
+    race = rows(
+        driver, "MATCH (p:Proposition {space: $s}) WHERE p.text CONTAINS 'charity race' RETURN p.text AS t", s=space
+    )
+    assert race == [{"t": "Melanie ran a charity race for mental health last Saturday (20 May 2023)."}]
+
+    # Every proposition is proven by an episode and every concept is mentioned (no orphans).
+    assert rows(driver, "MATCH (p:Proposition {space: $s}) WHERE NOT (p)-[:PROVEN_BY]->() RETURN p", s=space) == []
+    assert rows(driver, "MATCH (c:Concept {space: $s}) WHERE NOT ()-[:MENTIONS]->(c) RETURN c", s=space) == []
+    rels = relationship_counts(driver, space)
+    assert rels["NEXT"] == 4 and rels["PART_OF"] == 6 and rels["ASSOCIATED"] > 0
+    (caroline,) = rows(
+        driver, "MATCH (c:Concept {space: $s, key: 'caroline'}) RETURN c.df AS df, c.idf AS idf", s=space
+    )
+    assert caroline["df"] >= 2 and caroline["idf"] > 0
+
+
+def test_redelivered_job_changes_nothing(driver: neo4j.Driver, space: str, conversation: dict[str, Any]) -> None:
+    ingest(space, [conversation])
+    before = (label_counts(driver, space), relationship_counts(driver, space))
+    weights = "MATCH (a {space: $s})-[r:ASSOCIATED]->(b) RETURN a.id AS a, b.id AS b, r.count AS n, r.weight AS w ORDER BY a, b"
+    before_weights = rows(driver, weights, s=space)
+    ingest(space, [conversation])
+    assert (label_counts(driver, space), relationship_counts(driver, space)) == before
+    after_weights = rows(driver, weights, s=space)
+    assert [(r["a"], r["b"], r["n"]) for r in after_weights] == [(r["a"], r["b"], r["n"]) for r in before_weights]
+    assert [r["w"] for r in after_weights] == pytest.approx([r["w"] for r in before_weights])
+
+
+def test_same_statement_in_two_episodes_is_one_proposition_with_two_proofs(driver: neo4j.Driver, space: str) -> None:
+    turns = [
+        {"speaker": "Ann", "text": "Ann's favourite city is Lisbon in Portugal."},
+        {"speaker": "Bob", "text": "Nice."},
+        {"speaker": "Ann", "text": "Ann's favourite city is Lisbon in Portugal."},
+    ]
+    ingest(space, [{"type": "conversation", "id": "c", "sessions": [{"id": "s", "turns": turns}]}])
+    found = rows(
+        driver,
+        "MATCH (p:Proposition {space: $s})-[:PROVEN_BY]->(e) WHERE p.text CONTAINS 'Lisbon' "
+        "RETURN p.id AS id, count(e) AS n",
+        s=space,
+    )
+    assert len(found) == 1 and found[0]["n"] == 2
+
+
+def test_documents_become_passages_and_facts(driver: neo4j.Driver, space: str, document: dict[str, Any]) -> None:
+    ingest(space, [document])
+    passages = rows(driver, "MATCH (e:Episode {space: $s}) RETURN e.text AS text ORDER BY e.seq", s=space)
+    assert len(passages) == 1  # two short paragraphs pack into one passage
+    texts = {r["t"] for r in rows(driver, "MATCH (p:Proposition {space: $s}) RETURN p.text AS t", s=space)}
+    assert "The on-call engineer restarts the ingestion worker after every deploy." in texts
+
+
+def test_trajectory_segments_become_intents_and_prescriptions(
+    driver: neo4j.Driver, space: str, trajectory: dict[str, Any]
+) -> None:
+    ingest(space, [trajectory])
+    found = rows(
+        driver,
+        "MATCH (p:Prescription {space: $s})-[:SOLVES]->(i:Intent), (p)-[:PROVEN_BY]->(e:Episode) "
+        "RETURN i.text AS intent, p.return_score AS score, p.steps AS steps, collect(e.external_id) AS episodes "
+        "ORDER BY intent",
+        s=space,
+    )
+    assert [f["intent"] for f in found] == ["find ingredients for pasta", "plan the holiday trip"]
+    assert found[0]["steps"] == ["open the fridge", "take tomatoes and basil"]
+    assert sorted(found[1]["episodes"]) == ["step-2", "step-3"]
+    assert found[1]["score"] > found[0]["score"] > 5.5  # reward 1.0 beats 0.5 beats none
+
+
+def test_progress_is_recorded_per_stage(space: str, conversation: dict[str, Any]) -> None:
+    status = ingest(space, [conversation])
+    assert set(status.stage_seconds) == {"standardize", "extract", "embed", "write", "consolidate"}
+    assert status.fraction == 1.0 and status.finished_at
