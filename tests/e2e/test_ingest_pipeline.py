@@ -55,7 +55,9 @@ def test_conversation_becomes_episodes_propositions_and_concepts(
 def test_redelivered_job_changes_nothing(driver: neo4j.Driver, space: str, conversation: dict[str, Any]) -> None:
     ingest(space, [conversation])
     before = (label_counts(driver, space), relationship_counts(driver, space))
-    weights = "MATCH (a {space: $s})-[r:ASSOCIATED]->(b) RETURN a.id AS a, b.id AS b, r.count AS n, r.weight AS w ORDER BY a, b"
+    weights = (
+        "MATCH (a {space: $s})-[r:ASSOCIATED]->(b) RETURN a.id AS a, b.id AS b, r.count AS n, r.weight AS w ORDER BY a, b"
+    )
     before_weights = rows(driver, weights, s=space)
     ingest(space, [conversation])
     assert (label_counts(driver, space), relationship_counts(driver, space)) == before
