@@ -56,7 +56,8 @@ def test_redelivered_job_changes_nothing(driver: neo4j.Driver, space: str, conve
     ingest(space, [conversation])
     before = (label_counts(driver, space), relationship_counts(driver, space))
     weights = (
-        "MATCH (a {space: $s})-[r:ASSOCIATED]->(b) RETURN a.id AS a, b.id AS b, r.count AS n, r.weight AS w ORDER BY a, b"
+        "MATCH (a {space: $s})-[r:ASSOCIATED]->(b) "
+        "RETURN a.id AS a, b.id AS b, r.count AS n, r.weight AS w ORDER BY a, b"
     )
     before_weights = rows(driver, weights, s=space)
     ingest(space, [conversation])
