@@ -39,6 +39,10 @@ class WorkerSettings(BaseSettings):
     # a stage still running when it expires would run twice (harmless: idempotent, but wasted work).
     visibility_timeout_s: int = 900
     restore_interval_s: int = 5
+    # Pool processes (infra/worker.sh passes the same variable to celery --concurrency).
+    concurrency: int = 2
+    # Torch threads per pool process; 0 = cores / concurrency, so parallel jobs do not oversubscribe the CPU.
+    torch_threads: int = 0
 
 
 class EmbeddingSettings(BaseSettings):

@@ -6,6 +6,8 @@ idempotent (deterministic ids, MERGE) so a redelivery cannot duplicate or lose d
 
 from __future__ import annotations
 
+import os
+
 from celery import Celery
 from celery.signals import worker_process_init
 from kombu import Queue  # type: ignore[attr-defined]
@@ -52,8 +54,12 @@ app = create_celery_app()
 
 
 @worker_process_init.connect
-def _load_models(**_: object) -> None:
-    """Load the embedding model when a pool process starts, not inside the first job that needs it."""
+def _prepare_pool_process(**_: object) -> None:
+    """Share the cores between pool processes, and load the embedding model before the first job needs it."""
+    import torch
+
     from engram.embedding import get_embedder
 
+    worker = get_settings().worker
+    torch.set_num_threads(worker.torch_threads or max(1, (os.cpu_count() or 1) // worker.concurrency))
     get_embedder()

@@ -3,6 +3,7 @@
 // so a redelivered job or a forget leaves the same weights.
 UNWIND $concept_ids AS concept_id
 MATCH (c:Concept {space: $space, id: concept_id})
+USING INDEX c:Concept(space, id)
 OPTIONAL MATCH (c)-[old:ASSOCIATED]-()
 DELETE old
 WITH DISTINCT c

@@ -4,6 +4,7 @@ MATCH (active:Proposition {space: $space}) WHERE active.status = 'active'
 WITH count(active) AS total
 UNWIND $concept_ids AS concept_id
 MATCH (c:Concept {space: $space, id: concept_id})
+USING INDEX c:Concept(space, id)
 OPTIONAL MATCH (c)<-[:MENTIONS]-(p:Proposition) WHERE p.status = 'active'
 WITH c, total, count(p) AS df
 SET c.df = df, c.idf = CASE WHEN df > 0 THEN log(toFloat(total + 1) / df) ELSE null END

@@ -3,7 +3,8 @@
 //  - knowledge also proven by other episodes only loses the PROVEN_BY links;
 //  - sources left without episodes are deleted; intents left without prescriptions are deleted.
 // Returns what was removed and the concepts whose statistics must be refreshed.
-MATCH (e:Episode {space: $space}) WHERE e.id IN $episode_ids
+MATCH (e:Episode {space: $space}) USING INDEX e:Episode(space, id)
+WHERE e.id IN $episode_ids
 WITH collect(e) AS episodes
 CALL (episodes) {
   UNWIND episodes AS e

@@ -1,3 +1,6 @@
 UNWIND $mentions AS m
-MATCH (n:Proposition {space: $space, id: m.proposition_id}), (c:Concept {space: $space, id: m.concept_id})
+MATCH (n:Proposition {space: $space, id: m.proposition_id})
+USING INDEX n:Proposition(space, id)
+MATCH (c:Concept {space: $space, id: m.concept_id})
+USING INDEX c:Concept(space, id)
 MERGE (n)-[:MENTIONS]->(c)

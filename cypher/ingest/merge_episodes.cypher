@@ -1,5 +1,6 @@
 UNWIND $episodes AS e
 MATCH (src:Source {space: $space, id: e.source_id})
+USING INDEX src:Source(space, id)
 MERGE (ep:Episode {space: $space, id: e.id})
   ON CREATE SET ep.recorded_at = datetime()
 SET ep.source_id = e.source_id, ep.seq = e.seq, ep.external_id = e.external_id, ep.speaker = e.speaker,

@@ -1,3 +1,5 @@
+// Lookups name the (space, id) constraint index: otherwise the planner may pick the single-property
+// `space` range index and filter every node of the space by id.
 // Propositions with provenance. A statement already known gains the new PROVEN_BY links only.
 UNWIND $propositions AS p
 MERGE (n:Proposition {space: $space, id: p.id})
@@ -7,4 +9,5 @@ MERGE (n:Proposition {space: $space, id: p.id})
 WITH n, p
 UNWIND p.episode_ids AS episode_id
 MATCH (e:Episode {space: $space, id: episode_id})
+USING INDEX e:Episode(space, id)
 MERGE (n)-[:PROVEN_BY]->(e)

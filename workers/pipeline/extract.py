@@ -17,6 +17,8 @@ from engram.models import Concept, Episode, Intent, Prescription, Proposition, S
 from workers.pipeline.standardize import StandardizedBatch
 
 EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
+# Consecutive subgoals less similar than this start a new segment (only near-paraphrases continue one).
+SEGMENT_SIMILARITY = 0.75
 
 
 class ExtractedKnowledge(BaseModel):
@@ -83,7 +85,7 @@ def extract_propositions(
 
 
 def extract_procedures(
-    batch: StandardizedBatch, embed: EmbedFn, threshold: float = 0.6
+    batch: StandardizedBatch, embed: EmbedFn, threshold: float = SEGMENT_SIMILARITY
 ) -> tuple[list[Intent], list[Prescription]]:
     episodes: dict[str, Episode] = {e.id: e for e in batch.episodes}
     intents: dict[str, Intent] = {}

@@ -1,0 +1,40 @@
+"""Shared helpers for benchmarks: data location, machine facts, result files."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+from engram.settings import PROJECT_ROOT
+
+LOCOMO_PATH = Path(PROJECT_ROOT).parent / "shared" / "data" / "locomo" / "locomo_dev6.json"
+RESULTS_DIR = Path(PROJECT_ROOT) / "bench" / "results"
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "cpus": os.cpu_count(),
+        "memory_gib": round(psutil.virtual_memory().total / 2**30, 1),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
+
+
+def write_result(name: str, result: dict[str, Any]) -> Path:
+    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
+    path = RESULTS_DIR / f"{name}.json"
+    result = {
+        **result,
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+    }
+    path.write_text(json.dumps(result, indent=2) + "\n")
+    return path

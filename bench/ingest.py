@@ -1,0 +1,132 @@
+"""Ingest throughput on the LoCoMo development conversations, through the real pipeline.
+
+Measures, in one run: embedding the turn texts alone (the baseline, before and after), then the whole
+pipeline (Celery worker: standardize, extract, embed, write to Neo4j, consolidate) on the same turns,
+one job per conversation. Needs the stack running (`make up`). Writes bench/results/ingest.json and
+bench/results/ingest.png.
+
+    ~/.cache/engram/venv/bin/python -m bench.ingest
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from tqdm import tqdm
+
+from bench.common import LOCOMO_PATH, RESULTS_DIR, write_result
+from engram.embedding import get_embedder
+from engram.formats.loading import InputFormat, parse_payload
+from engram.formats.records import ConversationRecord
+from engram.settings import get_settings
+from graph.admin import delete_space
+from graph.driver import get_driver
+from workers.jobs import JobState
+from workers.pipeline.standardize import turn_text
+from workers.resources import get_job_store
+from workers.tasks.ingest import submit_ingest
+
+
+def embed_only(texts: list[str]) -> float:
+    embedder = get_embedder()
+    embedder.encode(texts[:64])  # warm-up: first calls allocate
+    started = time.perf_counter()
+    embedder.encode(texts)
+    return time.perf_counter() - started
+
+
+def run_pipeline(space: str, records: list[ConversationRecord], turns: int) -> tuple[float, list[dict[str, float]]]:
+    store = get_job_store()
+    started = time.perf_counter()
+    job_ids = [submit_ingest(space, [record]) for record in records]
+    with tqdm(total=len(job_ids), desc="pipeline jobs", unit="job") as bar:
+        pending = set(job_ids)
+        while pending:
+            for job_id in list(pending):
+                status = store.status(job_id)
+                if status.state is JobState.FAILED:
+                    raise RuntimeError(f"job {job_id} failed: {status.error}")
+                if status.state is JobState.SUCCEEDED:
+                    pending.discard(job_id)
+                    bar.update(1)
+            time.sleep(0.1)
+    elapsed = time.perf_counter() - started
+    return elapsed, [store.status(j).stage_seconds for j in job_ids]
+
+
+def count(space: str, label: str) -> int:
+    records, _, _ = get_driver().execute_query(f"MATCH (n:{label} {{space: $space}}) RETURN count(n) AS n", space=space)
+    return int(records[0]["n"])
+
+
+def chart(result: dict[str, float | dict[str, float]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    stages = result["stage_seconds_total"]
+    assert isinstance(stages, dict)
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    ax.barh(["embed only (baseline)"], [result["embed_only_s"]], color="#888")
+    left = 0.0
+    for name, seconds in stages.items():
+        ax.barh(["pipeline (sum of stages)"], [seconds], left=left, label=name)
+        left += seconds
+    ax.barh(["pipeline (wall clock)"], [result["pipeline_s"]], color="#2a6")
+    ax.set_xlabel("seconds for the 3,435 LoCoMo turns (lower is better)")
+    ax.set_title(f"Ingest: pipeline / embed-only throughput = {result['ratio']:.2f}")
+    ax.legend(loc="lower right", fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--data", type=Path, default=LOCOMO_PATH)
+    parser.add_argument("--keep", action="store_true", help="keep the benchmark space in Neo4j afterwards")
+    args = parser.parse_args()
+
+    records = [r for r in parse_payload(args.data.read_text(), InputFormat.LOCOMO) if isinstance(r, ConversationRecord)]
+    texts = [turn_text(t.speaker, t.text, t.image_caption) for r in records for s in r.sessions for t in s.turns]
+    turns = len(texts)
+    print(f"{len(records)} conversations, {turns} turns")
+
+    baseline_before = embed_only(texts)
+    space = f"bench-ingest-{int(time.time())}"
+    pipeline_s, stage_seconds = run_pipeline(space, records, turns)
+    baseline_after = embed_only(texts)
+    embed_only_s = (baseline_before + baseline_after) / 2
+
+    totals: dict[str, float] = {}
+    for per_job in stage_seconds:
+        for stage, seconds in per_job.items():
+            totals[stage] = round(totals.get(stage, 0.0) + seconds, 3)
+    result = {
+        "turns": turns,
+        "pipeline_s": round(pipeline_s, 3),
+        "embed_only_s": round(embed_only_s, 3),
+        "embed_only_s_before_after": [round(baseline_before, 3), round(baseline_after, 3)],
+        "pipeline_turns_per_s": round(turns / pipeline_s, 2),
+        "embed_only_turns_per_s": round(turns / embed_only_s, 2),
+        "ratio": round(embed_only_s / pipeline_s, 3),
+        "stage_seconds_total": totals,
+        "stage_turns_per_s": {stage: round(turns / s, 1) for stage, s in totals.items() if s > 0},
+        "propositions": count(space, "Proposition"),
+        "concepts": count(space, "Concept"),
+        "episodes": count(space, "Episode"),
+        "jobs": len(records),
+        "worker_concurrency": "ENGRAM_WORKER_CONCURRENCY (default 2)",
+        "neo4j": get_settings().neo4j.uri,
+    }
+    if not args.keep:
+        delete_space(get_driver(), get_settings().neo4j.database, space)
+    path = write_result("ingest", result)
+    chart(result, RESULTS_DIR / "ingest.png")
+    print(path.read_text())
+
+
+if __name__ == "__main__":
+    main()
