@@ -40,4 +40,4 @@ class BoltOnlyQueryRunner(Neo4jQueryRunner):
 def create_gds(driver: neo4j.Driver, database: str) -> GraphDataScience:
     """A GDS client sharing `driver` (the client does not close it)."""
     runner = BoltOnlyQueryRunner(driver, "bolt", database=database, auto_close=False, show_progress=False)
-    return GraphDataScience(runner, arrow=False)
+    return GraphDataScience(runner, arrow=False, show_progress=False)

@@ -35,7 +35,7 @@ if [ ! -f "$py_stamp" ]; then
   rm -f "$ENGRAM_VENV"/.engram-deps-*; touch "$py_stamp"
 fi
 # The editable install must point at this checkout (CI clones elsewhere); re-point it cheaply if not.
-here=$("$ENGRAM_VENV/bin/python" -c 'import app, pathlib; print(pathlib.Path(app.__file__).resolve().parent.parent)' 2>/dev/null || true)
+here=$(cd / && "$ENGRAM_VENV/bin/python" -c 'import app, pathlib; print(pathlib.Path(app.__file__).resolve().parent.parent)' 2>/dev/null || true)
 if [ "$here" != "$ENGRAM_ROOT" ]; then
   log "pointing the editable install at $ENGRAM_ROOT"
   "$ENGRAM_VENV/bin/pip" install -q --no-deps -e "$ENGRAM_ROOT"

@@ -17,7 +17,7 @@ from engram.extraction.keyphrases import STOPWORDS, extract_keyphrases
 from engram.extraction.temporal import resolve_relative_times
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“A-Z0-9])")
-MIN_CONTENT_WORDS = 3
+MIN_CONTENT_WORDS = 2
 
 
 def split_sentences(text: str) -> list[str]:

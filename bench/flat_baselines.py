@@ -1,0 +1,102 @@
+"""Flat retrieval over raw turns, the baselines Engram must beat: BM25 with stemming, dense MiniLM, and
+their reciprocal-rank fusion."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import snowballstemmer
+from numpy.typing import NDArray
+from rank_bm25 import BM25Okapi
+
+_STEMMER = snowballstemmer.stemmer("english")
+_ENGLISH_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "such",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "will",
+        "with",
+        "i",
+        "you",
+        "he",
+        "she",
+        "we",
+        "me",
+        "my",
+        "your",
+        "his",
+        "her",
+        "our",
+        "them",
+        "what",
+        "when",
+        "where",
+        "who",
+        "how",
+        "which",
+        "did",
+        "do",
+        "does",
+        "have",
+        "has",
+        "had",
+    ]
+)
+
+
+def analyse(text: str) -> list[str]:
+    words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _ENGLISH_STOP]
+    return _STEMMER.stemWords(words)  # type: ignore[no-any-return]
+
+
+class FlatIndex:
+    def __init__(self, ids: Sequence[str], texts: Sequence[str], vectors: NDArray[np.float32]) -> None:
+        self.ids = list(ids)
+        self._bm25 = BM25Okapi([analyse(t) for t in texts], k1=1.5, b=0.75)
+        self._vectors = vectors
+
+    def bm25(self, query: str) -> list[str]:
+        scores = self._bm25.get_scores(analyse(query))
+        return [self.ids[i] for i in np.argsort(-scores, kind="stable")]
+
+    def dense(self, query_vector: NDArray[np.float32]) -> list[str]:
+        scores = self._vectors @ query_vector
+        return [self.ids[i] for i in np.argsort(-scores, kind="stable")]
+
+    def hybrid(self, query: str, query_vector: NDArray[np.float32], k: int = 60) -> list[str]:
+        fused: dict[str, float] = {}
+        for ranking in (self.bm25(query), self.dense(query_vector)):
+            for rank, turn in enumerate(ranking, start=1):
+                fused[turn] = fused.get(turn, 0.0) + 1 / (k + rank)
+        return sorted(fused, key=lambda t: -fused[t])

@@ -1,0 +1,8 @@
+// A small space is scanned exactly instead of through the shared vector index: no over-fetch, no
+// approximate misses when other spaces dominate the index.
+MATCH (node:Prescription {space: $space})
+WHERE node.embedding IS NOT NULL AND coalesce(node.status, 'active') = 'active'
+WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
+ORDER BY score DESC
+LIMIT $k
+RETURN node.id AS id, score

@@ -1,0 +1,4 @@
+CALL db.index.fulltext.queryNodes('episode_text', $lucene, {limit: $fetch}) YIELD node, score
+WHERE node.space = $space AND ($as_of IS NULL OR node.recorded_at <= $as_of)
+RETURN node.id AS id, score
+LIMIT $k

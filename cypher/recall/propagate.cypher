@@ -1,0 +1,10 @@
+// One hop of activation over ASSOCIATED edges: each seed's strongest neighbours.
+UNWIND $seeds AS seed
+MATCH (c:Concept {space: $space, id: seed.id})
+USING INDEX c:Concept(space, id)
+CALL (c) {
+  MATCH (c)-[r:ASSOCIATED]-(n:Concept)
+  RETURN n, r ORDER BY r.weight DESC LIMIT $fanout
+}
+RETURN seed.id AS seed, n.id AS id, n.key AS key, coalesce(n.idf, 1.0) AS idf, coalesce(n.df, 0) AS df,
+       r.weight AS weight

@@ -1,0 +1,2 @@
+MATCH (e:Episode {space: $space}) WHERE e.speaker <> ''
+RETURN DISTINCT e.speaker AS speaker LIMIT 100

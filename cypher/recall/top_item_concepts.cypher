@@ -1,0 +1,4 @@
+UNWIND $ids AS item_id
+MATCH (p:Proposition {space: $space, id: item_id})-[:MENTIONS]->(c:Concept)
+USING INDEX p:Proposition(space, id)
+RETURN DISTINCT c.id AS id, c.key AS key, coalesce(c.idf, 1.0) AS idf, coalesce(c.df, 0) AS df

@@ -1,0 +1,121 @@
+"""Navigation for agents that walk memory step by step: dimensions -> concept pages -> propositions,
+typed lateral links, and the episodes behind any piece of knowledge. Every call is scoped by space."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import neo4j
+from pydantic import BaseModel
+
+from graph.cypher import load
+
+LINK_TYPES = frozenset(
+    {"RELATED_TO", "NEXT", "CAUSED_BY", "CONTRASTS_WITH", "ASSOCIATED", "SAME_AS", "MENTIONS", "PROVEN_BY",
+     "SUPERSEDES", "IN", "PART_OF", "SOLVES"}
+)  # fmt: skip
+MAX_PAGE = 200
+
+
+class UnknownLinkType(ValueError):
+    pass
+
+
+class NotFound(LookupError):
+    pass
+
+
+class DimensionView(BaseModel):
+    id: str
+    label: str
+    summary: str
+    concepts: int
+
+
+class ConceptSummary(BaseModel):
+    id: str
+    key: str
+    name: str
+    df: int
+    importance: float
+    summary: list[str]
+
+
+class PropositionView(BaseModel):
+    id: str
+    text: str
+    valid_from: Any = None
+    episodes: list[str]
+    links: list[dict[str, str]]
+
+
+class ConceptPage(BaseModel):
+    id: str
+    key: str
+    name: str
+    df: int
+    importance: float
+    dimension_id: str | None
+    dimension: str | None
+    associated: list[dict[str, Any]]
+    aliases: list[str]
+    propositions: list[PropositionView]
+
+
+class Neighbour(BaseModel):
+    id: str
+    label: str
+    text: str | None
+    outgoing: bool
+    properties: dict[str, Any]
+
+
+class EpisodeView(BaseModel):
+    id: str
+    external_id: str
+    speaker: str
+    text: str
+    occurred_at: Any = None
+    source_id: str
+    source: str
+
+
+def _page(first: int) -> int:
+    return max(1, min(first, MAX_PAGE))
+
+
+class Navigator:
+    def __init__(self, driver: neo4j.Driver, database: str, space: str) -> None:
+        self._driver = driver
+        self._database = database
+        self._space = space
+
+    def _run(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        records, _, _ = self._driver.execute_query(
+            load(f"navigation/{name}"), space=self._space, database_=self._database,
+            routing_=neo4j.RoutingControl.READ, **params,
+        )  # fmt: skip
+        return [r.data() for r in records]
+
+    def dimensions(self) -> list[DimensionView]:
+        return [DimensionView(**row) for row in self._run("dimensions")]
+
+    def browse_dimension(self, dimension_id: str, first: int = 20, skip: int = 0) -> list[ConceptSummary]:
+        rows = self._run("dimension_concepts", dimension_id=dimension_id, limit=_page(first), skip=max(0, skip))
+        return [ConceptSummary(**row) for row in rows]
+
+    def concept_page(self, key: str, first: int = 20, skip: int = 0) -> ConceptPage:
+        rows = self._run("concept_page", key=key)
+        if not rows:
+            raise NotFound(f"no concept {key!r} in this space")
+        propositions = self._run("concept_propositions", key=key, limit=_page(first), skip=max(0, skip))
+        return ConceptPage(**rows[0], propositions=[PropositionView(**p) for p in propositions])
+
+    def follow(self, node_id: str, link_type: str, first: int = 20) -> list[Neighbour]:
+        if link_type not in LINK_TYPES:
+            raise UnknownLinkType(f"unknown link type {link_type!r}; one of {', '.join(sorted(LINK_TYPES))}")
+        rows = self._run("follow_link", node_id=node_id, rel_type=link_type, limit=_page(first))
+        return [Neighbour(**row) for row in rows]
+
+    def episodes_of(self, item_id: str) -> list[EpisodeView]:
+        return [EpisodeView(**row) for row in self._run("episodes_of", item_id=item_id)]

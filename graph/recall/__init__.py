@@ -1,0 +1,1 @@
+"""Recall: abstraction/specificity interleaved multi-hop retrieval over a space's memory graph."""

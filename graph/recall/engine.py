@@ -1,0 +1,376 @@
+"""Recall: route, seed, abstract, propagate, expand, rerank, prune, and hop again when it helps.
+
+Every step is recorded in the trace so a caller can see why an item came back (or did not).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import neo4j
+import numpy as np
+from numpy.typing import NDArray
+
+from graph.recall.abstraction import Abstractor, OfflineAbstractor
+from graph.recall.controller import HopController
+from graph.recall.lucene import lucene_query
+from graph.recall.models import (
+    ItemKind,
+    MemoryType,
+    Provenance,
+    RecallItem,
+    RecallRequest,
+    RecallResult,
+    TraceStep,
+)
+from graph.recall.router import Router, RuleRouter
+from graph.recall.search import GraphSearcher, Hit
+from graph.recall.value import ValueWeights, recency, rrf
+
+EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
+CountTokensFn = Callable[[str], int]
+_LABELS = {ItemKind.PROPOSITION: "propositions", ItemKind.EPISODE: "episodes", ItemKind.PRESCRIPTION: "prescriptions"}
+
+
+@dataclass
+class Candidate:
+    id: str
+    kind: ItemKind
+    ranks: dict[str, int] = field(default_factory=dict)
+    activation: float = 0.0
+    found_by: list[str] = field(default_factory=list)
+
+    def add(self, source: str, rank: int) -> None:
+        if source not in self.ranks or rank < self.ranks[source]:
+            self.ranks[source] = rank
+        if source not in self.found_by:
+            self.found_by.append(source)
+
+
+@dataclass(frozen=True)
+class RecallTuning:
+    seed_k: int = 40
+    concept_fanout: int = 8  # neighbours per activated concept
+    expand_concepts: int = 12  # most activated concepts expanded back to knowledge
+    per_concept: int = 8  # mentions per concept, closest to the query first
+    propagation: float = 0.5  # share of activation passed over one association hop
+    hop_decay: float = 0.5
+    rerank_pool: int = 200
+
+
+class _Trace(list[TraceStep]):
+    """Trace steps stamped with the time since the previous step (so the steps add up to the whole)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._mark = time.perf_counter()
+
+    def append(self, step: TraceStep) -> None:
+        now = time.perf_counter()
+        step.ms = round(1000 * (now - self._mark), 2)
+        self._mark = now
+        super().append(step)
+
+
+class RecallEngine:
+    def __init__(
+        self,
+        driver: neo4j.Driver,
+        database: str,
+        embed: EmbedFn,
+        count_tokens: CountTokensFn,
+        router: Router | None = None,
+        abstractor: Abstractor | None = None,
+        controller: HopController | None = None,
+        weights: ValueWeights | None = None,
+        tuning: RecallTuning | None = None,
+    ) -> None:
+        self._driver = driver
+        self._database = database
+        self._embed = embed
+        self._count_tokens = count_tokens
+        self._router = router or RuleRouter()
+        self._abstractor = abstractor or OfflineAbstractor()
+        self._controller = controller or HopController()
+        self._weights = weights or ValueWeights()
+        self._tuning = tuning or RecallTuning()
+
+    def recall(self, request: RecallRequest) -> RecallResult:
+        searcher = GraphSearcher(self._driver, self._database, request.space, request.as_of)
+        trace = _Trace()
+        types = request.memory_types or self._router.route(request.query)
+        trace.append(TraceStep(step="route", detail={"memory_types": [t.value for t in types]}))
+        vector = self._embed([request.query])[0].tolist()
+        candidates: dict[str, Candidate] = {}
+
+        self._seed(request.query, vector, types, searcher, candidates, trace)
+        activated = self._abstract_and_propagate(request.query, vector, searcher, candidates, trace)
+
+        hops = 1
+        ranked = self._rank(request, vector, types, searcher, candidates)
+        while True:
+            top_ids = [item.id for item in ranked[:5] if item.kind is ItemKind.PROPOSITION]
+            new_concepts = [c for c in searcher.item_concepts(top_ids) if c.id not in activated]
+            top_similarity = max((item.components["similarity"] for item in ranked[:5]), default=0.0)
+            decision = self._controller.decide(hops, request.hop_limit, len(new_concepts), top_similarity)
+            detail = {"another_hop": decision.another, "reason": decision.reason}
+            trace.append(TraceStep(step=f"controller after hop {hops}", detail=detail))
+            if not decision.another:
+                break
+            hops += 1
+            decay = self._tuning.hop_decay ** (hops - 1)
+            hop_activation = {c.id: decay * c.idf for c in new_concepts}
+            activated |= hop_activation.keys()
+            self._expand(hop_activation, vector, searcher, candidates, f"hop:{hops}")
+            trace.append(TraceStep(step=f"hop {hops}", detail={"concepts": sorted(c.key for c in new_concepts)[:20]}))
+            ranked = self._rank(request, vector, types, searcher, candidates)
+
+        items, pruned = self._prune(ranked, request.token_budget, request.limit)
+        trace.append(
+            TraceStep(
+                step="rerank and prune",
+                detail={
+                    "weights": self._weights.__dict__,
+                    "ranked": len(ranked),
+                    "returned": len(items),
+                    "pruned": pruned[:20],
+                    "cypher_statements": searcher.queries,
+                },
+            )
+        )
+        return RecallResult(
+            query=request.query,
+            memory_types=types,
+            items=items,
+            tokens=sum(i.tokens for i in items),
+            hops=hops,
+            trace=trace,
+            cypher=browser_cypher(request.space, items),
+        )
+
+    # -- steps -------------------------------------------------------------------------------------------
+
+    def _seed(
+        self,
+        query: str,
+        vector: list[float],
+        types: list[MemoryType],
+        searcher: GraphSearcher,
+        candidates: dict[str, Candidate],
+        trace: list[TraceStep],
+    ) -> None:
+        k = self._tuning.seed_k
+        lucene = lucene_query(query)
+        lists: dict[str, list[Hit]] = {}
+        if MemoryType.SEMANTIC in types or MemoryType.EPISODIC in types:
+            lists["dense"] = searcher.dense("propositions", vector, k)
+            lists["fulltext"] = searcher.fulltext("propositions", lucene, k)
+            for name, hits in (("dense", lists["dense"]), ("fulltext", lists["fulltext"])):
+                for rank, hit in enumerate(hits, start=1):
+                    candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.PROPOSITION)).add(name, rank)
+            # Turn-level evidence: an utterance's context can match where its sentences alone do not.
+            lists["episode_dense"] = searcher.dense("episodes", vector, k)
+            lists["episode_fulltext"] = searcher.fulltext("episodes", lucene, k)
+            found = {h.id for name in ("episode_dense", "episode_fulltext") for h in lists[name]}
+            knowledge = searcher.episode_knowledge(sorted(found))
+            for name in ("episode_dense", "episode_fulltext"):
+                for rank, hit in enumerate(lists[name], start=1):
+                    propositions, ever = knowledge.get(hit.id, ([], 0))
+                    for prop_id in propositions:
+                        candidates.setdefault(prop_id, Candidate(prop_id, ItemKind.PROPOSITION)).add(name, rank)
+                    if ever == 0 and MemoryType.EPISODIC in types:  # an utterance no fact was drawn from
+                        candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.EPISODE)).add(name, rank)
+        if MemoryType.PROCEDURAL in types:
+            lists["prescription_dense"] = searcher.dense("prescriptions", vector, k)
+            lists["prescription_fulltext"] = searcher.fulltext("prescriptions", lucene, k)
+            for name in ("prescription_dense", "prescription_fulltext"):
+                for rank, hit in enumerate(lists[name], start=1):
+                    candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.PRESCRIPTION)).add(name, rank)
+        trace.append(
+            TraceStep(
+                step="seed",
+                detail={
+                    "lucene": lucene,
+                    "hits": {name: len(hits) for name, hits in lists.items()},
+                    "candidates": len(candidates),
+                },
+            )
+        )
+
+    def _abstract_and_propagate(
+        self,
+        query: str,
+        vector: list[float],
+        searcher: GraphSearcher,
+        candidates: dict[str, Candidate],
+        trace: list[TraceStep],
+    ) -> set[str]:
+        concepts = self._abstractor.concepts(query, vector, searcher)
+        activation: dict[str, float] = {c.id: c.score * c.idf for c in concepts}
+        trace.append(
+            TraceStep(step="abstract", detail={"concepts": {c.key: round(c.score * c.idf, 3) for c in concepts}})
+        )
+        spread: dict[str, tuple[str, float]] = {}
+        by_seed: dict[str, float] = {}
+        neighbours = searcher.propagate(concepts, self._tuning.concept_fanout)
+        for seed, _, weight in neighbours:
+            by_seed[seed] = max(by_seed.get(seed, 0.0), weight)
+        for seed, neighbour, weight in neighbours:
+            if by_seed[seed] <= 0:
+                continue
+            gained = self._tuning.propagation * activation[seed] * weight / by_seed[seed]
+            activation[neighbour.id] = activation.get(neighbour.id, 0.0) + gained
+            spread[neighbour.key] = (seed, round(gained, 3))
+        top = dict(sorted(activation.items(), key=lambda kv: -kv[1])[: self._tuning.expand_concepts])
+        trace.append(
+            TraceStep(
+                step="propagate", detail={"activated": len(activation), "spread": dict(list(spread.items())[:20])}
+            )
+        )
+        self._expand(top, vector, searcher, candidates, "concepts")
+        return set(activation)
+
+    def _expand(
+        self,
+        activation: dict[str, float],
+        vector: list[float],
+        searcher: GraphSearcher,
+        candidates: dict[str, Candidate],
+        source: str,
+    ) -> None:
+        records = searcher.expand(activation, vector, self._tuning.per_concept)
+        ordered = sorted(records, key=lambda r: -(float(r["activation"]) * float(r["similarity"])))
+        for rank, record in enumerate(ordered, start=1):
+            candidate = candidates.setdefault(record["id"], Candidate(record["id"], ItemKind.PROPOSITION))
+            candidate.add(source, rank)
+            candidate.activation = max(candidate.activation, float(record["activation"]))
+
+    def _rank(
+        self,
+        request: RecallRequest,
+        vector: list[float],
+        types: list[MemoryType],
+        searcher: GraphSearcher,
+        candidates: dict[str, Candidate],
+    ) -> list[RecallItem]:
+        pool = sorted(candidates.values(), key=lambda c: -rrf(c.ranks))[: self._tuning.rerank_pool]
+        rows: dict[str, dict[str, Any]] = {}
+        for kind in ItemKind:
+            ids = [c.id for c in pool if c.kind is kind]
+            for record in searcher.hydrate(_LABELS[kind], ids, vector):
+                rows[record["id"]] = record.data()
+        speakers = {s.lower() for s in searcher.speakers()} if rows else set()
+        named = {s for s in speakers if s in request.query.lower()}
+        max_rrf = max((rrf(c.ranks) for c in pool), default=1.0) or 1.0
+        max_activation = max((c.activation for c in pool), default=0.0) or 1.0
+        times = [t for r in rows.values() if (t := _native(r["valid_from"])) is not None]
+        oldest, newest = (min(times), max(times)) if times else (None, None)
+        w = self._weights
+        items = []
+        for candidate in pool:
+            row = rows.get(candidate.id)
+            if row is None:
+                continue  # deleted or superseded since it was found
+            similarity = max(0.0, float(row["similarity"] or 0.0))
+            components = {
+                "relevance": rrf(candidate.ranks) / max_rrf,
+                "similarity": similarity,
+                "activation": candidate.activation / max_activation,
+                "confidence": float(row["confidence"]),
+                "importance": float(row["importance"]),
+                "recency": recency(_native(row["valid_from"]), oldest, newest),
+            }
+            score = sum(getattr(w, name) * value for name, value in components.items())
+            about = (row["subject"] or "").lower()
+            if named and about in named:
+                score *= w.speaker_boost
+            provenance = [_provenance(p) for p in row["provenance"]]
+            items.append(
+                RecallItem(
+                    id=candidate.id,
+                    kind=candidate.kind,
+                    text=row["text"],
+                    score=round(score, 6),
+                    components={k: round(v, 4) for k, v in components.items()},
+                    provenance=provenance,
+                    tokens=self._count_tokens(row["text"]),
+                    valid_from=_native(row["valid_from"]),
+                    found_by=candidate.found_by,
+                )
+            )
+        items.sort(key=lambda item: -item.score)
+        if types and types[0] is MemoryType.EPISODIC:
+            return _as_episodes(items, self._count_tokens)
+        return items
+
+    @staticmethod
+    def _prune(ranked: list[RecallItem], budget: int, limit: int) -> tuple[list[RecallItem], list[dict[str, Any]]]:
+        kept: list[RecallItem] = []
+        pruned: list[dict[str, Any]] = []
+        used = 0
+        for item in ranked:
+            if len(kept) >= limit:
+                pruned.append({"id": item.id, "reason": f"beyond the limit of {limit} items"})
+            elif used + item.tokens > budget:
+                pruned.append({"id": item.id, "reason": f"{item.tokens} tokens would exceed the budget of {budget}"})
+            else:
+                kept.append(item)
+                used += item.tokens
+        return kept, pruned
+
+
+def _native(value: Any) -> datetime | None:
+    if value is None:
+        return None
+    return value.to_native() if hasattr(value, "to_native") else value  # type: ignore[no-any-return]
+
+
+def _provenance(row: dict[str, Any]) -> Provenance:
+    return Provenance(
+        episode_id=row["id"],
+        external_id=row.get("external_id") or "",
+        source_id=row.get("source_id") or "",
+        speaker=row.get("speaker") or "",
+        text=row.get("text") or "",
+        occurred_at=_native(row.get("occurred_at")),
+    )
+
+
+def _as_episodes(items: list[RecallItem], count_tokens: CountTokensFn) -> list[RecallItem]:
+    """Episodic mode: the episodes behind the ranked knowledge, best first, grouped by source."""
+    seen: dict[str, RecallItem] = {}
+    for item in items:
+        for proof in item.provenance:
+            if proof.episode_id in seen:
+                continue
+            seen[proof.episode_id] = RecallItem(
+                id=proof.episode_id,
+                kind=ItemKind.EPISODE,
+                text=proof.text,
+                score=item.score,
+                components=item.components,
+                provenance=[proof],
+                tokens=count_tokens(proof.text),
+                valid_from=proof.occurred_at,
+                found_by=[*item.found_by, f"provenance:{item.id}"],
+            )
+    episodes = list(seen.values())
+    first_rank: dict[str, int] = {}
+    for rank, episode in enumerate(episodes):
+        first_rank.setdefault(episode.provenance[0].source_id, rank)
+    return sorted(episodes, key=lambda e: (first_rank[e.provenance[0].source_id], -e.score))
+
+
+def browser_cypher(space: str, items: Sequence[RecallItem]) -> str:
+    """A Cypher query that shows the returned items, their provenance and concepts in Neo4j Browser."""
+    ids = json.dumps([item.id for item in items])
+    return (
+        f"MATCH (n) WHERE n.space = {json.dumps(space)} AND n.id IN {ids}\n"
+        "OPTIONAL MATCH (n)-[r:PROVEN_BY|MENTIONS|SOLVES]->(m)\n"
+        "RETURN n, r, m"
+    )

@@ -1,0 +1,70 @@
+"""Requests, results and the explanation trace of recall."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class MemoryType(StrEnum):
+    EPISODIC = "episodic"  # what happened: episodes
+    SEMANTIC = "semantic"  # knowing that: propositions
+    PROCEDURAL = "procedural"  # knowing how: prescriptions
+
+
+class ItemKind(StrEnum):
+    PROPOSITION = "proposition"
+    PRESCRIPTION = "prescription"
+    EPISODE = "episode"
+
+
+class RecallRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    space: str
+    query: str = Field(min_length=1, max_length=2_000)
+    memory_types: list[MemoryType] | None = None  # None: the router decides
+    token_budget: int = Field(default=1024, ge=16, le=32_768)
+    hop_limit: int = Field(default=2, ge=1, le=4)
+    limit: int = Field(default=25, ge=1, le=200)
+    as_of: datetime | None = None
+
+
+class Provenance(BaseModel):
+    episode_id: str
+    external_id: str
+    source_id: str
+    speaker: str
+    text: str
+    occurred_at: datetime | None
+
+
+class RecallItem(BaseModel):
+    id: str
+    kind: ItemKind
+    text: str
+    score: float
+    components: dict[str, float]  # the parts of the value function, for the trace
+    provenance: list[Provenance]
+    tokens: int
+    valid_from: datetime | None = None
+    found_by: list[str]  # dense / fulltext / concept:<key> / hop:<n>
+
+
+class TraceStep(BaseModel):
+    step: str
+    detail: dict[str, Any]
+    ms: float = 0.0  # wall time of the step
+
+
+class RecallResult(BaseModel):
+    query: str
+    memory_types: list[MemoryType]
+    items: list[RecallItem]
+    tokens: int
+    hops: int
+    trace: list[TraceStep]
+    cypher: str  # reproduces the returned subgraph in Neo4j Browser

@@ -1,0 +1,126 @@
+"""The graph operations recall needs, each one Cypher file, all scoped by space."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import neo4j
+
+from graph.cypher import load
+
+MAX_FETCH = 8192
+# Up to this many nodes of a label, a space is scanned exactly rather than through the shared ANN index.
+EXACT_SCAN_MAX = 5000
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str
+    score: float
+
+
+@dataclass(frozen=True)
+class ConceptHit:
+    id: str
+    key: str
+    idf: float
+    df: int
+    score: float = 1.0
+
+
+class GraphSearcher:
+    def __init__(self, driver: neo4j.Driver, database: str, space: str, as_of: datetime | None) -> None:
+        self._driver = driver
+        self._database = database
+        self._space = space
+        self._as_of = as_of
+        self.queries = 0  # Cypher statements issued, for the trace and the query-count tests
+        self._sizes: dict[str, int] | None = None
+
+    def _run(self, name: str, **params: Any) -> list[neo4j.Record]:
+        self.queries += 1
+        records: list[neo4j.Record]
+        records, _, _ = self._driver.execute_query(
+            load(f"recall/{name}"),
+            space=self._space,
+            as_of=self._as_of,
+            database_=self._database,
+            routing_=neo4j.RoutingControl.READ,
+            **params,
+        )
+        return records
+
+    def _overfetched(self, name: str, k: int, **params: Any) -> list[Hit]:
+        """Indexes cannot filter by space: fetch more until k hits of this space come back or the index is exhausted."""
+        fetch = max(4 * k, 64)
+        while True:
+            records = self._run(name, fetch=fetch, k=k, **params)
+            if len(records) >= k or fetch >= MAX_FETCH:
+                return [Hit(r["id"], float(r["score"])) for r in records]
+            fetch *= 4
+
+    def size(self, label: str) -> int:
+        if self._sizes is None:
+            self._sizes = dict(self._run("space_size")[0])
+        return int(self._sizes[label])
+
+    def dense(self, label: str, vector: list[float], k: int) -> list[Hit]:
+        if self.size(label) <= EXACT_SCAN_MAX:
+            records = self._run(f"exact_{label}", vector=vector, k=k)
+            return [Hit(r["id"], float(r["score"])) for r in records]
+        return self._overfetched(f"dense_{label}", k, vector=vector)
+
+    def fulltext(self, label: str, lucene: str, k: int) -> list[Hit]:
+        if not lucene:
+            return []
+        return self._overfetched(f"fulltext_{label}", k, lucene=lucene)
+
+    def episode_knowledge(self, episode_ids: Sequence[str]) -> dict[str, tuple[list[str], int]]:
+        """Episode -> (ids of the current propositions it proves, how many propositions it ever proved)."""
+        if not episode_ids:
+            return {}
+        records = self._run("episode_knowledge", episode_ids=list(episode_ids))
+        return {r["episode_id"]: (list(r["proposition_ids"]), int(r["knowledge"])) for r in records}
+
+    def concepts_by_key(self, keys: Sequence[str]) -> list[ConceptHit]:
+        if not keys:
+            return []
+        records = self._run("concepts_by_key", keys=list(keys))
+        return [ConceptHit(r["id"], r["key"], float(r["idf"]), int(r["df"])) for r in records]
+
+    def dense_concepts(self, vector: list[float], k: int, min_score: float) -> list[ConceptHit]:
+        fetch = max(8 * k, 64)
+        records = self._run("dense_concepts", vector=vector, fetch=fetch, k=k, min_score=min_score)
+        return [ConceptHit(r["id"], r["key"], float(r["idf"]), int(r["df"]), float(r["score"])) for r in records]
+
+    def propagate(self, seeds: Sequence[ConceptHit], fanout: int) -> list[tuple[str, ConceptHit, float]]:
+        if not seeds:
+            return []
+        records = self._run("propagate", seeds=[{"id": s.id} for s in seeds], fanout=fanout)
+        return [
+            (r["seed"], ConceptHit(r["id"], r["key"], float(r["idf"]), int(r["df"])), float(r["weight"] or 0.0))
+            for r in records
+        ]
+
+    def expand(self, activations: dict[str, float], vector: list[float], per_concept: int) -> list[neo4j.Record]:
+        if not activations:
+            return []
+        concepts = [{"id": cid, "activation": a} for cid, a in activations.items()]
+        return self._run("expand_concepts", concepts=concepts, vector=vector, per_concept=per_concept)
+
+    def hydrate(self, label: str, ids: Sequence[str], vector: list[float]) -> list[neo4j.Record]:
+        if not ids:
+            return []
+        return self._run(f"hydrate_{label}", ids=list(ids), vector=vector)
+
+    def speakers(self) -> list[str]:
+        return [r["speaker"] for r in self._run("speakers")]
+
+    def item_concepts(self, ids: Sequence[str]) -> list[ConceptHit]:
+        if not ids:
+            return []
+        records = self._run("top_item_concepts", ids=list(ids))
+        return [ConceptHit(r["id"], r["key"], float(r["idf"]), int(r["df"])) for r in records]

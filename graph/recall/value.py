@@ -1,0 +1,33 @@
+"""The value function that ranks recalled items, and its weights."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class ValueWeights:
+    relevance: float = 0.60  # reciprocal-rank fusion of dense, full-text and episode-level evidence
+    similarity: float = 0.10  # exact cosine between the query and the item
+    activation: float = 0.20  # spread from the query's concepts over associations
+    confidence: float = 0.04
+    importance: float = 0.03
+    recency: float = 0.03
+    speaker_boost: float = 1.0  # the query names the person the item is about
+
+
+RRF_K = 60
+# Lexical evidence counts double: rare words (names of events, places, objects) are what pins a memory
+# down, and dense similarity alone drifts to the topic (it also rewards a question's false premise).
+LIST_WEIGHTS = {"fulltext": 2.0, "episode_fulltext": 2.0, "prescription_fulltext": 2.0}
+
+
+def rrf(ranks: dict[str, int]) -> float:
+    return sum(LIST_WEIGHTS.get(name, 1.0) / (RRF_K + rank) for name, rank in ranks.items())
+
+
+def recency(when: datetime | None, oldest: datetime | None, newest: datetime | None) -> float:
+    if when is None or oldest is None or newest is None or newest <= oldest:
+        return 0.5
+    return (when - oldest).total_seconds() / (newest - oldest).total_seconds()

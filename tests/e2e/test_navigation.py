@@ -1,0 +1,57 @@
+"""Navigation: dimensions from GDS communities, concept pages, typed links, episodes of knowledge."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import neo4j
+import pytest
+
+from graph.dimensions import build_dimensions
+from graph.gds import create_gds
+from graph.navigation import Navigator, NotFound, UnknownLinkType
+from tests.support.graph_queries import rows
+from tests.support.jobs import ingest
+
+
+@pytest.fixture()
+def navigator(driver: neo4j.Driver, space: str, conversation: dict[str, Any]) -> Navigator:
+    ingest(space, [conversation])
+    report = build_dimensions(driver, "neo4j", space)
+    assert report.dimensions >= 1 and report.concepts >= 5
+    return Navigator(driver, "neo4j", space)
+
+
+def test_every_associated_concept_lands_in_one_dimension(
+    navigator: Navigator, driver: neo4j.Driver, space: str
+) -> None:
+    dimensions = navigator.dimensions()
+    assert dimensions and all(d.label and d.concepts > 0 for d in dimensions)
+    assert rows(driver, "MATCH (c:Concept {space: $s}) WHERE COUNT { (c)-[:IN]->() } > 1 RETURN c", s=space) == []
+    linked = "MATCH (c:Concept {space: $s}) WHERE (c)-[:ASSOCIATED]-() AND NOT (c)-[:IN]->() RETURN c.key"
+    assert rows(driver, linked, s=space) == []
+    assert not any(
+        name.startswith(f"engram-dimensions-{space}") for name in create_gds(driver, "neo4j").graph.list()["graphName"]
+    )
+
+
+def test_browse_read_follow_and_prove(navigator: Navigator) -> None:
+    dimension = navigator.dimensions()[0]
+    pages = navigator.browse_dimension(dimension.id, first=5)
+    assert 0 < len(pages) <= 5 and pages[0].importance >= pages[-1].importance
+    page = navigator.concept_page("caroline")
+    assert page.df >= 2 and page.propositions and page.dimension_id
+    assert all("D" in e for p in page.propositions for e in p.episodes)
+    neighbours = navigator.follow(page.id, "ASSOCIATED", first=3)
+    assert 0 < len(neighbours) <= 3 and all(n.label == "Concept" for n in neighbours)
+    episodes = navigator.episodes_of(page.propositions[0].id)
+    assert episodes and episodes[0].source.startswith("chat-1/")
+
+
+def test_bad_navigation_input(navigator: Navigator) -> None:
+    with pytest.raises(UnknownLinkType):
+        navigator.follow("x", "KNOWS]->(m) DETACH DELETE m //")
+    with pytest.raises(NotFound):
+        navigator.concept_page("no such concept")
+    assert navigator.follow("no-such-node", "ASSOCIATED") == []
+    assert navigator.browse_dimension("no-such-dimension") == []

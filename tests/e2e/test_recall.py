@@ -1,0 +1,128 @@
+"""Recall against the real graph: ranking, provenance, trace, budgets, modes, history, tenancy, injection."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import neo4j
+import pytest
+
+from engram.embedding import get_embedder
+from graph.recall.engine import RecallEngine
+from graph.recall.models import ItemKind, MemoryType, RecallRequest
+from tests.support.graph_queries import label_counts, rows
+from tests.support.jobs import ingest
+
+
+@pytest.fixture(scope="module")
+def engine() -> RecallEngine:
+    from graph.driver import get_driver
+
+    embedder = get_embedder()
+    return RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens)
+
+
+def test_the_fact_comes_first_with_its_provenance_and_a_trace(
+    engine: RecallEngine, driver: neo4j.Driver, space: str, conversation: dict[str, Any]
+) -> None:
+    ingest(space, [conversation])
+    result = engine.recall(RecallRequest(space=space, query="When did Caroline go to the LGBTQ support group?"))
+    top = result.items[0]
+    assert top.kind is ItemKind.PROPOSITION
+    assert "support group yesterday (7 May 2023)" in top.text
+    assert [p.external_id for p in top.provenance] == ["D1:3"]
+    assert top.provenance[0].speaker == "Caroline"
+    assert {"dense", "fulltext"} & set(top.found_by)
+    steps = [s.step for s in result.trace]
+    assert steps[:4] == ["route", "seed", "abstract", "propagate"] and steps[-1] == "rerank and prune"
+    abstract = next(s for s in result.trace if s.step == "abstract")
+    assert "lgbtq support group" in abstract.detail["concepts"]
+    assert result.tokens == sum(i.tokens for i in result.items) <= 1024
+    # The Browser snippet reproduces exactly the returned items.
+    shown = rows(driver, result.cypher)
+    assert {r["n"]["id"] for r in shown} == {i.id for i in result.items}
+
+
+def test_token_budget_prunes_and_says_why(engine: RecallEngine, space: str, conversation: dict[str, Any]) -> None:
+    ingest(space, [conversation])
+    result = engine.recall(RecallRequest(space=space, query="What does Melanie do?", token_budget=20))
+    assert result.tokens <= 20 and result.items
+    pruned = next(s for s in result.trace if s.step == "rerank and prune").detail["pruned"]
+    assert any("exceed the budget of 20" in p["reason"] for p in pruned)
+
+
+def test_episodic_mode_returns_episodes_grouped_by_source(
+    engine: RecallEngine, space: str, conversation: dict[str, Any]
+) -> None:
+    ingest(space, [conversation])
+    result = engine.recall(
+        RecallRequest(space=space, query="Melanie painting and running", memory_types=[MemoryType.EPISODIC])
+    )
+    assert result.items and all(i.kind is ItemKind.EPISODE for i in result.items)
+    sources = [i.provenance[0].source_id for i in result.items]
+    assert sources == sorted(sources, key=sources.index)  # each source's episodes are contiguous
+
+
+def test_procedural_queries_find_prescriptions(engine: RecallEngine, space: str, trajectory: dict[str, Any]) -> None:
+    ingest(space, [trajectory])
+    result = engine.recall(RecallRequest(space=space, query="How do I plan the holiday trip?"))
+    assert result.memory_types[0] is MemoryType.PROCEDURAL
+    top = result.items[0]
+    assert top.kind is ItemKind.PRESCRIPTION and "reserve a hotel" in top.text
+    assert sorted(p.external_id for p in top.provenance) == ["step-2", "step-3"]
+
+
+def test_superseded_knowledge_is_hidden_unless_asked_as_of_an_earlier_time(
+    engine: RecallEngine, driver: neo4j.Driver, space: str, conversation: dict[str, Any]
+) -> None:
+    ingest(space, [conversation])
+    query = "What race did Melanie run for mental health?"
+    before = datetime.now(UTC)
+    driver.execute_query(
+        "MATCH (p:Proposition {space: $s}) WHERE p.text CONTAINS 'charity race' "
+        "SET p.status = 'superseded', p.expired_at = datetime()",
+        s=space,
+    )
+    now = engine.recall(RecallRequest(space=space, query=query))
+    assert not any("charity race" in i.text for i in now.items)
+    then = engine.recall(RecallRequest(space=space, query=query, as_of=before - timedelta(seconds=0)))
+    assert any("charity race" in i.text for i in then.items)
+
+
+def test_one_space_never_sees_another(
+    engine: RecallEngine, driver: neo4j.Driver, space: str, document: dict[str, Any]
+) -> None:
+    other = f"{space}-other"
+    try:
+        ingest(other, [document])
+        ingest(space, [{"type": "document", "id": "d", "text": "The garden has tomatoes and basil growing."}])
+        result = engine.recall(RecallRequest(space=space, query="Who restarts the ingestion worker after a deploy?"))
+        other_ids = {r["id"] for r in rows(driver, "MATCH (n {space: $s}) RETURN n.id AS id", s=other)}
+        assert result.items and not other_ids & {i.id for i in result.items}
+        assert all("ingestion worker" not in i.text for i in result.items)
+    finally:
+        driver.execute_query("MATCH (n {space: $s}) DETACH DELETE n", s=other)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        '"support" OR *:* AND) ] \\ group',
+        "MATCH (n) DETACH DELETE n //",
+        "'}) RETURN 1 UNION MATCH (x) RETURN x //",
+        "support~2 title:group^10 {a TO z}",
+    ],
+)
+def test_hostile_query_text_is_just_text(
+    engine: RecallEngine, driver: neo4j.Driver, space: str, conversation: dict[str, Any], query: str
+) -> None:
+    ingest(space, [conversation])
+    before = label_counts(driver, space)
+    engine.recall(RecallRequest(space=space, query=query))
+    assert label_counts(driver, space) == before
+
+
+def test_empty_space_returns_nothing(engine: RecallEngine, space: str) -> None:
+    result = engine.recall(RecallRequest(space=space, query="anything at all"))
+    assert result.items == [] and result.tokens == 0

@@ -1,0 +1,27 @@
+import pytest
+
+from graph.recall.lucene import lucene_query
+
+
+def test_content_words_or_ed_together() -> None:
+    assert lucene_query("When did Caroline go to the LGBTQ support group?") == "caroline OR lgbtq OR support OR group"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"foo" OR *:* AND) ] \\ bar',
+        "title:x^10 ~2 {a TO b} [c TO d] +must -not !bang /re/",
+        "x && y || z",
+        "NOT AND OR",
+    ],
+)
+def test_metacharacters_and_keywords_never_reach_the_parser(text: str) -> None:
+    query = lucene_query(text)
+    terms = query.split(" OR ") if query else []
+    assert all(term.isalnum() for term in terms)
+    assert not {"and", "or", "not", "to"} & set(terms)
+
+
+def test_nothing_searchable_gives_an_empty_query() -> None:
+    assert lucene_query("?!* the a") == ""
