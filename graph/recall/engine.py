@@ -56,8 +56,8 @@ class Candidate:
 class RecallTuning:
     seed_k: int = 40
     concept_fanout: int = 8  # neighbours per activated concept
-    expand_concepts: int = 12  # most activated concepts expanded back to knowledge
-    per_concept: int = 8  # mentions per concept, closest to the query first
+    expand_concepts: int = 20  # most activated concepts expanded back to knowledge
+    per_concept: int = 12  # mentions per concept, closest to the query first
     propagation: float = 0.5  # share of activation passed over one association hop
     hop_decay: float = 0.5
     rerank_pool: int = 200

@@ -17,7 +17,7 @@ class ValueWeights:
     speaker_boost: float = 1.0  # the query names the person the item is about
 
 
-RRF_K = 60
+RRF_K = 20
 # Lexical evidence counts double: rare words (names of events, places, objects) are what pins a memory
 # down, and dense similarity alone drifts to the topic (it also rewards a question's false premise).
 LIST_WEIGHTS = {"fulltext": 2.0, "episode_fulltext": 2.0, "prescription_fulltext": 2.0}

@@ -1,0 +1,116 @@
+"""Recall latency on synthetic graphs of 10k / 100k (/ 1M) propositions, without a generative model.
+
+For each size: p50 / p95 of a full recall (embedding the query included), the mean time per recall step
+(where the time goes), and, as the same-run baseline, the p50 / p95 of a bare top-10 vector-index query.
+Needs the stack running (`make up`). Writes bench/results/recall_latency.json and recall_latency.png.
+
+    ~/.cache/engram/venv/bin/python -m bench.recall_latency --sizes 10000 100000 [--reuse]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import defaultdict
+
+import numpy as np
+from tqdm import tqdm
+
+from bench.common import RESULTS_DIR, write_result
+from bench.synthetic_graph import SyntheticGraph
+from engram.embedding import get_embedder
+from engram.settings import get_settings
+from graph.admin import delete_space
+from graph.cypher import load
+from graph.driver import get_driver
+from graph.memory_writer import MemoryWriter
+from graph.recall.engine import RecallEngine
+from graph.recall.models import RecallRequest
+
+QUERIES = 200
+
+
+def percentile(values: list[float], q: int) -> float:
+    return float(np.percentile(np.asarray(values), q))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="recall latency on synthetic graphs")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--reuse", action="store_true", help="reuse a synthetic space already written")
+    args = parser.parse_args()
+
+    driver = get_driver()
+    database = get_settings().neo4j.database
+    embedder = get_embedder()
+    engine = RecallEngine(driver, database, embedder.encode, embedder.count_tokens)
+    results: dict[str, object] = {}
+    for size in args.sizes:
+        space = f"synthetic-{size}"
+        graph = SyntheticGraph(space, size)
+        records, _, _ = driver.execute_query("MATCH (p:Proposition {space: $s}) RETURN count(p) AS n", s=space)
+        if not (args.reuse and records[0]["n"] == size):
+            delete_space(driver, database, space)
+            started = time.perf_counter()
+            graph.write(MemoryWriter(driver, database), driver, database)
+            build_s = time.perf_counter() - started
+        else:
+            build_s = float("nan")
+        _, texts, _ = graph.proposition_batch(0, QUERIES)  # same generator: queries look like stored facts
+        queries = [" ".join(t.split()[3:9]) for t in texts]
+        latencies: list[float] = []
+        baseline: list[float] = []
+        steps: dict[str, list[float]] = defaultdict(list)
+        for query in tqdm(queries, desc=f"recall {size}", unit="q"):
+            started = time.perf_counter()
+            result = engine.recall(RecallRequest(space=space, query=query, limit=25, hop_limit=2))
+            latencies.append(1000 * (time.perf_counter() - started))
+            for step in result.trace:
+                steps[step.step.split(" after")[0].split(" ")[0]].append(step.ms)
+            vector = embedder.encode([query])[0].tolist()
+            started = time.perf_counter()
+            driver.execute_query(
+                load("recall/dense_propositions"), space=space, vector=vector, fetch=10, k=10, as_of=None
+            )
+            baseline.append(1000 * (time.perf_counter() - started))
+        results[str(size)] = {
+            "recall_p50_ms": round(percentile(latencies, 50), 1),
+            "recall_p95_ms": round(percentile(latencies, 95), 1),
+            "vector_query_p50_ms": round(percentile(baseline, 50), 2),
+            "vector_query_p95_ms": round(percentile(baseline, 95), 2),
+            "ratio_p95_recall_to_vector_query": round(percentile(latencies, 95) / percentile(baseline, 95), 1),
+            "mean_ms_per_step": {name: round(statistics.fmean(ms), 2) for name, ms in steps.items()},
+            "build_s": round(build_s, 1),
+            "queries": len(queries),
+        }
+        print(size, results[str(size)])
+    path = write_result("recall_latency", results)
+    chart(results)
+    print(path)
+
+
+def chart(results: dict[str, object]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    sizes = list(results)
+    bottom = np.zeros(len(sizes))
+    names = sorted({n for r in results.values() for n in r["mean_ms_per_step"]})  # type: ignore[index]
+    for name in names:
+        values = np.array([results[s]["mean_ms_per_step"].get(name, 0.0) for s in sizes])  # type: ignore[index]
+        ax.bar(sizes, values, bottom=bottom, label=name)
+        bottom += values
+    ax.set_ylabel("mean ms per recall")
+    ax.set_xlabel("propositions in the space")
+    ax.set_title("Where recall time goes (synthetic graphs, 2-core machine)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(RESULTS_DIR / "recall_latency.png", dpi=120)
+
+
+if __name__ == "__main__":
+    main()
