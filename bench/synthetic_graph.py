@@ -75,7 +75,7 @@ class SyntheticGraph:
                         text=texts[row],
                         episode_ids=[episode.id],
                         concept_keys=[self.concept_keys[c] for c in concept_ids[row]],
-                    )  # fmt: skip
+                    )
                 )
             used = sorted({c for ids in concept_ids for c in ids})
             concepts = [Concept(space=self.space, id=stable_id("con", self.space, self.concept_keys[c]),

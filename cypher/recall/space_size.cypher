@@ -1,4 +1,5 @@
-// Node counts of a space per searchable label (from the (space) range indexes).
-RETURN COUNT { (p:Proposition {space: $space}) } AS propositions,
-       COUNT { (e:Episode {space: $space}) } AS episodes,
-       COUNT { (r:Prescription {space: $space}) } AS prescriptions
+// How many nodes of each searchable label a space has, counted only up to $cap_plus_one: enough to
+// choose between an exact scan and the shared vector index without counting a large space in full.
+RETURN COUNT { MATCH (n:Proposition {space: $space}) RETURN n LIMIT $cap_plus_one } AS propositions,
+       COUNT { MATCH (n:Episode {space: $space}) RETURN n LIMIT $cap_plus_one } AS episodes,
+       COUNT { MATCH (n:Prescription {space: $space}) RETURN n LIMIT $cap_plus_one } AS prescriptions

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -61,6 +62,9 @@ class RecallTuning:
     propagation: float = 0.5  # share of activation passed over one association hop
     hop_decay: float = 0.5
     rerank_pool: int = 200
+    # Concepts mentioned more often than this are too general to expand from (their idf is low anyway), and
+    # scanning their mentions would dominate latency on large spaces.
+    max_expand_df: int = 500
 
 
 class _Trace(list[TraceStep]):
@@ -124,7 +128,7 @@ class RecallEngine:
                 break
             hops += 1
             decay = self._tuning.hop_decay ** (hops - 1)
-            hop_activation = {c.id: decay * c.idf for c in new_concepts}
+            hop_activation = {c.id: decay * c.idf for c in new_concepts if c.df <= self._tuning.max_expand_df}
             activated |= hop_activation.keys()
             self._expand(hop_activation, vector, searcher, candidates, f"hop:{hops}")
             trace.append(TraceStep(step=f"hop {hops}", detail={"concepts": sorted(c.key for c in new_concepts)[:20]}))
@@ -166,16 +170,25 @@ class RecallEngine:
     ) -> None:
         k = self._tuning.seed_k
         lucene = lucene_query(query)
-        lists: dict[str, list[Hit]] = {}
+        searches: dict[str, Callable[[], list[Hit]]] = {}
         if MemoryType.SEMANTIC in types or MemoryType.EPISODIC in types:
-            lists["dense"] = searcher.dense("propositions", vector, k)
-            lists["fulltext"] = searcher.fulltext("propositions", lucene, k)
-            for name, hits in (("dense", lists["dense"]), ("fulltext", lists["fulltext"])):
-                for rank, hit in enumerate(hits, start=1):
-                    candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.PROPOSITION)).add(name, rank)
+            searches["dense"] = lambda: searcher.dense("propositions", vector, k)
+            searches["fulltext"] = lambda: searcher.fulltext("propositions", lucene, k)
             # Turn-level evidence: an utterance's context can match where its sentences alone do not.
-            lists["episode_dense"] = searcher.dense("episodes", vector, k)
-            lists["episode_fulltext"] = searcher.fulltext("episodes", lucene, k)
+            searches["episode_dense"] = lambda: searcher.dense("episodes", vector, k)
+            searches["episode_fulltext"] = lambda: searcher.fulltext("episodes", lucene, k)
+        if MemoryType.PROCEDURAL in types:
+            searches["prescription_dense"] = lambda: searcher.dense("prescriptions", vector, k)
+            searches["prescription_fulltext"] = lambda: searcher.fulltext("prescriptions", lucene, k)
+        searcher.load_sizes()
+        # The searches are independent round trips: run them side by side (the driver is thread-safe).
+        with ThreadPoolExecutor(max_workers=len(searches) or 1) as pool:
+            futures = {name: pool.submit(search) for name, search in searches.items()}
+            lists: dict[str, list[Hit]] = {name: future.result() for name, future in futures.items()}
+        if "dense" in lists:
+            for name in ("dense", "fulltext"):
+                for rank, hit in enumerate(lists[name], start=1):
+                    candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.PROPOSITION)).add(name, rank)
             found = {h.id for name in ("episode_dense", "episode_fulltext") for h in lists[name]}
             knowledge = searcher.episode_knowledge(sorted(found))
             for name in ("episode_dense", "episode_fulltext"):
@@ -186,8 +199,6 @@ class RecallEngine:
                     if ever == 0 and MemoryType.EPISODIC in types:  # an utterance no fact was drawn from
                         candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.EPISODE)).add(name, rank)
         if MemoryType.PROCEDURAL in types:
-            lists["prescription_dense"] = searcher.dense("prescriptions", vector, k)
-            lists["prescription_fulltext"] = searcher.fulltext("prescriptions", lucene, k)
             for name in ("prescription_dense", "prescription_fulltext"):
                 for rank, hit in enumerate(lists[name], start=1):
                     candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.PRESCRIPTION)).add(name, rank)
@@ -226,7 +237,9 @@ class RecallEngine:
             gained = self._tuning.propagation * activation[seed] * weight / by_seed[seed]
             activation[neighbour.id] = activation.get(neighbour.id, 0.0) + gained
             spread[neighbour.key] = (seed, round(gained, 3))
-        top = dict(sorted(activation.items(), key=lambda kv: -kv[1])[: self._tuning.expand_concepts])
+        df = {c.id: c.df for c in concepts} | {n.id: n.df for _, n, _ in neighbours}
+        specific = {cid: a for cid, a in activation.items() if df.get(cid, 0) <= self._tuning.max_expand_df}
+        top = dict(sorted(specific.items(), key=lambda kv: -kv[1])[: self._tuning.expand_concepts])
         trace.append(
             TraceStep(
                 step="propagate", detail={"activated": len(activation), "spread": dict(list(spread.items())[:20])}
@@ -259,13 +272,13 @@ class RecallEngine:
         candidates: dict[str, Candidate],
     ) -> list[RecallItem]:
         pool = sorted(candidates.values(), key=lambda c: -rrf(c.ranks))[: self._tuning.rerank_pool]
-        rows: dict[str, dict[str, Any]] = {}
+        rows = searcher.hydrated  # rows fetched by an earlier hop are not fetched again
         for kind in ItemKind:
-            ids = [c.id for c in pool if c.kind is kind]
+            ids = [c.id for c in pool if c.kind is kind and c.id not in rows]
             for record in searcher.hydrate(_LABELS[kind], ids, vector):
-                rows[record["id"]] = record.data()
-        speakers = {s.lower() for s in searcher.speakers()} if rows else set()
-        named = {s for s in speakers if s in request.query.lower()}
+                row = record.data()
+                row["tokens"] = self._count_tokens(row["text"])
+                rows[record["id"]] = row
         max_rrf = max((rrf(c.ranks) for c in pool), default=1.0) or 1.0
         max_activation = max((c.activation for c in pool), default=0.0) or 1.0
         times = [t for r in rows.values() if (t := _native(r["valid_from"])) is not None]
@@ -273,9 +286,9 @@ class RecallEngine:
         w = self._weights
         items = []
         for candidate in pool:
-            row = rows.get(candidate.id)
-            if row is None:
+            if candidate.id not in rows:
                 continue  # deleted or superseded since it was found
+            row = rows[candidate.id]
             similarity = max(0.0, float(row["similarity"] or 0.0))
             components = {
                 "relevance": rrf(candidate.ranks) / max_rrf,
@@ -286,9 +299,6 @@ class RecallEngine:
                 "recency": recency(_native(row["valid_from"]), oldest, newest),
             }
             score = sum(getattr(w, name) * value for name, value in components.items())
-            about = (row["subject"] or "").lower()
-            if named and about in named:
-                score *= w.speaker_boost
             provenance = [_provenance(p) for p in row["provenance"]]
             items.append(
                 RecallItem(
@@ -298,7 +308,7 @@ class RecallEngine:
                     score=round(score, 6),
                     components={k: round(v, 4) for k, v in components.items()},
                     provenance=provenance,
-                    tokens=self._count_tokens(row["text"]),
+                    tokens=row["tokens"],
                     valid_from=_native(row["valid_from"]),
                     found_by=candidate.found_by,
                 )

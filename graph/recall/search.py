@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -38,10 +39,13 @@ class GraphSearcher:
         self._space = space
         self._as_of = as_of
         self.queries = 0  # Cypher statements issued, for the trace and the query-count tests
+        self._lock = threading.Lock()  # seeding searches run in threads
         self._sizes: dict[str, int] | None = None
+        self.hydrated: dict[str, dict[str, Any]] = {}  # item rows already fetched during this recall
 
     def _run(self, name: str, **params: Any) -> list[neo4j.Record]:
-        self.queries += 1
+        with self._lock:
+            self.queries += 1
         records: list[neo4j.Record]
         records, _, _ = self._driver.execute_query(
             load(f"recall/{name}"),
@@ -55,16 +59,20 @@ class GraphSearcher:
 
     def _overfetched(self, name: str, k: int, **params: Any) -> list[Hit]:
         """Indexes cannot filter by space: fetch more until k hits of this space come back or the index is exhausted."""
-        fetch = max(4 * k, 64)
+        fetch = max(2 * k, 32)
         while True:
             records = self._run(name, fetch=fetch, k=k, **params)
             if len(records) >= k or fetch >= MAX_FETCH:
                 return [Hit(r["id"], float(r["score"])) for r in records]
-            fetch *= 4
+            fetch *= 8  # few round trips: each costs more than the extra candidates
+
+    def load_sizes(self) -> None:
+        if self._sizes is None:
+            self._sizes = dict(self._run("space_size", cap_plus_one=EXACT_SCAN_MAX + 1)[0])
 
     def size(self, label: str) -> int:
-        if self._sizes is None:
-            self._sizes = dict(self._run("space_size")[0])
+        self.load_sizes()
+        assert self._sizes is not None
         return int(self._sizes[label])
 
     def dense(self, label: str, vector: list[float], k: int) -> list[Hit]:
@@ -115,9 +123,6 @@ class GraphSearcher:
         if not ids:
             return []
         return self._run(f"hydrate_{label}", ids=list(ids), vector=vector)
-
-    def speakers(self) -> list[str]:
-        return [r["speaker"] for r in self._run("speakers")]
 
     def item_concepts(self, ids: Sequence[str]) -> list[ConceptHit]:
         if not ids:

@@ -14,7 +14,6 @@ class ValueWeights:
     confidence: float = 0.04
     importance: float = 0.03
     recency: float = 0.03
-    speaker_boost: float = 1.0  # the query names the person the item is about
 
 
 RRF_K = 20

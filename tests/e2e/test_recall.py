@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import neo4j
@@ -78,15 +77,15 @@ def test_superseded_knowledge_is_hidden_unless_asked_as_of_an_earlier_time(
 ) -> None:
     ingest(space, [conversation])
     query = "What race did Melanie run for mental health?"
-    before = datetime.now(UTC)
-    driver.execute_query(
+    (recorded,) = rows(
+        driver,
         "MATCH (p:Proposition {space: $s}) WHERE p.text CONTAINS 'charity race' "
-        "SET p.status = 'superseded', p.expired_at = datetime()",
+        "SET p.status = 'superseded', p.expired_at = p.recorded_at + duration('PT1H') RETURN p.recorded_at AS at",
         s=space,
     )
     now = engine.recall(RecallRequest(space=space, query=query))
     assert not any("charity race" in i.text for i in now.items)
-    then = engine.recall(RecallRequest(space=space, query=query, as_of=before - timedelta(seconds=0)))
+    then = engine.recall(RecallRequest(space=space, query=query, as_of=recorded["at"].to_native()))
     assert any("charity race" in i.text for i in then.items)
 
 

@@ -1,2 +1,0 @@
-MATCH (e:Episode {space: $space}) WHERE e.speaker <> ''
-RETURN DISTINCT e.speaker AS speaker LIMIT 100
