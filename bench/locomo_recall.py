@@ -30,7 +30,8 @@ from graph.admin import delete_space
 from graph.driver import get_driver
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest, RecallResult
-from tests.support.jobs import wait_for_job
+from workers.jobs import wait_for_job
+from workers.resources import get_job_store
 from workers.tasks.ingest import submit_ingest
 
 SYSTEMS = ("engram", "bm25_stem", "dense", "hybrid")
@@ -50,7 +51,7 @@ def ingest(data: Path, turns: dict[str, list[Turn]], reuse: bool) -> None:
         if reuse and found[0]["n"] == len(turns[record.id]):
             continue
         delete_space(driver, get_settings().neo4j.database, space)  # measure a fresh ingestion
-        status = wait_for_job(submit_ingest(space, [record]), timeout_s=1200)
+        status = wait_for_job(get_job_store(), submit_ingest(space, [record]), timeout_s=1200)
         if status.error:
             raise RuntimeError(status.error)
 

@@ -168,3 +168,14 @@ class JobStore:
         keys = [self._key(job_id, s) for s in STAGES]
         keys += [k.decode() for k in self._redis.scan_iter(self._key(job_id, "*:*"))]
         self._redis.delete(*keys)
+
+
+def wait_for_job(store: JobStore, job_id: str, timeout_s: float = 300, poll_s: float = 0.2) -> JobStatus:
+    """Block until the job succeeds or fails (raises TimeoutError after `timeout_s`)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        status = store.status(job_id)
+        if status.state in (JobState.SUCCEEDED, JobState.FAILED):
+            return status
+        time.sleep(poll_s)
+    raise TimeoutError(f"job {job_id} not finished after {timeout_s} s: {store.status(job_id)}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
@@ -41,7 +41,6 @@ class DraftProposition:
     object: str = ""
     confidence: float = 0.7
     importance: float = 0.5
-    extra_concepts: list[str] = field(default_factory=list)
 
 
 class PropositionExtractor(Protocol):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from engram.extraction.base import DraftProposition, EpisodeContext
 from engram.extraction.coreference import resolve_persons
@@ -62,11 +62,11 @@ class OfflineExtractor:
         return drafts
 
     def _draft(
-        self, text: str, episode: EpisodeContext, names: frozenset[str], day: object, confidence: float
+        self, text: str, episode: EpisodeContext, names: frozenset[str], day: date | None, confidence: float
     ) -> DraftProposition:
         valid_from = episode.occurred_at
         if day is not None:
-            valid_from = datetime(day.year, day.month, day.day, tzinfo=UTC)  # type: ignore[attr-defined]
+            valid_from = datetime(day.year, day.month, day.day, tzinfo=UTC)
         phrases = [k.display for k in extract_keyphrases(text, names, limit=self._max_concepts)]
         subject = episode.speaker if episode.speaker and text.startswith(episode.speaker) else ""
         return DraftProposition(

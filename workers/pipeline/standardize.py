@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from pydantic import BaseModel
 
@@ -83,17 +84,25 @@ def _conversation(space: str, record: ConversationRecord, batch: StandardizedBat
             )
 
 
-def _document(space: str, record: DocumentRecord, batch: StandardizedBatch) -> None:
+def _add_source(
+    batch: StandardizedBatch, kind: SourceKind, record_id: str, title: str, created_at: datetime | None
+) -> Source:
+    """A document or trajectory source (one per record, no speakers)."""
     source = Source(
-        space=space,
-        id=stable_id("src", space, "document", record.id),
-        kind=SourceKind.DOCUMENT,
-        external_id=record.id,
-        title=record.title,
-        created_at=record.created_at,
+        space=batch.space,
+        id=stable_id("src", batch.space, kind.value, record_id),
+        kind=kind,
+        external_id=record_id,
+        title=title,
+        created_at=created_at,
     )
     batch.sources.append(source)
     batch.participants[source.id] = []
+    return source
+
+
+def _document(space: str, record: DocumentRecord, batch: StandardizedBatch) -> None:
+    source = _add_source(batch, SourceKind.DOCUMENT, record.id, record.title, record.created_at)
     for seq, passage in enumerate(split_passages(record.text)):
         batch.episodes.append(
             Episode(
@@ -110,16 +119,7 @@ def _document(space: str, record: DocumentRecord, batch: StandardizedBatch) -> N
 
 
 def _trajectory(space: str, record: TrajectoryRecord, batch: StandardizedBatch) -> None:
-    source = Source(
-        space=space,
-        id=stable_id("src", space, "trajectory", record.id),
-        kind=SourceKind.TRAJECTORY,
-        external_id=record.id,
-        title=record.task,
-        created_at=record.started_at,
-    )
-    batch.sources.append(source)
-    batch.participants[source.id] = []
+    source = _add_source(batch, SourceKind.TRAJECTORY, record.id, record.task, record.started_at)
     ids = []
     for seq, step in enumerate(record.steps):
         text = (
