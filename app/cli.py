@@ -82,6 +82,29 @@ def ingest(
 
 
 @cli.command()
+def recall(
+    query: Annotated[str, typer.Argument(help="what to remember, in plain words")],
+    space: Annotated[str, typer.Option("--space", "-s", help="memory space to recall from")],
+    budget: Annotated[int, typer.Option(help="token budget of the returned text")] = 512,
+    hops: Annotated[int, typer.Option(help="hop limit (1-4)")] = 2,
+    limit: Annotated[int, typer.Option(help="most items to return")] = 10,
+    trace: Annotated[bool, typer.Option("--trace/--no-trace", help="print the explanation trace")] = False,
+) -> None:
+    """Recall knowledge for QUERY: items with scores and the episodes that prove them."""
+    from pydantic import ValidationError
+
+    from app.recall_command import print_recall
+    from engram.ids import validate_space
+
+    try:
+        validate_space(space)
+        print_recall(console, space, query, budget, hops, limit, trace)
+    except (ValueError, ValidationError) as exc:
+        console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
+
+
+@cli.command()
 def doctor() -> None:
     """Check every part Engram needs and say how to fix what is missing (exit 1 if any check fails)."""
     from app.doctor import all_checks

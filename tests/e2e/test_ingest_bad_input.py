@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import neo4j
 import pytest
 
-from engram.settings import PROJECT_ROOT
+from tests.support.cli import engram
 from tests.support.graph_queries import label_counts
-
-
-def _engram(*args: str) -> subprocess.CompletedProcess[str]:
-    exe = str(Path(sys.executable).parent / "engram")
-    return subprocess.run([exe, *args], capture_output=True, text=True, timeout=300, cwd=PROJECT_ROOT)
 
 
 def test_cli_ingests_a_jsonl_file_and_summarises(
@@ -25,7 +18,7 @@ def test_cli_ingests_a_jsonl_file_and_summarises(
 ) -> None:
     path = tmp_path / "memories.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in (conversation, document)))
-    done = _engram("ingest", str(path), "--space", space)
+    done = engram("ingest", str(path), "--space", space)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ingested into" in done.stdout and "episodes" in done.stdout
     assert label_counts(driver, space)["Episode"] == 7
@@ -45,7 +38,7 @@ def test_cli_rejects_a_file_with_a_bad_record_and_writes_nothing(
 ) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps(document) + "\n" + content + "\n")
-    done = _engram("ingest", str(path), "--space", space)
+    done = engram("ingest", str(path), "--space", space)
     assert done.returncode == 2
     assert message in " ".join(done.stdout.split())
     assert label_counts(driver, space) == {}
@@ -55,7 +48,7 @@ def test_cli_rejects_a_file_with_a_bad_record_and_writes_nothing(
 def test_invalid_space_names_are_refused(space_name: str, tmp_path: Path, document: dict[str, Any]) -> None:
     path = tmp_path / "doc.json"
     path.write_text(json.dumps(document))
-    done = _engram("ingest", str(path), "--space", space_name)
+    done = engram("ingest", str(path), "--space", space_name)
     assert done.returncode == 2
     assert "invalid space name" in done.stdout
 

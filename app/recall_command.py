@@ -1,0 +1,33 @@
+"""`engram recall`: print what the memory recalls for a query, with provenance and (optionally) the trace."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from engram.embedding import get_embedder
+from engram.settings import get_settings
+from graph.driver import get_driver
+from graph.recall.engine import RecallEngine
+from graph.recall.models import RecallRequest
+
+
+def print_recall(console: Console, space: str, query: str, budget: int, hops: int, limit: int, trace: bool) -> None:
+    embedder = get_embedder()
+    engine = RecallEngine(get_driver(), get_settings().neo4j.database, embedder.encode, embedder.count_tokens)
+    result = engine.recall(RecallRequest(space=space, query=query, token_budget=budget, hop_limit=hops, limit=limit))
+    table = Table(title=f"recall: {query!r} in '{space}' ({result.tokens} tokens, {result.hops} hop(s))")
+    table.add_column("score", justify="right")
+    table.add_column("kind")
+    table.add_column("knowledge")
+    table.add_column("proven by")
+    for item in result.items:
+        proofs = "\n".join(f"{p.external_id} {p.text[:80]}" for p in item.provenance)
+        table.add_row(f"{item.score:.3f}", item.kind.value, item.text, proofs)
+    console.print(table)
+    if not result.items:
+        console.print("nothing recalled (is the space empty or the query about something never ingested?)")
+    if trace:
+        for step in result.trace:
+            console.print(f"[bold]{step.step}[/bold] ({step.ms:.1f} ms): {step.detail}", highlight=False)
+        console.print(f"Neo4j Browser:\n{result.cypher}", highlight=False)

@@ -1,0 +1,24 @@
+"""`engram recall` end to end: the fact and its proof are printed; bad input is a clear error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.support.cli import engram
+from tests.support.jobs import ingest
+
+
+def test_recall_prints_the_fact_and_its_provenance(space: str, conversation: dict[str, Any]) -> None:
+    ingest(space, [conversation])
+    done = engram("recall", "When did Caroline go to the LGBTQ support group?", "--space", space, "--trace")
+    assert done.returncode == 0, done.stderr
+    flat = " ".join(done.stdout.split())
+    assert "7 May 2023" in flat and "D1:3" in flat
+    assert "seed" in flat and "MATCH (n) WHERE n.space" in flat
+
+
+def test_recall_rejects_bad_input() -> None:
+    bad_space = engram("recall", "anything", "--space", "Not A Space")
+    assert bad_space.returncode == 2 and "invalid space name" in bad_space.stdout
+    too_long = engram("recall", "x" * 2001, "--space", "some-space")
+    assert too_long.returncode == 2 and "at most 2000 characters" in " ".join(too_long.stdout.split())
