@@ -9,7 +9,7 @@ import neo4j
 
 from engram.embedding import get_embedder
 from graph.forget import Forgetter
-from tests.support.graph_queries import rows
+from tests.support.graph_queries import association_errors, rows
 from tests.support.jobs import ingest
 
 VECTOR_SEARCH = (
@@ -49,6 +49,7 @@ def test_forgetting_a_source_removes_what_only_it_proves(
     assert _searchable(driver, space, "support group")  # the other session is untouched
     assert rows(driver, "MATCH (c:Concept {space: $s}) WHERE NOT ()-[:MENTIONS]->(c) RETURN c.key", s=space) == []
     assert rows(driver, "MATCH (c:Concept {space: $s, key: 'charity race'}) RETURN c", s=space) == []
+    assert association_errors(driver, space) == (0, 0)
 
 
 def test_shared_knowledge_only_loses_the_link(driver: neo4j.Driver, space: str) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import neo4j
 import pytest
 
-from tests.support.graph_queries import label_counts, relationship_counts, rows
+from tests.support.graph_queries import association_errors, label_counts, relationship_counts, rows
 from tests.support.jobs import ingest
 
 
@@ -46,6 +46,7 @@ def test_conversation_becomes_episodes_propositions_and_concepts(
     assert rows(driver, "MATCH (c:Concept {space: $s}) WHERE NOT ()-[:MENTIONS]->(c) RETURN c", s=space) == []
     rels = relationship_counts(driver, space)
     assert rels["NEXT"] == 4 and rels["PART_OF"] == 6 and rels["ASSOCIATED"] > 0
+    assert association_errors(driver, space) == (0, 0)
     (caroline,) = rows(
         driver, "MATCH (c:Concept {space: $s, key: 'caroline'}) RETURN c.df AS df, c.idf AS idf", s=space
     )

@@ -24,3 +24,22 @@ def relationship_counts(driver: neo4j.Driver, space: str) -> dict[str, int]:
 def rows(driver: neo4j.Driver, query: str, **params: Any) -> list[dict[str, Any]]:
     records, _, _ = driver.execute_query(query, **params)
     return [r.data() for r in records]
+
+
+def association_errors(driver: neo4j.Driver, space: str) -> tuple[int, int]:
+    """(edges whose count is not the true co-mention count, co-mentioned pairs without an edge): both 0 when
+    ASSOCIATED is consistent with MENTIONS."""
+    (wrong,) = rows(
+        driver,
+        "MATCH (a:Concept {space: $s})-[r:ASSOCIATED]->(b:Concept) "
+        "WITH r, COUNT { (a)<-[:MENTIONS]-(p:Proposition)-[:MENTIONS]->(b) WHERE p.status = 'active' } AS actual "
+        "WHERE actual <> r.count RETURN count(*) AS n",
+        s=space,
+    )
+    (missing,) = rows(
+        driver,
+        "MATCH (a:Concept {space: $s})<-[:MENTIONS]-(p:Proposition)-[:MENTIONS]->(b:Concept) "
+        "WHERE p.status = 'active' AND a.id < b.id AND NOT (a)-[:ASSOCIATED]-(b) RETURN count(*) AS n",
+        s=space,
+    )
+    return int(wrong["n"]), int(missing["n"])
