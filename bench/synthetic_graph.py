@@ -90,12 +90,8 @@ class SyntheticGraph:
 
     def write(self, writer: MemoryWriter, driver: object, database: str) -> None:
         concept_ids: set[str] = set()
-        pairs: set[tuple[str, str]] = set()
         for batch in tqdm(self.batches(), total=-(-self.size // BATCH), desc=f"write {self.space}", unit="batch"):
-            ids, batch_pairs = writer.write(batch)
-            concept_ids |= ids
-            pairs.update(batch_pairs)
-        ordered, ordered_pairs = sorted(concept_ids), sorted(pairs)
-        refresh_concepts(driver, database, self.space, ordered, [])  # type: ignore[arg-type]
-        for start in tqdm(range(0, len(ordered_pairs), 5000), desc="associations", unit="batch"):
-            refresh_concepts(driver, database, self.space, [], ordered_pairs[start : start + 5000])  # type: ignore[arg-type]
+            concept_ids |= writer.write(batch)
+        ordered = sorted(concept_ids)
+        for start in tqdm(range(0, len(ordered), 500), desc="associations", unit="batch"):
+            refresh_concepts(driver, database, self.space, ordered[start : start + 500])  # type: ignore[arg-type]

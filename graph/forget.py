@@ -8,7 +8,7 @@ import neo4j
 from pydantic import BaseModel
 
 from graph.cypher import load
-from graph.memory_writer import co_mention_pairs, refresh_concepts
+from graph.memory_writer import refresh_concepts
 
 
 class ForgetResult(BaseModel):
@@ -40,8 +40,7 @@ class Forgetter:
                 lambda tx: tx.run(load("forget/forget_episodes"), space=space, episode_ids=ids).single(strict=True)
             )
         concept_ids = set(touched) | set(row["concept_ids"] or [])
-        pairs = co_mention_pairs(row["knowledge_concepts"] or [])
-        counts = refresh_concepts(self._driver, self._database, space, sorted(concept_ids), pairs)
+        counts = refresh_concepts(self._driver, self._database, space, sorted(concept_ids))
         return ForgetResult(
             episodes=row["episode_ids"],
             knowledge=row["knowledge_ids"],

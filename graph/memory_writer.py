@@ -6,9 +6,9 @@ half-written; the driver retries transient failures and every statement is idemp
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations, pairwise
+from itertools import pairwise
 from typing import Any
 
 import neo4j
@@ -57,8 +57,8 @@ class MemoryWriter:
         self._driver = driver
         self._database = database
 
-    def write(self, batch: MemoryBatch, progress: ProgressFn | None = None) -> tuple[set[str], list[tuple[str, str]]]:
-        """Write the batch; returns the concepts it mentions and the pairs it co-mentions (for consolidation)."""
+    def write(self, batch: MemoryBatch, progress: ProgressFn | None = None) -> set[str]:
+        """Write the batch; returns the ids of the concepts it mentions (for consolidation)."""
         episode_rows = _rows(batch.episodes, batch.episode_vectors)
         proposition_rows = _rows(batch.propositions, batch.proposition_vectors)
         prescription_rows = _rows(batch.prescriptions, batch.prescription_vectors)
@@ -85,7 +85,6 @@ class MemoryWriter:
             session.execute_write(self._write_schema, batch)
 
         concept_ids: set[str] = set()
-        concept_lists: list[list[str]] = []
         done = 0
         for chunk in _chunks(batch.sources, SOURCES_PER_TRANSACTION):
             ids = [s.id for s in chunk]
@@ -98,9 +97,6 @@ class MemoryWriter:
                 for key in row["concept_keys"]
             ]
             concept_ids.update(m["concept_id"] for m in mentions)
-            concept_lists.extend(
-                [stable_id("con", batch.space, k) for k in row["concept_keys"]] for row in propositions
-            )
             with self._driver.session(database=self._database) as session:
                 session.execute_write(
                     self._write_chunk, batch.space, _rows(chunk), episodes, propositions, mentions, prescriptions
@@ -108,7 +104,7 @@ class MemoryWriter:
             done += len(chunk)
             if progress:
                 progress(done, len(batch.sources))
-        return concept_ids, co_mention_pairs(concept_lists)
+        return concept_ids
 
     @staticmethod
     def _write_schema(tx: neo4j.ManagedTransaction, batch: MemoryBatch) -> None:
@@ -135,25 +131,18 @@ class MemoryWriter:
         tx.run(load("ingest/merge_prescriptions"), space=space, prescriptions=prescriptions)
 
 
-def co_mention_pairs(concept_lists: Iterable[Sequence[str]]) -> list[tuple[str, str]]:
-    """Every pair of concepts mentioned together by one piece of knowledge, as (smaller id, larger id)."""
-    pairs = {(a, b) for ids in concept_lists for a, b in combinations(sorted(set(ids)), 2)}
-    return sorted(pairs)
-
-
-def refresh_concepts(
-    driver: neo4j.Driver, database: str, space: str, concept_ids: Sequence[str], pairs: Sequence[tuple[str, str]]
-) -> dict[str, int]:
-    """Light consolidation: df/idf of the given concepts (orphans removed), then exact counts of the given pairs."""
+def refresh_concepts(driver: neo4j.Driver, database: str, space: str, concept_ids: Sequence[str]) -> dict[str, int]:
+    """Light consolidation of the given concepts: df/idf, orphan removal, association weights."""
     ids = sorted(set(concept_ids))
-    pair_rows = [{"a": a, "b": b} for a, b in pairs]
     with driver.session(database=database) as session:
         removed = session.execute_write(
             lambda tx: tx.run(load("consolidate/refresh_concept_stats"), space=space, concept_ids=ids).single(
                 strict=True
             )[0]
         )
-        refreshed = session.execute_write(
-            lambda tx: tx.run(load("consolidate/refresh_pairs"), space=space, pairs=pair_rows).single(strict=True)[0]
+        edges = session.execute_write(
+            lambda tx: tx.run(load("consolidate/refresh_associations"), space=space, concept_ids=ids).single(
+                strict=True
+            )[0]
         )
-    return {"concepts_removed": int(removed), "pairs_refreshed": int(refreshed)}
+    return {"concepts_removed": int(removed), "association_edges": int(edges)}

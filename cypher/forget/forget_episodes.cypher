@@ -14,20 +14,19 @@ CALL (episodes) {
   OPTIONAL MATCH (k)-[:MENTIONS]->(c:Concept)
   OPTIONAL MATCH (k)-[:SOLVES]->(i:Intent)
   WITH k, collect(DISTINCT c.id) AS concept_ids, collect(DISTINCT i) AS intents
-  WITH collect(k.id) AS knowledge_ids, collect(k) AS doomed, collect(concept_ids) AS knowledge_concepts,
-       apoc.coll.flatten(collect(concept_ids)) AS concept_ids,
+  WITH collect(k.id) AS knowledge_ids, collect(k) AS doomed, apoc.coll.flatten(collect(concept_ids)) AS concept_ids,
        apoc.coll.toSet(apoc.coll.flatten(collect(intents))) AS intents
   FOREACH (k IN doomed | DETACH DELETE k)
-  RETURN knowledge_ids, knowledge_concepts, concept_ids, intents
+  RETURN knowledge_ids, concept_ids, intents
 }
 CALL (episodes) {
   UNWIND episodes AS e
   MATCH (e)-[:PART_OF]->(s:Source)
   RETURN collect(DISTINCT s) AS sources
 }
-WITH episodes, knowledge_ids, knowledge_concepts, concept_ids, intents, sources, [e IN episodes | e.id] AS episode_ids
+WITH episodes, knowledge_ids, concept_ids, intents, sources, [e IN episodes | e.id] AS episode_ids
 FOREACH (e IN episodes | DETACH DELETE e)
-WITH knowledge_ids, knowledge_concepts, concept_ids, intents, sources, episode_ids
+WITH knowledge_ids, concept_ids, intents, sources, episode_ids
 CALL (sources) {
   UNWIND sources AS s
   WITH s WHERE NOT EXISTS { (s)<-[:PART_OF]-(:Episode) }
@@ -42,5 +41,4 @@ CALL (intents) {
   FOREACH (i IN empty | DETACH DELETE i)
   RETURN ids AS intent_ids
 }
-RETURN episode_ids, knowledge_ids, knowledge_concepts, apoc.coll.toSet(concept_ids) AS concept_ids, source_ids,
-       intent_ids
+RETURN episode_ids, knowledge_ids, apoc.coll.toSet(concept_ids) AS concept_ids, source_ids, intent_ids

@@ -164,8 +164,8 @@ def write_stage(self: Any, job_id: str) -> str:
         )
         settings = get_settings().neo4j
         writer = MemoryWriter(get_driver(), settings.database)
-        concept_ids, pairs = writer.write(memory, progress=lambda done, total: store.progress(job_id, done, total))
-        store.put_artifact(job_id, "write", {"concept_ids": sorted(concept_ids), "pairs": pairs}, {})
+        concept_ids = writer.write(memory, progress=lambda done, total: store.progress(job_id, done, total))
+        store.put_artifact(job_id, "write", {"concept_ids": sorted(concept_ids)}, {})
         store.finish_stage(job_id, "write", started, {"concepts": len(concept_ids)})
     return job_id
 
@@ -179,10 +179,9 @@ def consolidate_stage(self: Any, job_id: str) -> str:
             return job_id  # a redelivery after the job finished: its artifacts are gone, nothing to do
         started = store.start_stage(job_id, "consolidate")
         space = status.space
-        written = store.get_artifact(job_id, "write")[0]
+        concept_ids = store.get_artifact(job_id, "write")[0]["concept_ids"]
         settings = get_settings().neo4j
-        pairs = [(a, b) for a, b in written["pairs"]]
-        counts = refresh_concepts(get_driver(), settings.database, space, written["concept_ids"], pairs)
+        counts = refresh_concepts(get_driver(), settings.database, space, concept_ids)
         store.finish_stage(job_id, "consolidate", started, counts)
         store.drop_artifacts(job_id)
     return job_id
