@@ -117,6 +117,7 @@ class RecallEngine:
 
         hops = 1
         ranked = self._rank(request, vector, types, searcher, candidates)
+        trace.append(TraceStep(step="rank", detail={"ranked": len(ranked), "hydrated": len(searcher.hydrated)}))
         while True:
             top_ids = [item.id for item in ranked[:5] if item.kind is ItemKind.PROPOSITION]
             new_concepts = [c for c in searcher.item_concepts(top_ids) if c.id not in activated]
@@ -133,6 +134,7 @@ class RecallEngine:
             self._expand(hop_activation, vector, searcher, candidates, f"hop:{hops}")
             trace.append(TraceStep(step=f"hop {hops}", detail={"concepts": sorted(c.key for c in new_concepts)[:20]}))
             ranked = self._rank(request, vector, types, searcher, candidates)
+            trace.append(TraceStep(step=f"rank after hop {hops}", detail={"ranked": len(ranked)}))
 
         items, pruned = self._prune(ranked, request.token_budget, request.limit)
         trace.append(
@@ -246,6 +248,7 @@ class RecallEngine:
             )
         )
         self._expand(top, vector, searcher, candidates, "concepts")
+        trace.append(TraceStep(step="expand", detail={"concepts_expanded": len(top), "candidates": len(candidates)}))
         return set(activation)
 
     def _expand(
