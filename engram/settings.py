@@ -54,6 +54,24 @@ class EmbeddingSettings(BaseSettings):
     device: str = "cpu"
 
 
+class ApiSettings(BaseSettings):
+    """The GraphQL service (app/api). Limits protect the server; development mode adds GraphiQL and introspection."""
+
+    model_config = SettingsConfigDict(env_prefix="ENGRAM_API_", env_file=".env", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    development: bool = False  # GraphiQL and introspection only when true
+    # Creates spaces (and their first key). Empty: space management over the API is off (use `engram spaces`).
+    admin_key: SecretStr = SecretStr("")
+    max_body_bytes: int = 4_000_000  # a 2 MB document plus JSON escaping
+    max_query_depth: int = 12
+    max_query_tokens: int = 2_000
+    max_aliases: int = 15
+    rate_limit_per_minute: int = 600  # per API key; 0 disables
+    max_page: int = 100  # Relay connections: `first` is capped here
+
+
 class EngramSettings(BaseSettings):
     """Top-level settings; sub-groups read their own prefixes."""
 
@@ -64,6 +82,7 @@ class EngramSettings(BaseSettings):
     redis: RedisSettings = Field(default_factory=RedisSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     worker: WorkerSettings = Field(default_factory=WorkerSettings)
+    api: ApiSettings = Field(default_factory=ApiSettings)
 
 
 @lru_cache(maxsize=1)
