@@ -105,6 +105,25 @@ def recall(
 
 
 @cli.command()
+def browser(
+    space: Annotated[str, typer.Option("--space", "-s", help="memory space to explore")],
+    query: Annotated[str | None, typer.Option(help="print only this exploration query (file name, no .cypher)")] = None,
+    style: Annotated[bool, typer.Option("--style", help="print only the :style command")] = False,
+) -> None:
+    """Explore SPACE in Neo4j Browser: the URL, the parameters, the style and the queries of cypher/browser/."""
+    from app.browser_command import print_browser
+    from engram.ids import validate_space
+    from graph.driver import get_driver
+
+    try:
+        validate_space(space)
+        print_browser(console, get_settings(), get_driver(), space, query, style)
+    except ValueError as exc:
+        console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
+
+
+@cli.command()
 def doctor() -> None:
     """Check every part Engram needs and say how to fix what is missing (exit 1 if any check fails)."""
     from app.doctor import all_checks
