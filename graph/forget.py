@@ -30,6 +30,21 @@ class Forgetter:
         )
         return self.forget_episodes(space, records[0]["episode_ids"])
 
+    def forget_knowledge(self, space: str, item_ids: Sequence[str]) -> ForgetResult:
+        """Delete propositions or prescriptions themselves (the episodes stay: they happened)."""
+        records, _, _ = self._driver.execute_query(
+            load("forget/forget_knowledge"), space=space, ids=list(dict.fromkeys(item_ids)), database_=self._database
+        )
+        row = records[0]
+        counts = refresh_concepts(self._driver, self._database, space, sorted(row["concept_ids"] or []))
+        return ForgetResult(
+            episodes=[],
+            knowledge=row["knowledge_ids"],
+            sources=[],
+            intents=row["intent_ids"] or [],
+            concepts_removed=counts["concepts_removed"],
+        )
+
     def forget_episodes(self, space: str, episode_ids: Sequence[str]) -> ForgetResult:
         ids = list(dict.fromkeys(episode_ids))
         with self._driver.session(database=self._database) as session:

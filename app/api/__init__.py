@@ -1,0 +1,1 @@
+"""The GraphQL service: strawberry on FastAPI, served by uvicorn (`engram serve`)."""

@@ -1,0 +1,68 @@
+"""Errors: expected ones are part of the schema (union members) or typed GraphQL errors with a code;
+anything unexpected is masked, logged with a correlation id, and the client gets only that id."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable
+
+from graphql import GraphQLError
+from strawberry.extensions import MaskErrors
+
+log = logging.getLogger("engram.api")
+
+
+class ExpectedError(Exception):
+    """An error the client caused and can fix; shown as is, with `extensions.code`."""
+
+    code = "BAD_REQUEST"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.extensions = {"code": self.code}
+
+
+class Unauthenticated(ExpectedError):
+    code = "UNAUTHENTICATED"
+
+
+class Forbidden(ExpectedError):
+    code = "FORBIDDEN"
+
+
+class InvalidArgument(ExpectedError):
+    code = "BAD_USER_INPUT"
+
+
+class NotFoundError(ExpectedError):
+    code = "NOT_FOUND"
+
+
+def _is_expected(error: GraphQLError) -> bool:
+    # Syntax and validation errors carry no original error: they describe the client's document.
+    return error.original_error is None or isinstance(error.original_error, ExpectedError)
+
+
+class CorrelatedMaskErrors(MaskErrors):
+    """Masks unexpected errors; each gets a correlation id in the message and in the server log."""
+
+    def __init__(self, new_id: Callable[[], str] = lambda: uuid.uuid4().hex[:16]) -> None:
+        super().__init__(should_mask_error=lambda error: not _is_expected(error))
+        self._new_id = new_id
+
+    def anonymise_error(self, error: GraphQLError) -> GraphQLError:
+        correlation_id = self._new_id()
+        log.error(
+            "unexpected error %s at %s", correlation_id, ".".join(map(str, error.path or [])),
+            exc_info=error.original_error,
+        )  # fmt: skip
+        return GraphQLError(
+            message=f"Internal error (correlation id {correlation_id}); the server log has the details.",
+            nodes=error.nodes,
+            source=error.source,
+            positions=error.positions,
+            path=error.path,
+            original_error=None,
+            extensions={"code": "INTERNAL_SERVER_ERROR", "correlationId": correlation_id},
+        )

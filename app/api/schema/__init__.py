@@ -1,0 +1,1 @@
+"""The GraphQL schema: types, queries, mutations and the job-progress subscription."""

@@ -1,0 +1,39 @@
+"""Spaces and API keys as the API shows them (a key's secret is shown once, at creation)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import strawberry
+
+from graph.api_keys import ApiKeyInfo, IssuedKey
+
+
+@strawberry.type(description="An API key of a space; its secret is never shown again after creation.")
+class ApiKey:
+    id: strawberry.ID
+    label: str
+    created_at: datetime
+    revoked_at: datetime | None
+
+    @staticmethod
+    def of(info: ApiKeyInfo) -> ApiKey:
+        return ApiKey(id=strawberry.ID(info.id), label=info.label, created_at=info.created_at,
+                      revoked_at=info.revoked_at)  # fmt: skip
+
+
+@strawberry.type(description="A new key: keep `secret`, it is not stored and cannot be shown again.")
+class IssuedApiKey:
+    key: ApiKey
+    secret: str
+
+    @staticmethod
+    def of(issued: IssuedKey) -> IssuedApiKey:
+        return IssuedApiKey(key=ApiKey.of(issued.info), secret=issued.secret)
+
+
+@strawberry.type(description="A space and its first API key.")
+class SpaceCreated:
+    space: str
+    created: bool = strawberry.field(description="false when the space already existed (a new key is issued)")
+    key: IssuedApiKey

@@ -1,0 +1,57 @@
+"""The schema object, with the limits and masking of a deployment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import strawberry
+from strawberry.extensions import (
+    DisableIntrospection,
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    QueryDepthLimiter,
+    SchemaExtension,
+)
+
+from app.api.errors import CorrelatedMaskErrors
+from app.api.schema.nodes import Concept, Dimension, Episode, Intent, Prescription, Proposition, Source
+from app.api.schema.mutation import Mutation
+from app.api.schema.query import Query
+from app.api.schema.subscription import Subscription
+from engram.settings import ApiSettings
+
+# Node implementations that no field names directly still belong in the schema (`node(id)` returns them).
+NODE_TYPES = [Episode, Proposition, Prescription, Intent, Concept, Source, Dimension]
+
+
+class Neo4jCost(SchemaExtension):
+    """Reports in `extensions.cost` how many Cypher statements the operation issued."""
+
+    def get_results(self) -> dict[str, Any]:
+        context = self.execution_context.context
+        queries = getattr(context, "neo4j_queries", None)
+        return {} if queries is None else {"cost": {"neo4jQueries": queries}}
+
+
+class EngramSchema(strawberry.Schema):
+    def process_errors(self, errors: Any, execution_context: Any = None) -> None:
+        """Client errors are the client's business, and unexpected ones were already logged, with their
+        correlation id, by CorrelatedMaskErrors: nothing more to log here."""
+
+
+def build_schema(settings: ApiSettings | None = None) -> strawberry.Schema:
+    """The schema; without settings, bare (for exporting the SDL)."""
+    extensions: list[Any] = []
+    if settings is not None:
+        extensions = [
+            QueryDepthLimiter(max_depth=settings.max_query_depth),
+            MaxTokensLimiter(max_token_count=settings.max_query_tokens),
+            MaxAliasesLimiter(max_alias_count=settings.max_aliases),
+            CorrelatedMaskErrors(),
+            Neo4jCost,
+        ]
+        if not settings.development:
+            extensions.append(DisableIntrospection())
+    return EngramSchema(
+        query=Query, mutation=Mutation, subscription=Subscription, types=NODE_TYPES, extensions=extensions
+    )

@@ -1,0 +1,143 @@
+"""Mutations: ingest (a job on the workers), forget with cascade, spaces and API keys.
+
+Nothing is extracted inline: ingest validates the whole payload, then queues a job and returns it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+import strawberry
+from strawberry.scalars import JSON
+
+from app.api.schema.admin_types import ApiKey, IssuedApiKey, SpaceCreated
+from app.api.schema.job_types import Job
+from app.api.schema.nodes import Info
+from app.api.schema.outcomes import InvalidInput, NotFound, OverBudget, invalid
+from engram.formats.loading import InputFormat as InputFormatModel
+from engram.formats.loading import InvalidInput as InvalidRecords
+from engram.formats.loading import parse_payload, validate_records
+from engram.formats.records import MAX_RECORDS_PER_JOB, Record
+from engram.ids import validate_space
+from workers.tasks.ingest import submit_ingest
+
+InputFormat = strawberry.enum(InputFormatModel, description="How `payload` is written")
+MAX_FORGET_IDS = 1_000
+
+
+@strawberry.input(description="Either `records` (JSON) or `payload` (text in `format`), not both.")
+class IngestInput:
+    records: JSON | None = strawberry.field(
+        default=None, description="a record or a list of records: conversation, document or trajectory"
+    )
+    payload: str | None = strawberry.field(default=None, description="a JSON, JSONL or LoCoMo document as text")
+    format: InputFormat = InputFormat.JSONL  # type: ignore[assignment]
+
+
+@strawberry.input(description="What to forget. Knowledge proven only by forgotten episodes goes with them.")
+class ForgetInput:
+    episode_ids: list[strawberry.ID] = strawberry.field(default_factory=list)
+    source_ids: list[strawberry.ID] = strawberry.field(default_factory=list)
+    knowledge_ids: list[strawberry.ID] = strawberry.field(
+        default_factory=list, description="propositions or prescriptions themselves (their episodes stay)"
+    )
+
+
+@strawberry.type(description="What a forget request removed.")
+class Forgotten:
+    episode_ids: list[strawberry.ID]
+    knowledge_ids: list[strawberry.ID]
+    source_ids: list[strawberry.ID]
+    intent_ids: list[strawberry.ID]
+    concepts_removed: int
+    not_found: list[strawberry.ID] = strawberry.field(description="ids asked for that were not in this space")
+
+
+IngestPayload = Annotated[Job | InvalidInput | OverBudget, strawberry.union("IngestPayload")]
+ForgetPayload = Annotated[Forgotten | InvalidInput | OverBudget, strawberry.union("ForgetPayload")]
+CreateSpacePayload = Annotated[SpaceCreated | InvalidInput, strawberry.union("CreateSpacePayload")]
+RevokePayload = Annotated[ApiKey | NotFound, strawberry.union("RevokeApiKeyPayload")]
+
+
+def _records(data: IngestInput) -> list[Record]:
+    if (data.records is None) == (data.payload is None):
+        raise InvalidRecords(["give exactly one of `records` and `payload`"])
+    if data.payload is not None:
+        return parse_payload(data.payload, InputFormatModel(data.format.value))
+    raw = data.records if isinstance(data.records, list) else [data.records]
+    return validate_records(raw)
+
+
+@strawberry.type
+class Mutation:
+    @strawberry.mutation(description="Validate a payload whole and queue it as an ingest job (nothing partial).")
+    async def ingest(self, info: Info, input: IngestInput) -> IngestPayload:
+        space = info.context.space
+        if isinstance(input.records, list) and len(input.records) > MAX_RECORDS_PER_JOB:
+            return OverBudget(
+                message=f"{len(input.records)} records in one job; the limit is {MAX_RECORDS_PER_JOB}",
+                limit=MAX_RECORDS_PER_JOB, requested=len(input.records),
+            )  # fmt: skip
+        try:
+            records = _records(input)
+        except InvalidRecords as exc:
+            return invalid(exc.errors)
+        jobs = info.context.services.jobs
+        job_id = await asyncio.to_thread(submit_ingest, space, records, jobs)
+        return Job.of(await asyncio.to_thread(jobs.status, job_id))
+
+    @strawberry.mutation(description="Forget episodes, sources or knowledge, with cascade; returns what went.")
+    async def forget(self, info: Info, input: ForgetInput) -> ForgetPayload:
+        space = info.context.space
+        asked = [*input.episode_ids, *input.source_ids, *input.knowledge_ids]
+        if not asked:
+            return invalid(["give at least one of episodeIds, sourceIds, knowledgeIds"])
+        if len(asked) > MAX_FORGET_IDS:
+            return OverBudget(message=f"{len(asked)} ids; the limit is {MAX_FORGET_IDS}", limit=MAX_FORGET_IDS,
+                              requested=len(asked))  # fmt: skip
+        forgetter = info.context.services.forgetter
+        results = []
+        if input.source_ids:
+            results.append(await asyncio.to_thread(forgetter.forget_sources, space, [str(i) for i in input.source_ids]))
+        if input.episode_ids:
+            ids = [str(i) for i in input.episode_ids]
+            results.append(await asyncio.to_thread(forgetter.forget_episodes, space, ids))
+        if input.knowledge_ids:
+            ids = [str(i) for i in input.knowledge_ids]
+            results.append(await asyncio.to_thread(forgetter.forget_knowledge, space, ids))
+        info.context.extra_queries += 3 * len(results)
+        removed = {i for r in results for i in (*r.episodes, *r.knowledge, *r.sources)}
+        return Forgotten(
+            episode_ids=[strawberry.ID(i) for r in results for i in r.episodes],
+            knowledge_ids=[strawberry.ID(i) for r in results for i in r.knowledge],
+            source_ids=[strawberry.ID(i) for r in results for i in r.sources],
+            intent_ids=[strawberry.ID(i) for r in results for i in r.intents],
+            concepts_removed=sum(r.concepts_removed for r in results),
+            not_found=[i for i in asked if str(i) not in removed],
+        )
+
+    @strawberry.mutation(description="Admin only: create a space (idempotent) and issue a key for it.")
+    async def create_space(self, info: Info, name: str, key_label: str = "") -> CreateSpacePayload:
+        info.context.require_admin()
+        try:
+            validate_space(name)
+        except ValueError as exc:
+            return invalid([str(exc)])
+        keys = info.context.services.keys
+        created = await asyncio.to_thread(keys.create_space, name)
+        issued = await asyncio.to_thread(keys.issue, name, key_label)
+        return SpaceCreated(space=name, created=created, key=IssuedApiKey.of(issued))
+
+    @strawberry.mutation(description="Issue another key for the caller's space (e.g. to rotate keys).")
+    async def create_api_key(self, info: Info, label: str = "") -> IssuedApiKey:
+        issued = await asyncio.to_thread(info.context.services.keys.issue, info.context.space, label)
+        return IssuedApiKey.of(issued)
+
+    @strawberry.mutation(description="Revoke a key of the caller's space; it stops working at once.")
+    async def revoke_api_key(self, info: Info, id: strawberry.ID) -> RevokePayload:
+        revoked = await asyncio.to_thread(info.context.services.keys.revoke, info.context.space, str(id))
+        if revoked is None:
+            return NotFound(message=f"no API key {id!r} in this space", id=str(id))
+        return ApiKey.of(revoked)
+

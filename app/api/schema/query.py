@@ -1,0 +1,183 @@
+"""Queries: recall, navigation, lookups by id, job status and space statistics."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Annotated
+
+import strawberry
+from pydantic import ValidationError
+
+from app.api.pagination import Connection, decode_cursor, page_size
+from app.api.schema.admin_types import ApiKey
+from app.api.schema.job_types import Job
+from app.api.schema.navigation_types import (
+    DimensionPage,
+    Link,
+    LinkType,
+    concept_page_of,
+    link_of,
+    navigator,
+)
+from app.api.schema.navigation_types import ConceptPage as ConceptPageType
+from app.api.schema.nodes import Dimension, Episode, Info, Node, node_from_row
+from app.api.schema.outcomes import InvalidInput, NotFound, OverBudget, invalid
+from app.api.schema.recall_types import MemoryType, Recall
+from graph.navigation import NotFound as NavigationNotFound
+from graph.recall.models import RecallRequest
+from workers.jobs import UnknownJob
+
+MAX_QUERY_CHARS = 2_000
+MAX_TOKEN_BUDGET = 32_768
+MAX_RECALL_LIMIT = 200
+
+
+@strawberry.type(description="How much a space holds.")
+class SpaceStats:
+    space: str
+    sources: int
+    episodes: int
+    propositions: int
+    active_propositions: int
+    concepts: int
+    intents: int
+    prescriptions: int
+    dimensions: int
+
+
+@strawberry.type(description="The typed links of a node.")
+class Links:
+    links: list[Link]
+
+
+RecallPayload = Annotated[Recall | InvalidInput | OverBudget, strawberry.union("RecallPayload")]
+EpisodeResult = Annotated[Episode | NotFound, strawberry.union("EpisodeResult")]
+ConceptPageResult = Annotated[ConceptPageType | NotFound, strawberry.union("ConceptPageResult")]
+DimensionResult = Annotated[DimensionPage | NotFound, strawberry.union("DimensionResult")]
+FollowResult = Annotated[Links | NotFound, strawberry.union("FollowResult")]
+JobResult = Annotated[Job | NotFound, strawberry.union("JobResult")]
+
+
+def _over(name: str, limit: int, requested: int) -> OverBudget:
+    return OverBudget(message=f"{name} {requested} is over the limit of {limit}", limit=limit, requested=requested)
+
+
+@strawberry.type
+class Query:
+    @strawberry.field(description="What memory recalls for a query, with provenance and an explanation trace.")
+    async def recall(
+        self,
+        info: Info,
+        query: str,
+        memory_types: list[MemoryType] | None = None,
+        token_budget: int = 1024,
+        hop_limit: int = 2,
+        limit: int = 25,
+        as_of: datetime | None = None,
+    ) -> RecallPayload:
+        space = info.context.space
+        if len(query) > MAX_QUERY_CHARS:
+            return _over("query length", MAX_QUERY_CHARS, len(query))
+        if token_budget > MAX_TOKEN_BUDGET:
+            return _over("tokenBudget", MAX_TOKEN_BUDGET, token_budget)
+        if limit > MAX_RECALL_LIMIT:
+            return _over("limit", MAX_RECALL_LIMIT, limit)
+        try:
+            request = RecallRequest(
+                space=space, query=query, memory_types=memory_types, token_budget=token_budget,
+                hop_limit=hop_limit, limit=limit, as_of=as_of,
+            )  # fmt: skip
+        except ValidationError as exc:
+            return invalid([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)])
+        if not query.strip():
+            return invalid(["query: must contain at least one non-space character"])
+        result = await asyncio.to_thread(info.context.services.recall.recall, request)
+        info.context.extra_queries += int(result.trace[-1].detail.get("cypher_statements", 0)) if result.trace else 0
+        return Recall.of(result)
+
+    @strawberry.field(description="Any node of the caller's space by id (null if there is none).")
+    async def node(self, info: Info, id: strawberry.ID) -> Node | None:
+        found = await info.context.loaders.node.load(str(id))
+        return node_from_row(*found) if found else None
+
+    @strawberry.field(description="Nodes by id, in the order asked (null where there is none).")
+    async def nodes(self, info: Info, ids: list[strawberry.ID]) -> list[Node | None]:
+        page_size(max(1, len(ids)), info.context.services.settings.api.max_page)
+        found = await info.context.loaders.node.load_many([str(i) for i in ids])
+        return [node_from_row(*row) if row else None for row in found]
+
+    @strawberry.field(description="An episode by id.")
+    async def episode(self, info: Info, id: strawberry.ID) -> EpisodeResult:
+        found = await info.context.loaders.node.load(str(id))
+        if found is None or found[0] != "Episode":
+            return NotFound(message=f"no episode {id!r} in this space", id=str(id))
+        return Episode.from_row(found[1])
+
+    @strawberry.field(description="The dimensions (communities of concepts) of memory, largest first.")
+    async def dimensions(self, info: Info, first: int = 20, after: str | None = None) -> Connection[DimensionPage]:
+        size = page_size(first, info.context.services.settings.api.max_page)
+        offset = decode_cursor(after)
+        views = await asyncio.to_thread(navigator(info).dimensions)
+        pages = [
+            DimensionPage(
+                dimension=Dimension(id=strawberry.ID(v.id), label=v.label, summary=v.summary or ""),
+                concept_count=v.concepts,
+            )
+            for v in views
+        ]
+        return Connection.from_page(pages[offset : offset + size + 1], offset, size, lambda p: p, len(pages))
+
+    @strawberry.field(description="One dimension and its concept pages.")
+    async def dimension(self, info: Info, id: strawberry.ID) -> DimensionResult:
+        views = await asyncio.to_thread(navigator(info).dimensions)
+        for v in views:
+            if v.id == str(id):
+                dimension = Dimension(id=strawberry.ID(v.id), label=v.label, summary=v.summary or "")
+                return DimensionPage(dimension=dimension, concept_count=v.concepts)
+        return NotFound(message=f"no dimension {id!r} in this space", id=str(id))
+
+    @strawberry.field(description="A concept page by key: the concept, its neighbours, aliases and propositions.")
+    async def concept(self, info: Info, key: str) -> ConceptPageResult:
+        try:
+            page = await asyncio.to_thread(navigator(info).concept_page, key, 1, 0)
+        except NavigationNotFound:
+            return NotFound(message=f"no concept {key!r} in this space", id=key)
+        return await concept_page_of(info, page)
+
+    @strawberry.field(description="Follow one type of link from a node (strongest first).")
+    async def follow(self, info: Info, node_id: strawberry.ID, link_type: LinkType, first: int = 20) -> FollowResult:
+        size = page_size(first, info.context.services.settings.api.max_page)
+        if await info.context.loaders.node.load(str(node_id)) is None:
+            return NotFound(message=f"no node {node_id!r} in this space", id=str(node_id))
+        neighbours = await asyncio.to_thread(navigator(info).follow, str(node_id), link_type.value, size)
+        rows = await info.context.loaders.node.load_many([n.id for n in neighbours])
+        return Links(
+            links=[
+                link_of(link_type.value, n.outgoing, n.properties, *row)
+                for n, row in zip(neighbours, rows, strict=True)
+                if row is not None
+            ]
+        )
+
+    @strawberry.field(description="An ingest job of this space.")
+    async def job(self, info: Info, id: strawberry.ID) -> JobResult:
+        space = info.context.space
+        try:
+            status = await asyncio.to_thread(info.context.services.jobs.status, str(id))
+        except UnknownJob:
+            status = None
+        if status is None or status.space != space:  # another space's job does not exist for this caller
+            return NotFound(message=f"no job {id!r} in this space", id=str(id))
+        return Job.of(status)
+
+    @strawberry.field(description="How much the caller's space holds.")
+    async def stats(self, info: Info) -> SpaceStats:
+        row = await asyncio.to_thread(info.context.reader.stats)
+        return SpaceStats(space=info.context.space, **row)
+
+    @strawberry.field(description="The API keys of the caller's space (never their secrets).")
+    async def api_keys(self, info: Info) -> list[ApiKey]:
+        keys = await asyncio.to_thread(info.context.services.keys.keys, info.context.space)
+        info.context.extra_queries += 1
+        return [ApiKey.of(k) for k in keys]

@@ -1,0 +1,87 @@
+"""Recall results: knowledge items with scores, provenance, token counts and the explanation trace."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import strawberry
+from strawberry.scalars import JSON
+
+from app.api.schema.nodes import Info, Node, node_from_row
+from graph.recall.models import MemoryType as MemoryTypeModel
+from graph.recall.models import Provenance, RecallItem, RecallResult, TraceStep
+
+MemoryType = strawberry.enum(MemoryTypeModel, description="episodic: what happened; semantic: facts; procedural: how")
+
+
+@strawberry.type(description="An episode that proves a recalled item.")
+class ProvenanceEpisode:
+    episode_id: strawberry.ID
+    external_id: str
+    source_id: strawberry.ID
+    speaker: str
+    text: str
+    occurred_at: datetime | None
+
+    @staticmethod
+    def of(p: Provenance) -> ProvenanceEpisode:
+        return ProvenanceEpisode(
+            episode_id=strawberry.ID(p.episode_id), external_id=p.external_id, source_id=strawberry.ID(p.source_id),
+            speaker=p.speaker, text=p.text, occurred_at=p.occurred_at,
+        )  # fmt: skip
+
+
+@strawberry.type(description="One recalled piece of knowledge (or an episode, in episodic mode).")
+class RecallHit:
+    id: strawberry.ID
+    kind: str = strawberry.field(description="proposition, prescription or episode")
+    text: str
+    score: float
+    components: JSON = strawberry.field(description="the value function's parts: relevance, similarity, ...")
+    tokens: int
+    valid_from: datetime | None
+    found_by: list[str] = strawberry.field(description="dense / fulltext / concepts / hop:N ...")
+    provenance: list[ProvenanceEpisode]
+
+    @strawberry.field(description="The item's node, for nested fields (concepts, sources...): batched per response.")
+    async def node(self, info: Info) -> Node | None:
+        found = await info.context.loaders.node.load(str(self.id))
+        return node_from_row(*found) if found else None
+
+    @staticmethod
+    def of(item: RecallItem) -> RecallHit:
+        return RecallHit(
+            id=strawberry.ID(item.id), kind=item.kind.value, text=item.text, score=item.score,
+            components=item.components, tokens=item.tokens, valid_from=item.valid_from, found_by=item.found_by,
+            provenance=[ProvenanceEpisode.of(p) for p in item.provenance],
+        )  # fmt: skip
+
+
+@strawberry.type(description="One step of recall and what it decided.")
+class RecallTraceStep:
+    step: str
+    ms: float
+    detail: JSON
+
+    @staticmethod
+    def of(step: TraceStep) -> RecallTraceStep:
+        return RecallTraceStep(step=step.step, ms=step.ms, detail=step.detail)
+
+
+@strawberry.type(description="What memory recalls for a query.")
+class Recall:
+    query: str
+    memory_types: list[MemoryType]
+    items: list[RecallHit]
+    tokens: int = strawberry.field(description="tokens of the returned texts (within the budget)")
+    hops: int
+    trace: list[RecallTraceStep]
+    cypher: str = strawberry.field(description="paste into Neo4j Browser to see the returned subgraph")
+
+    @staticmethod
+    def of(result: RecallResult) -> Recall:
+        return Recall(
+            query=result.query, memory_types=list(result.memory_types), items=[RecallHit.of(i) for i in result.items],
+            tokens=result.tokens, hops=result.hops, trace=[RecallTraceStep.of(s) for s in result.trace],
+            cypher=result.cypher,
+        )  # fmt: skip

@@ -1,0 +1,104 @@
+"""The FastAPI application: GraphQL at /graphql (HTTP and graphql-transport-ws), /healthz, limits and auth."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from starlette.requests import HTTPConnection
+from starlette.websockets import WebSocket
+from strawberry.fastapi import GraphQLRouter
+
+from app.api.context import ApiContext
+from app.api.limits import BodySizeLimit
+from app.api.schema.build import build_schema
+from app.api.security import RateLimited, RateLimiter, authenticate, presented_key
+from app.api.services import ApiServices, close_services, create_services
+from engram.settings import EngramSettings, get_settings
+from graph.api_keys import InvalidApiKey
+
+log = logging.getLogger("engram.api")
+
+
+def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(
+        {"errors": [{"message": message, "extensions": {"code": code}}]}, status_code=status, headers=headers
+    )
+
+
+def create_app(settings: EngramSettings | None = None, services: ApiServices | None = None) -> FastAPI:
+    """The app; `services` lets a test or a benchmark share one process's driver and model."""
+    settings = settings or get_settings()
+    api = settings.api
+    owned = services is None
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.services = services or await asyncio.to_thread(create_services, settings)
+        app.state.rate_limiter = RateLimiter(app.state.services.redis, api.rate_limit_per_minute)
+        yield
+        if owned:
+            close_services(app.state.services)
+
+    async def context(connection: HTTPConnection) -> ApiContext:
+        services_: ApiServices = connection.app.state.services
+        key = presented_key(connection.headers)
+        if isinstance(connection, WebSocket):
+            # A bad key on a socket surfaces as an error on the first operation (connection params may carry it).
+            try:
+                caller = await asyncio.to_thread(authenticate, key, services_.keys, api.admin_key.get_secret_value())
+            except InvalidApiKey:
+                caller = None
+            return ApiContext(services_, caller)
+        caller = await asyncio.to_thread(authenticate, key, services_.keys, api.admin_key.get_secret_value())
+        if caller is not None and caller.key_id is not None:
+            await asyncio.to_thread(connection.app.state.rate_limiter.check, caller.key_id)
+        return ApiContext(services_, caller)
+
+    app = FastAPI(
+        title="Engram",
+        description="Long-term memory for LLM agents: GraphQL at /graphql",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )
+    router: GraphQLRouter[ApiContext, None] = GraphQLRouter(
+        build_schema(api),
+        context_getter=context,
+        graphql_ide="graphiql" if api.development else None,
+        allow_queries_via_get=False,  # a GET must never mutate or be cached by a proxy
+    )
+    app.include_router(router, prefix="/graphql")
+
+    @app.exception_handler(InvalidApiKey)
+    async def invalid_key(_: Request, exc: InvalidApiKey) -> JSONResponse:
+        return _error(401, "UNAUTHENTICATED", f"{exc}: send a valid key as 'Authorization: Bearer egk_...'")
+
+    @app.exception_handler(RateLimited)
+    async def rate_limited(_: Request, exc: RateLimited) -> JSONResponse:
+        return _error(429, "RATE_LIMITED", str(exc), headers={"Retry-After": str(exc.retry_after_s)})
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        return {"status": "ok"}
+
+    app.add_middleware(BodySizeLimit, max_bytes=api.max_body_bytes)
+    return app
+
+
+def main() -> None:
+    """Run the API with uvicorn on the configured host and port."""
+    import uvicorn
+
+    settings = get_settings()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    uvicorn.run(create_app(settings), host=settings.api.host, port=settings.api.port, log_level="info")
+
+
+if __name__ == "__main__":
+    main()

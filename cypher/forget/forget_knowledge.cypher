@@ -1,0 +1,23 @@
+// Forget knowledge items (propositions, prescriptions) themselves; the episodes that proved them stay.
+// An intent left without prescriptions goes too. Returns the concepts whose statistics must be refreshed.
+UNWIND $ids AS item_id
+CALL (item_id) {
+  MATCH (k:Proposition {space: $space, id: item_id}) RETURN k
+  UNION
+  MATCH (k:Prescription {space: $space, id: item_id}) RETURN k
+}
+OPTIONAL MATCH (k)-[:MENTIONS]->(c:Concept)
+OPTIONAL MATCH (k)-[:SOLVES]->(i:Intent)
+WITH k, collect(DISTINCT c.id) AS concept_ids, collect(DISTINCT i) AS intents
+WITH collect(k.id) AS knowledge_ids, collect(k) AS doomed, apoc.coll.flatten(collect(concept_ids)) AS concept_ids,
+     apoc.coll.toSet(apoc.coll.flatten(collect(intents))) AS intents
+FOREACH (k IN doomed | DETACH DELETE k)
+WITH knowledge_ids, concept_ids, intents
+CALL (intents) {
+  UNWIND intents AS i
+  WITH i WHERE NOT EXISTS { (i)<-[:SOLVES]-(:Prescription) }
+  WITH collect(i.id) AS ids, collect(i) AS empty
+  FOREACH (i IN empty | DETACH DELETE i)
+  RETURN ids AS intent_ids
+}
+RETURN knowledge_ids, apoc.coll.toSet(concept_ids) AS concept_ids, intent_ids

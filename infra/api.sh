@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Start, stop or report the GraphQL API (uvicorn) on 127.0.0.1:$ENGRAM_API_PORT (default 8000).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+API_DIR="$ENGRAM_STATE/api"
+PID="$API_DIR/api.pid"
+export ENGRAM_API_PORT="${ENGRAM_API_PORT:-8000}"
+cd "$ENGRAM_ROOT"
+
+start() {
+  if pid_alive "$PID"; then log "api already running (pid $(cat "$PID"))"; return 0; fi
+  mkdir -p "$API_DIR"
+  log "starting the GraphQL API on http://127.0.0.1:$ENGRAM_API_PORT/graphql"
+  nohup "$ENGRAM_VENV/bin/python" -m app.api.server >"$API_DIR/api.log" 2>&1 &
+  echo $! >"$PID"
+  wait_for api 90 curl -fsS "http://127.0.0.1:$ENGRAM_API_PORT/healthz" \
+    || die "the API did not answer /healthz within 90 s (log: $API_DIR/api.log)"
+  log "api up (pid $(cat "$PID"))"
+}
+
+case "${1:-status}" in
+  start) start ;;
+  stop) stop_pid "$PID" api 30 ;;
+  status) if pid_alive "$PID"; then echo "api: running (pid $(cat "$PID"))"; else echo "api: stopped"; exit 3; fi ;;
+  *) die "usage: api.sh start|stop|status" ;;
+esac
