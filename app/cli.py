@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from app.consolidate_command import consolidate_command
 from engram.formats.loading import InputFormat
 from engram.settings import PROJECT_ROOT, get_settings
 
@@ -138,6 +139,9 @@ def doctor() -> None:
             console.print(f"     fix: {result.fix}", highlight=False)
     console.print("all checks passed" if not failed else f"{failed} check(s) failed")
     raise typer.Exit(1 if failed else 0)
+
+
+cli.command("consolidate")(consolidate_command)
 
 
 def main() -> None:

@@ -25,7 +25,12 @@ def create_celery_app() -> Celery:
         "engram",
         broker=redis_url,
         backend=redis_url,
-        include=["workers.tasks.system", "workers.tasks.embedding", "workers.tasks.ingest"],
+        include=[
+            "workers.tasks.system",
+            "workers.tasks.embedding",
+            "workers.tasks.ingest",
+            "workers.tasks.consolidate",
+        ],
     )
     celery.conf.update(
         task_queues=(Queue(CPU_QUEUE), Queue(GPU_QUEUE)),
@@ -46,6 +51,15 @@ def create_celery_app() -> Celery:
             "unacked_restore_throttle": 1,
         },
         worker_hijack_root_logger=False,
+        # Periodic consolidation of every space, for `celery -A workers.celery_app:app beat` (not started by
+        # `engram up`: run beat where scheduled consolidation is wanted, e.g. next to one worker).
+        beat_schedule={
+            "consolidate-every-space": {
+                "task": "engram.consolidate.all",
+                "schedule": float(os.environ.get("ENGRAM_CONSOLIDATE_INTERVAL_S", "3600")),
+                "options": {"queue": CPU_QUEUE},
+            }
+        },
     )
     return celery
 

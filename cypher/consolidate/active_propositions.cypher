@@ -1,0 +1,11 @@
+// The space's current propositions with what the consolidation rules decide on: text, triple, times,
+// confidence, embedding, concepts, how many episodes prove them and the kinds of their sources.
+MATCH (p:Proposition {space: $space, status: 'active'})
+WHERE p.embedding IS NOT NULL
+RETURN p.id AS id, p.text AS text, p.subject AS subject, p.predicate AS predicate, p.object AS object,
+       p.valid_from AS valid_from, p.recorded_at AS recorded_at, p.confidence AS confidence, p.embedding AS embedding,
+       [(p)-[:MENTIONS]->(c:Concept) | c.id] AS concept_ids,
+       COUNT { (p)-[:PROVEN_BY]->(:Episode) } AS support,
+       CASE WHEN p.origin = 'correction' THEN ['correction']
+            ELSE [(p)-[:PROVEN_BY]->(:Episode)-[:PART_OF]->(s:Source) | s.kind] END AS source_kinds
+ORDER BY p.id

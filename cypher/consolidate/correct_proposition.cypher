@@ -1,0 +1,35 @@
+// Supersede a current proposition by a user's correction, in one transaction. The corrected statement gets
+// ingestion's id for its text (an existing node of that text becomes current again); it inherits the old one's
+// proofs and concepts, and mentions the existing concepts its own keyphrases name. No row if the old one is no
+// longer current.
+MATCH (old:Proposition {space: $space, id: $old_id})
+USING INDEX old:Proposition(space, id)
+WHERE old.status = 'active'
+MERGE (new:Proposition {space: $space, id: $new_id})
+  ON CREATE SET new.recorded_at = datetime(), new.text = $text, new.subject = $subject, new.predicate = $predicate,
+                new.object = $object, new.valid_from = coalesce($valid_from, old.valid_from, datetime()),
+                new.importance = old.importance, new.embedding = $embedding
+SET new.status = 'active', new.expired_at = null, new.valid_to = null, new.confidence = 1.0,
+    new.origin = 'correction', new.corrected_at = datetime(), new.correction_reason = $reason,
+    old.status = 'superseded', old.expired_at = datetime(), old.superseded_by = new.id,
+    old.valid_to = coalesce($valid_from, datetime())
+MERGE (new)-[r:SUPERSEDES]->(old)
+  ON CREATE SET r.reason = 'correction', r.note = $reason, r.at = datetime()
+WITH new, old
+CALL (new, old) {
+  MATCH (old)-[:PROVEN_BY]->(e:Episode)
+  WHERE NOT (new)-[:PROVEN_BY]->(e)
+  CREATE (new)-[:PROVEN_BY {inherited_from: old.id}]->(e)
+  RETURN count(e) AS carried
+}
+CALL (new, old) {
+  OPTIONAL MATCH (old)-[:MENTIONS]->(c:Concept)
+  WITH new, collect(c) AS inherited
+  OPTIONAL MATCH (named:Concept {space: $space})
+  WHERE named.key IN $keys
+  WITH new, inherited + collect(named) AS concepts
+  UNWIND concepts AS c
+  MERGE (new)-[:MENTIONS]->(c)
+  RETURN collect(DISTINCT c.id) AS concept_ids
+}
+RETURN new.id AS id, concept_ids

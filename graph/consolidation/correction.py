@@ -1,0 +1,140 @@
+"""User corrections: `correct(space, proposition_id, new_text, embed=...)` supersedes a proposition by a statement
+the user gives. The new proposition gets the deterministic id ingestion would give the same text (so a later
+ingest of that statement meets it), the old one stays as history (superseded, `valid_to`, `expired_at`), the new
+one `SUPERSEDES` it and inherits its proofs and concepts. Correcting twice with the same text changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+import neo4j
+import numpy as np
+from numpy.typing import NDArray
+from pydantic import BaseModel
+
+from engram.extraction.keyphrases import extract_keyphrases, normalize_key
+from engram.ids import normalize_text, stable_id
+from engram.settings import get_settings
+from graph.cypher import load
+from graph.driver import get_driver
+from graph.memory_writer import refresh_concepts
+
+EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
+MAX_TEXT = 20_000
+
+
+class CorrectionError(Exception):
+    """A correction that cannot be applied; the message says why."""
+
+
+class UnknownProposition(CorrectionError, LookupError):
+    """No proposition with this id in this space (ids of other spaces are not visible)."""
+
+    def __init__(self, space: str, proposition_id: str) -> None:
+        super().__init__(f"no proposition {proposition_id!r} in space {space!r}")
+        self.space = space
+        self.proposition_id = proposition_id
+
+
+class PropositionNotCurrent(CorrectionError):
+    """The proposition was already superseded by another one: correct the current one instead."""
+
+    def __init__(self, proposition_id: str, current_id: str | None) -> None:
+        super().__init__(
+            f"proposition {proposition_id!r} is superseded"
+            + (f" by {current_id!r}: correct that one instead" if current_id else "")
+        )
+        self.proposition_id = proposition_id
+        self.current_id = current_id
+
+
+class InvalidCorrection(CorrectionError, ValueError):
+    """Empty, too long, or the same statement as the one it would correct."""
+
+
+class CorrectionResult(BaseModel):
+    space: str
+    proposition_id: str  # the current proposition now
+    supersedes: str  # the corrected one
+    text: str
+    provenance: list[str]  # ids of the episodes that prove it (inherited from the corrected one)
+    concepts: list[str]  # concept keys it mentions
+    created: bool  # False when this exact correction had already been applied
+
+
+def correct(
+    space: str,
+    proposition_id: str,
+    new_text: str,
+    *,
+    embed: EmbedFn,
+    driver: neo4j.Driver | None = None,
+    database: str | None = None,
+    subject: str | None = None,
+    predicate: str | None = None,
+    object: str | None = None,
+    valid_from: datetime | None = None,
+    reason: str = "",
+) -> CorrectionResult:
+    """Supersede `proposition_id` by `new_text`. Raises UnknownProposition, PropositionNotCurrent or
+    InvalidCorrection."""
+    driver = driver or get_driver()
+    database = database or get_settings().neo4j.database
+    text = " ".join(new_text.split())
+    if not text or len(text) > MAX_TEXT:
+        raise InvalidCorrection(f"the corrected statement must have 1 to {MAX_TEXT} characters")
+    records, _, _ = driver.execute_query(
+        load("consolidate/proposition_for_correction"), space=space, id=proposition_id, database_=database
+    )
+    if not records:
+        raise UnknownProposition(space, proposition_id)
+    old: dict[str, Any] = records[0].data()
+    new_id = stable_id("prop", space, normalize_text(text))
+    if new_id == proposition_id:
+        raise InvalidCorrection("the corrected statement says the same as the proposition it would correct")
+    if old["status"] != "active":
+        if old["superseded_by"] == new_id:
+            return _result(driver, database, space, new_id, proposition_id, created=False)
+        raise PropositionNotCurrent(proposition_id, old["current_id"])
+    keys = sorted({normalize_key(p.display) for p in extract_keyphrases(text, limit=8)} - {""})
+    row = {
+        "old_id": proposition_id,
+        "new_id": new_id,
+        "text": text,
+        "subject": old["subject"] if subject is None else subject,
+        "predicate": old["predicate"] if predicate is None else predicate,
+        "object": object or "",
+        "valid_from": valid_from,
+        "embedding": embed([text])[0].tolist(),
+        "reason": reason,
+        "keys": keys,
+    }
+    with driver.session(database=database) as session:
+        written = session.execute_write(
+            lambda tx: tx.run(load("consolidate/correct_proposition"), space=space, **row).single()
+        )
+    if written is None:  # superseded by a concurrent run between the read and the write
+        raise PropositionNotCurrent(proposition_id, None)
+    refresh_concepts(driver, database, space, sorted(set(old["concept_ids"]) | set(written["concept_ids"])))
+    return _result(driver, database, space, new_id, proposition_id, created=True)
+
+
+def _result(
+    driver: neo4j.Driver, database: str, space: str, new_id: str, old_id: str, created: bool
+) -> CorrectionResult:
+    records, _, _ = driver.execute_query(
+        load("consolidate/proposition_for_correction"), space=space, id=new_id, database_=database
+    )
+    row = records[0].data()
+    return CorrectionResult(
+        space=space,
+        proposition_id=new_id,
+        supersedes=old_id,
+        text=row["text"],
+        provenance=row["provenance"],
+        concepts=row["concept_keys"],
+        created=created,
+    )

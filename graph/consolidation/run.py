@@ -1,0 +1,106 @@
+"""`consolidate(space)`: every periodic consolidation job of one space, in order, with a report.
+
+1. proofs that reached replaced propositions late are carried on (a concurrent ingest of the same statement);
+2. near-duplicate propositions are merged or updated (duplicates.py);
+3. concept aliases are linked (aliases.py), then
+4. conflicting claims are resolved by reliability (conflicts.py; aliases count as the same object);
+5. near-duplicate intents are merged (intents.py);
+6. df/idf and every ASSOCIATED edge are recomputed (associations.py);
+7. Graph Data Science: communities -> Dimensions, PageRank -> concept importance (graph/dimensions.py).
+
+Every step is idempotent and decides on the state it reads, and each write re-checks that what it replaces is
+still current: safe while ingestion runs. Two runs of one space must not overlap (the Celery task and the CLI
+take a Redis lock per space, workers/tasks/consolidate.py).
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+import neo4j
+from pydantic import BaseModel
+
+from engram.ids import validate_space
+from engram.settings import get_settings
+from graph.consolidation.aliases import AliasRules, link_aliases
+from graph.consolidation.associations import refresh_all
+from graph.consolidation.conflicts import ReliabilityWeights, resolve_conflicts
+from graph.consolidation.duplicates import DuplicateJudge, OfflineJudge, carry_late_proofs, merge_duplicates
+from graph.consolidation.intents import INTENT_THRESHOLD, merge_intents
+from graph.consolidation.report import ConsolidationReport, figures
+from graph.dimensions import build_dimensions
+from graph.driver import get_driver
+
+
+class ConsolidationOptions(BaseModel):
+    model_config = {"arbitrary_types_allowed": True}
+
+    duplicate_threshold: float = 0.88
+    intent_threshold: float = INTENT_THRESHOLD
+    dimensions: bool = True  # run Graph Data Science (needs the GDS plugin)
+
+
+def consolidate(
+    space: str,
+    *,
+    driver: neo4j.Driver | None = None,
+    database: str | None = None,
+    options: ConsolidationOptions | None = None,
+    judge: DuplicateJudge | None = None,
+    alias_rules: AliasRules | None = None,
+    weights: ReliabilityWeights | None = None,
+) -> ConsolidationReport:
+    """Consolidate one memory space; returns before/after figures and what each job did."""
+    validate_space(space)
+    driver = driver or get_driver()
+    database = database or get_settings().neo4j.database
+    options = options or ConsolidationOptions()
+    started_at = datetime.now(UTC)
+    start = mark = time.perf_counter()
+    steps: dict[str, float] = {}
+
+    def step(name: str) -> None:
+        nonlocal mark
+        now = time.perf_counter()
+        steps[name] = round(now - mark, 3)
+        mark = now
+
+    before = figures(driver, database, space)
+    late = carry_late_proofs(driver, database, space)
+    step("carry_late_proofs")
+    duplicates = merge_duplicates(driver, database, space, judge or OfflineJudge(), options.duplicate_threshold)
+    step("duplicates")
+    aliases = link_aliases(driver, database, space, alias_rules)
+    step("aliases")
+    conflicts = resolve_conflicts(driver, database, space, weights)
+    step("conflicts")
+    intents = merge_intents(driver, database, space, options.intent_threshold)
+    step("intents")
+    refresh_all(driver, database, space)
+    step("associations")
+    dimensions = 0
+    if options.dimensions and figures(driver, database, space).association_edges:
+        dimensions = build_dimensions(driver, database, space).dimensions
+    step("dimensions")
+    after = figures(driver, database, space)
+    return ConsolidationReport(
+        space=space,
+        started_at=started_at,
+        seconds=round(time.perf_counter() - start, 3),
+        before=before,
+        after=after,
+        duplicate_candidates=duplicates.candidates,
+        duplicates_found=duplicates.merged + duplicates.updated,
+        duplicates_merged=duplicates.merged,
+        facts_updated=duplicates.updated,
+        conflicts_found=conflicts.groups,
+        conflicts_resolved=conflicts.resolved,
+        late_proofs_carried=late,
+        aliases=aliases.aliases,
+        aliases_added=aliases.added,
+        intents_merged=intents.merged,
+        prescriptions_repointed=intents.prescriptions_moved,
+        dimensions=dimensions,
+        step_seconds=steps,
+    )

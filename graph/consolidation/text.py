@@ -1,0 +1,97 @@
+"""Pure text helpers shared by the consolidation rules: content words, value tokens, dates, string similarity."""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from engram.extraction.keyphrases import STOPWORDS, singular
+
+_MONTH_NAMES = "january february march april may june july august september october november december"
+MONTHS = frozenset(_MONTH_NAMES.split(" ")) | frozenset(
+    ("jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec")
+)
+_NUMBER_NAMES = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million "
+    "first second third fourth fifth sixth seventh eighth ninth tenth"
+)
+NUMBER_WORDS = frozenset(_NUMBER_NAMES.split(" "))
+NEGATIONS = frozenset({"not", "never", "no", "none", "nothing", "nobody", "neither", "nor", "cannot"})
+# Framing words the extractor adds around a statement ("Caroline said: ..."): not part of the fact.
+FRAMING = frozenset({"said", "says", "asked", "asks", "told", "mentioned", "shared"})
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_DATE = re.compile(
+    r"\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d{4}\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d{1,2},? \d{4}\b"
+    r"|\b\d{4}-\d{2}-\d{2}\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d{4}\b"
+    r"|\b(?:19|20)\d{2}\b"
+)
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower().replace("’", "'"))
+
+
+def dates(text: str) -> frozenset[str]:
+    """Date expressions in the text (the offline extractor writes resolved dates as '7 May 2023')."""
+    return frozenset(m.group(0) for m in _DATE.finditer(text.lower()))
+
+
+def _without_dates(text: str) -> str:
+    return _DATE.sub(" ", text.lower())
+
+
+def values(text: str) -> frozenset[str]:
+    """Quantities outside dates: digits and number words ('two kids', '3 dogs')."""
+    return frozenset(w for w in words(_without_dates(text)) if w.isdigit() or w in NUMBER_WORDS)
+
+
+def content_tokens(text: str) -> frozenset[str]:
+    """Content words (singular, no stopwords, no framing, no dates or quantities, no negations)."""
+    out = set()
+    for word in words(_without_dates(text)):
+        bare = word.split("'")[0]
+        if (
+            len(bare) < 2
+            or bare in STOPWORDS
+            or bare in FRAMING
+            or bare in MONTHS
+            or bare in NEGATIONS
+            or bare.isdigit()
+            or bare in NUMBER_WORDS
+        ):
+            continue
+        out.add(singular(bare))
+    return frozenset(out)
+
+
+def negated(text: str) -> bool:
+    return any(w in NEGATIONS or w.endswith("n't") for w in words(text))
+
+
+def is_question(text: str) -> bool:
+    return text.rstrip().endswith("?") or " asked: " in text
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
+
+def string_similarity(a: str, b: str) -> float:
+    """Character-level similarity in [0, 1] (difflib ratio)."""
+    return SequenceMatcher(None, a, b).ratio()
+
+
+def initials(key: str) -> str:
+    return "".join(word[0] for word in key.split() if word)
+
+
+def is_acronym_of(short: str, long: str) -> bool:
+    """'nyc' / 'new york city', 'ai' / 'artificial intelligence' (keys are lower case and normalised)."""
+    compact = short.replace(" ", "").replace(".", "")
+    parts = long.split()
+    return 2 <= len(compact) <= 6 and len(parts) >= 2 and compact.isalpha() and compact == initials(long)

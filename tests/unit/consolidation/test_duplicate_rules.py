@@ -1,0 +1,96 @@
+"""The offline duplicate judge and the fixed-point planner."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+
+from graph.consolidation.duplicates import (
+    DuplicateDecision,
+    OfflineJudge,
+    candidate_pairs,
+    plan_duplicates,
+    survivor_of_merge,
+    survivor_of_update,
+)
+from graph.consolidation.model import PropositionView, unit_rows
+
+
+def view(
+    pid: str, text: str, subject: str = "", day: int = 1, support: int = 1, concepts: str = "c"
+) -> PropositionView:
+    return PropositionView(
+        id=pid,
+        text=text,
+        subject=subject,
+        valid_from=datetime(2023, 5, day, tzinfo=UTC),
+        support=support,
+        concept_ids=frozenset(concepts.split(",")),
+    )
+
+
+JUDGE = OfflineJudge()
+
+
+def test_restated_fact_merges() -> None:
+    a = view("a", "Caroline said: Caroline loves painting sunsets.", "Caroline")
+    b = view("b", "Caroline loves painting sunsets!", "Caroline")
+    assert JUDGE.decide(a, b, 0.95) is DuplicateDecision.MERGE
+
+
+def test_new_quantity_is_an_update() -> None:
+    a = view("a", "Melanie has two kids.", "Melanie", day=1)
+    b = view("b", "Melanie has three kids.", "Melanie", day=20)
+    assert JUDGE.decide(a, b, 0.95) is DuplicateDecision.UPDATED
+    assert survivor_of_update(a, b)[0] is b  # the newer value wins
+
+
+def test_different_days_are_different_events() -> None:
+    a = view("a", "Caroline went to a support group (7 May 2023).", "Caroline")
+    b = view("b", "Caroline went to a support group (20 June 2023).", "Caroline")
+    assert JUDGE.decide(a, b, 0.97) is DuplicateDecision.KEEP
+
+
+def test_different_people_negation_questions_and_low_similarity_keep_both() -> None:
+    a = view("a", "Caroline loves painting.", "Caroline")
+    assert JUDGE.decide(a, view("b", "Melanie loves painting.", "Melanie"), 0.95) is DuplicateDecision.KEEP
+    assert JUDGE.decide(a, view("b", "Caroline does not love painting.", "Caroline"), 0.95) is DuplicateDecision.KEEP
+    assert JUDGE.decide(a, view("b", "Caroline asked: Do you love painting?", "Caroline"), 0.95) is (
+        DuplicateDecision.KEEP
+    )
+    assert JUDGE.decide(a, view("b", "Caroline loves painting.", "Caroline"), 0.5) is DuplicateDecision.KEEP
+    related = view("b", "Caroline loves painting landscapes with watercolours at night.", "Caroline")
+    assert JUDGE.decide(a, related, 0.9) is DuplicateDecision.KEEP  # related, not the same fact
+
+
+def test_merge_survivor_is_the_best_supported() -> None:
+    a = view("a", "Caroline loves painting.", support=1)
+    b = view("b", "Caroline loves painting!", support=3)
+    assert survivor_of_merge(a, b) == (b, a)
+    assert survivor_of_merge(b, a) == (b, a)
+
+
+def test_candidates_must_share_a_concept() -> None:
+    views = [view("a", "x", concepts="c1"), view("b", "x", concepts="c2"), view("c", "x", concepts="c1,c3")]
+    vectors = unit_rows([[1.0, 0.0], [1.0, 0.0], [1.0, 0.01]], dimensions=2)
+    pairs = candidate_pairs(views, vectors, 0.9, {0, 1, 2})
+    assert [(i, j) for i, j, _ in pairs] == [(0, 2)]
+
+
+def test_plan_reaches_a_fixed_point_and_replans_nothing() -> None:
+    texts = ["Ann loves jazz music.", "Ann loves jazz music!", "Ann said: Ann loves jazz music."]
+    views = [view(str(i), t, "Ann", support=i + 1, concepts=f"k{i},jazz") for i, t in enumerate(texts)]
+    views.append(view("other", "Ann loves jazz music.", "Bob", concepts="jazz"))
+    vectors = unit_rows([[1.0, 0.0, 0.0]] * 4 + [], dimensions=3)
+    plans, judged = plan_duplicates(views, vectors, JUDGE, 0.88)
+    assert judged >= 3
+    replaced = {p.replaced for p in plans}
+    assert replaced == {"0", "1"}  # "2", best supported after absorbing the others, stands for all three
+    assert {v.id for v in views} - replaced == {"2", "other"}  # "other" is about another subject
+    assert plans[-1].survivor == "2"
+    assert views[2].concept_ids >= {"k0", "k1", "k2", "jazz"}  # the survivor absorbed the concepts
+    # Planning again over what stays current finds nothing.
+    rest = [v for v in views if v.id not in replaced]
+    again, _ = plan_duplicates(rest, np.asarray(vectors[[2, 3]]), JUDGE, 0.88)
+    assert again == []
