@@ -72,6 +72,18 @@ class ApiSettings(BaseSettings):
     max_page: int = 100  # Relay connections: `first` is capped here
 
 
+class KeySettings(BaseSettings):
+    """Schema-constrained key generation (engram/keys). Without a model, keys are matched offline."""
+
+    model_config = SettingsConfigDict(env_prefix="ENGRAM_KEYS_", env_file=".env", extra="ignore")
+
+    model: str = ""  # a local transformers model directory; empty = no language model names keys
+    beams: int = 4  # keys named per query (constrained beam search)
+    max_key_tokens: int = 48
+    max_new_key_tokens: int = 16  # budget for a key written after the new-key escape
+    reconcile_s: float = 300.0  # how often a process diffs its tries against the graph (writers that don't publish)
+
+
 class EngramSettings(BaseSettings):
     """Top-level settings; sub-groups read their own prefixes."""
 
@@ -82,6 +94,7 @@ class EngramSettings(BaseSettings):
     redis: RedisSettings = Field(default_factory=RedisSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     worker: WorkerSettings = Field(default_factory=WorkerSettings)
+    keys: KeySettings = Field(default_factory=KeySettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
 
 

@@ -26,6 +26,7 @@ class EpisodeContext:
     occurred_at: datetime | None = None
     image_caption: str = ""
     participants: frozenset[str] = frozenset()
+    space: str = ""  # the memory space it belongs to (lets a language model name that space's keys)
 
 
 @dataclass

@@ -16,6 +16,8 @@ class ExtractionSettings(BaseSettings):
     base_url: str = ""  # OpenAI-compatible server (e.g. vLLM), for `openai`
     api_key: str = "EMPTY"
     max_new_tokens: int = 512
+    # With a local model: name each fact's concepts as existing keys under the key-trie constraint.
+    constrained_keys: bool = True
 
 
 def create_extractor(settings: ExtractionSettings) -> PropositionExtractor:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from engram.extraction.base import DraftProposition, EpisodeContext
 from engram.extraction.prompts.extract_propositions import WORST_CASE_TOKENS, ExtractionOutput, build_prompt
@@ -21,11 +21,26 @@ if TYPE_CHECKING:
 GenerateFn = Callable[[str, int], str]
 
 
+class KeyNamer(Protocol):
+    """Maps a fact's concept phrases to keys of the space's schema (new keys only through accommodation)."""
+
+    def name(self, space: str, fact: str, phrases: Sequence[str]) -> list[str]: ...
+
+
 class LLMExtractor:
-    def __init__(self, generate: GenerateFn, max_new_tokens: int = WORST_CASE_TOKENS) -> None:
+    def __init__(
+        self, generate: GenerateFn, max_new_tokens: int = WORST_CASE_TOKENS, key_namer: KeyNamer | None = None
+    ) -> None:
         # Fewer tokens than the schema's worst case could cut a valid prefix short of a complete object.
         self._generate = generate
         self._max_new_tokens = max(max_new_tokens, WORST_CASE_TOKENS)
+        self._key_namer = key_namer
+
+    def _concepts(self, episode: EpisodeContext, fact: str, phrases: Sequence[str]) -> list[str]:
+        """The fact's concepts as schema keys when a key namer and the space are known, else the raw phrases."""
+        if self._key_namer is None or not episode.space or not phrases:
+            return list(dict.fromkeys(phrases))
+        return self._key_namer.name(episode.space, fact, phrases)
 
     def extract_one(self, episode: EpisodeContext) -> ExtractionOutput:
         raw = self._generate(build_prompt(episode), self._max_new_tokens)
@@ -44,7 +59,7 @@ class LLMExtractor:
                         text=resolution.text,
                         episode_ids=[episode.episode_id],
                         valid_from=valid_from,
-                        concept_phrases=list(dict.fromkeys(fact.concepts)),
+                        concept_phrases=self._concepts(episode, resolution.text, fact.concepts),
                         subject=fact.subject,
                     )
                 )
@@ -90,8 +105,29 @@ def load_openai_model(base_url: str, model_name: str, api_key: str) -> object:
 def create_llm_extractor(settings: ExtractionSettings) -> LLMExtractor:
     from engram.extraction.base import ExtractorKind
 
-    if settings.kind is ExtractorKind.TRANSFORMERS:
-        model = load_transformers_model(settings.model)
-    else:
+    if settings.kind is not ExtractorKind.TRANSFORMERS:
         model = load_openai_model(settings.base_url, settings.model, settings.api_key)
-    return LLMExtractor(outlines_generate_fn(model), settings.max_new_tokens)
+        return LLMExtractor(outlines_generate_fn(model), settings.max_new_tokens)
+    model = load_transformers_model(settings.model)
+    # A local model is steerable: it also names concept keys under the schema's trie constraint.
+    namer = create_key_namer(model) if settings.constrained_keys else None
+    return LLMExtractor(outlines_generate_fn(model), settings.max_new_tokens, namer)
+
+
+def create_key_namer(model: object) -> KeyNamer:
+    """Constrained key naming over `model` for the spaces of this process's graph and Redis."""
+    import redis
+
+    from engram.embedding import get_embedder
+    from engram.keys.decoder import KeyDecoder
+    from engram.settings import get_settings
+    from graph.driver import get_driver
+    from graph.key_schema import ConstrainedKeyNamer, KeySchemas
+
+    settings = get_settings()
+    driver = get_driver()
+    schemas = KeySchemas(
+        driver, settings.neo4j.database, redis.Redis.from_url(settings.redis.url), settings.keys.reconcile_s
+    )
+    decoder = KeyDecoder(model, settings.keys.max_key_tokens, settings.keys.max_new_key_tokens)
+    return ConstrainedKeyNamer(decoder, schemas, driver, settings.neo4j.database, get_embedder().encode)

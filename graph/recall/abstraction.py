@@ -7,10 +7,20 @@ both sit behind `Abstractor`.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+import neo4j
+import redis
 
 from engram.extraction.keyphrases import extract_keyphrases, normalize_key
+from engram.keys.prompts import query_keys_prompt
+from engram.keys.sync import KeyKind
+from engram.settings import KeySettings
+from graph.key_schema import KeySchemas
 from graph.recall.search import ConceptHit, GraphSearcher
+
+if TYPE_CHECKING:
+    from engram.keys.decoder import KeyDecoder
 
 
 class Abstractor(Protocol):
@@ -32,3 +42,35 @@ class OfflineAbstractor:
         merged: dict[str, ConceptHit] = {c.id: c for c in dense}
         merged.update({c.id: c for c in lexical})  # an exact key match is full confidence
         return list(merged.values())
+
+
+class ConstrainedAbstractor:
+    """A language model names the query's concept keys, constrained to the space's schema (k distinct keys by
+    beam search over the key trie); the offline abstractor's matches are added, so the model only adds reach."""
+
+    def __init__(self, decoder: KeyDecoder, schemas: KeySchemas, k: int = 4, offline: Abstractor | None = None) -> None:
+        self._decoder = decoder
+        self._schemas = schemas
+        self._k = k
+        self._offline = offline or OfflineAbstractor()
+
+    def named_keys(self, query: str, space: str) -> list[str]:
+        trie = self._schemas.get(self._decoder.tokenizer, space, KeyKind.CONCEPT).trie()
+        return [choice.key for choice in self._decoder.name_keys(query_keys_prompt(query), trie, self._k)]
+
+    def concepts(self, query: str, vector: list[float], searcher: GraphSearcher) -> list[ConceptHit]:
+        named = searcher.concepts_by_key(self.named_keys(query, searcher.space))
+        merged: dict[str, ConceptHit] = {c.id: c for c in self._offline.concepts(query, vector, searcher)}
+        merged.update({c.id: c for c in named})
+        return list(merged.values())
+
+
+def create_abstractor(settings: KeySettings, driver: neo4j.Driver, database: str, client: redis.Redis) -> Abstractor:
+    """The constrained abstractor when `ENGRAM_KEYS_MODEL` names a local model, else the offline one."""
+    if not settings.model:
+        return OfflineAbstractor()
+    from engram.extraction.llm import load_transformers_model
+    from engram.keys.decoder import KeyDecoder
+
+    decoder = KeyDecoder(load_transformers_model(settings.model), settings.max_key_tokens, settings.max_new_key_tokens)
+    return ConstrainedAbstractor(decoder, KeySchemas(driver, database, client, settings.reconcile_s), settings.beams)

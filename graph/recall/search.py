@@ -43,6 +43,10 @@ class GraphSearcher:
         self._sizes: dict[str, int] | None = None
         self.hydrated: dict[str, dict[str, Any]] = {}  # item rows already fetched during this recall
 
+    @property
+    def space(self) -> str:
+        return self._space
+
     def _run(self, name: str, **params: Any) -> list[neo4j.Record]:
         with self._lock:
             self.queries += 1

@@ -46,6 +46,7 @@ def episode_contexts(batch: StandardizedBatch) -> list[EpisodeContext]:
                 occurred_at=episode.occurred_at,
                 image_caption=episode.image_caption,
                 participants=frozenset(speakers),
+                space=batch.space,
             )
         )
     return contexts

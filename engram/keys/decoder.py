@@ -1,0 +1,80 @@
+"""Key generation through Outlines under the trie constraint: one key, k distinct keys, with a new-key escape.
+
+`KeyDecoder` wraps an Outlines transformers model (`outlines.from_transformers`). Each call builds a fresh
+`TrieLogitsProcessor` over the trie as it is now (no compilation: a schema change is visible to the next call).
+k keys come from constrained beam search (`num_beams = num_return_sequences = k`): every beam is a different
+token path, and each key has exactly one path in the trie, so the beams are different keys. Every output is
+checked against the schema again before it is returned (a key removed while decoding is dropped).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import outlines
+
+from engram.keys.processor import TrieLogitsProcessor
+from engram.keys.tokenization import NEW_KEY_MARKER, KeyTokenizer
+from engram.keys.trie import KeyTrie
+
+
+@dataclass(frozen=True)
+class KeyChoice:
+    key: str
+    new: bool = False  # True: written after the new-key escape; to be accommodated, not in the schema yet
+
+
+class KeyDecoder:
+    def __init__(
+        self,
+        model: Any,
+        max_key_tokens: int = 64,
+        max_new_key_tokens: int = 16,
+        **generation_kwargs: Any,
+    ) -> None:
+        """`model`: an Outlines transformers model; `generation_kwargs` go to `generate` (e.g. do_sample)."""
+        self.model = model
+        self.tokenizer = KeyTokenizer(model.hf_tokenizer)
+        self._max_key_tokens = max_key_tokens
+        self._max_new_key_tokens = max_new_key_tokens
+        self._generation_kwargs = generation_kwargs
+        self._escape_tokens = self.tokenizer.encode_unchecked([NEW_KEY_MARKER])[0]
+
+    def _check(self, trie: KeyTrie) -> None:
+        if trie.tokenizer.identity != self.tokenizer.identity:
+            raise ValueError("the trie was tokenised with another tokenizer than the model's")
+
+    def name_key(self, prompt: str, trie: KeyTrie, allow_new: bool = False) -> KeyChoice | None:
+        """The model's key for `prompt` (greedy unless sampling kwargs were given), or None if none fits."""
+        choices = self.name_keys(prompt, trie, 1, allow_new)
+        return choices[0] if choices else None
+
+    def name_keys(self, prompt: str, trie: KeyTrie, k: int, allow_new: bool = False) -> list[KeyChoice]:
+        """Up to k distinct keys, best first (fewer when the schema holds fewer)."""
+        self._check(trie)
+        beams = min(k, len(trie) + (1 if allow_new else 0))
+        if beams <= 0:
+            return []
+        processor = TrieLogitsProcessor(
+            trie, None, self._escape_tokens if allow_new else None, max_new_key_tokens=self._max_new_key_tokens
+        )
+        generator = outlines.Generator(self.model, processor=processor)
+        budget = self._max_key_tokens + (len(self._escape_tokens) + self._max_new_key_tokens if allow_new else 0)
+        kwargs: dict[str, Any] = {"max_new_tokens": budget, **self._generation_kwargs}
+        if beams > 1:
+            kwargs |= {"num_beams": beams, "num_return_sequences": beams, "early_stopping": False, "do_sample": False}
+        output: Any = generator(prompt, **kwargs)
+        texts = [output] if isinstance(output, str) else list(output)
+        return self._parse(texts, trie, allow_new)
+
+    def _parse(self, texts: list[str], trie: KeyTrie, allow_new: bool) -> list[KeyChoice]:
+        choices: dict[KeyChoice, None] = {}
+        for text in texts:
+            if allow_new and text.startswith(NEW_KEY_MARKER):
+                proposed = text[len(NEW_KEY_MARKER) :].strip()
+                if proposed:
+                    choices[KeyChoice(proposed, new=True)] = None
+            elif text in trie:
+                choices[KeyChoice(text)] = None
+        return list(choices)

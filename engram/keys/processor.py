@@ -1,0 +1,90 @@
+"""An Outlines logits processor that lets a model write only keys of a `KeyTrie` (or the new-key escape).
+
+Each row's state is derived from the tokens it generated so far (cached by token prefix), never from its row
+index: beam search reorders rows between steps. A row may also write `NEW_KEY_MARKER` (when allowed), after
+which it is free until EOS: that text is a candidate key for accommodation, never taken as an existing key.
+Create one processor per request (Outlines' `Generator` resets it before each call, but it is not shared
+safely between threads).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+from outlines.processors.base_logits_processor import OutlinesLogitsProcessor
+
+from engram.keys.trie import KeyTrie, TrieState
+
+
+@dataclass(frozen=True)
+class RowState:
+    trie: TrieState | None  # None: the row has left the trie
+    escape: int | None  # tokens of the new-key marker matched so far (None: not on the escape path)
+    free: int = -1  # tokens written after a complete marker (-1: no marker yet)
+
+
+class TrieLogitsProcessor(OutlinesLogitsProcessor):
+    def __init__(
+        self,
+        trie: KeyTrie,
+        start: TrieState | None = None,
+        escape_tokens: list[int] | None = None,
+        max_new_key_tokens: int = 16,
+    ) -> None:
+        super().__init__("torch")
+        self.trie = trie
+        self._start = start
+        self._escape = escape_tokens or []
+        self._max_free = max_new_key_tokens
+        self.reset()
+
+    def reset(self) -> None:
+        root = self._start if self._start is not None else self.trie.root()
+        self._states: dict[tuple[int, ...], RowState] = {(): RowState(root, 0 if self._escape else None)}
+        self._prompt_length: int | None = None
+
+    def _advance(self, state: RowState, token: int) -> RowState:
+        if state.free >= 0:
+            return RowState(None, None, state.free + 1)
+        trie = self.trie.step(state.trie, token) if state.trie is not None else None
+        escape = state.escape
+        escape = (
+            escape + 1 if escape is not None and escape < len(self._escape) and self._escape[escape] == token else None
+        )
+        if escape is not None and escape == len(self._escape):
+            return RowState(None, None, free=0)
+        return RowState(trie, escape)
+
+    def state(self, generated: tuple[int, ...]) -> RowState:
+        known = self._states.get(generated)
+        if known is None:
+            known = self._advance(self.state(generated[:-1]), generated[-1])
+            self._states[generated] = known
+        return known
+
+    def allowed(self, state: RowState) -> np.ndarray[Any, np.dtype[np.int64]] | None:
+        """Allowed token ids (None: any token)."""
+        if 0 <= state.free < self._max_free:
+            return None
+        parts = [self.trie.allowed(state.trie)] if state.trie is not None else []
+        if state.escape is not None:
+            parts.append(np.array([self._escape[state.escape]], np.int64))
+        tokens = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+        # A dead row (it finished, or a concurrent removal emptied its subtree) may only end.
+        return tokens if len(tokens) else np.array([self.trie.eos_token_id], np.int64)
+
+    def process_logits(self, input_ids: torch.Tensor, logits: torch.Tensor) -> torch.Tensor:  # type: ignore[override]
+        if self._prompt_length is None:
+            self._prompt_length = int(input_ids.shape[1])
+        generated = input_ids[:, self._prompt_length :].tolist()
+        mask = torch.zeros(logits.shape, dtype=torch.bool, device=logits.device)
+        for row, tokens in enumerate(generated):
+            allowed = self.allowed(self.state(tuple(tokens)))
+            if allowed is None:
+                mask[row] = True
+            else:
+                mask[row, torch.from_numpy(allowed).to(logits.device)] = True
+        return logits.masked_fill(~mask, float("-inf"))

@@ -1,0 +1,131 @@
+"""A compact, immutable token trie in flat numpy arrays, built in one vectorised pass.
+
+Nodes are numbered breadth-first, so the children of a node are contiguous, sorted by token, and the child in
+slot `j` is node `j + 1`. Per node: `offsets` (first child slot), `tokens` (the edge token into the node),
+`terminal` (the key id ending here, or -1), `live` (live keys in the subtree; the only mutable array, so a
+removed key is a tombstone that costs no rebuild). About 13 bytes per node plus the keys' own tokens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+NO_KEY = -1
+
+
+class StaticTrie:
+    def __init__(self, keys: Sequence[str], token_ids: Sequence[Sequence[int]]) -> None:
+        """`token_ids[i]` is the (non-empty) tokenisation of `keys[i]`; keys are distinct."""
+        self.keys: list[str] = list(keys)
+        lengths = np.fromiter((len(t) for t in token_ids), dtype=np.int64, count=len(token_ids))
+        if len(lengths) and int(lengths.min()) == 0:
+            raise ValueError("a key must have at least one token")
+        self.key_offsets: NDArray[np.int64] = np.zeros(len(lengths) + 1, np.int64)
+        np.cumsum(lengths, out=self.key_offsets[1:])
+        self.key_tokens: NDArray[np.int32] = np.fromiter(
+            (t for ids in token_ids for t in ids), dtype=np.int32, count=int(self.key_offsets[-1])
+        )
+        self.alive: NDArray[np.bool_] = np.ones(len(lengths), np.bool_)
+        self._build(lengths)
+
+    def _build(self, lengths: NDArray[np.int64]) -> None:
+        n_keys, depth = len(lengths), int(lengths.max()) if len(lengths) else 0
+        matrix = np.full((n_keys, depth), -1, np.int32)
+        rows = np.repeat(np.arange(n_keys), lengths)
+        cols = np.arange(len(self.key_tokens)) - np.repeat(self.key_offsets[:-1], lengths)
+        matrix[rows, cols] = self.key_tokens
+        order = np.lexsort(matrix.T[::-1]) if depth else np.arange(n_keys)
+        matrix, lengths = matrix[order], lengths[order]
+        lcp = np.zeros(n_keys, np.int64)  # tokens shared with the previous key in sorted order
+        if n_keys > 1:
+            differs = matrix[1:] != matrix[:-1]
+            lcp[1:] = np.where(differs.any(axis=1), differs.argmax(axis=1), depth)
+        parents: list[NDArray[np.int64]] = []
+        tokens: list[NDArray[np.int32]] = []
+        terminal_nodes = np.zeros(n_keys, np.int64)
+        path = np.zeros(n_keys, np.int64)  # node on each key's path at the previous depth (root = 0)
+        next_id = 1
+        for d in range(depth):
+            created = (lcp <= d) & (lengths > d)
+            count = int(created.sum())
+            ids = np.where(created, np.cumsum(created) - 1 + next_id, 0)
+            parents.append(path[created])
+            tokens.append(matrix[created, d])
+            path = np.maximum.accumulate(ids)  # rows that share this prefix reuse the row above's node
+            ends = lengths == d + 1
+            terminal_nodes[ends] = path[ends]
+            next_id += count
+        n_nodes = next_id
+        parent = np.concatenate([np.zeros(1, np.int64), *parents])
+        self.tokens: NDArray[np.int32] = np.concatenate([np.zeros(0, np.int32), *tokens])
+        child_count = np.bincount(parent[1:], minlength=n_nodes)
+        self.offsets: NDArray[np.int64] = np.zeros(n_nodes + 1, np.int64)
+        np.cumsum(child_count, out=self.offsets[1:])
+        self.terminal: NDArray[np.int32] = np.full(n_nodes, NO_KEY, np.int32)
+        self.terminal[terminal_nodes] = order.astype(np.int32)
+        self.live: NDArray[np.int32] = np.zeros(n_nodes, np.int32)
+        np.add.at(self.live, terminal_nodes, 1)
+        for level in reversed(range(len(parents))):  # children are counted into their parents, deepest first
+            start = 1 + sum(len(p) for p in parents[:level])
+            np.add.at(self.live, parents[level], self.live[start : start + len(parents[level])])
+
+    @property
+    def node_count(self) -> int:
+        return len(self.terminal)
+
+    def nbytes(self) -> int:
+        arrays = (self.offsets, self.tokens, self.terminal, self.live, self.key_tokens, self.key_offsets, self.alive)
+        return sum(a.nbytes for a in arrays)
+
+    def child(self, node: int, token: int) -> int:
+        """The live child of `node` along `token`, or -1."""
+        lo, hi = int(self.offsets[node]), int(self.offsets[node + 1])
+        if lo == hi:
+            return -1
+        j = lo + int(np.searchsorted(self.tokens[lo:hi], token))
+        if j < hi and int(self.tokens[j]) == token and self.live[j + 1] > 0:
+            return j + 1
+        return -1
+
+    def children(self, node: int) -> NDArray[np.int32]:
+        """Tokens that continue `node` towards at least one live key."""
+        lo, hi = int(self.offsets[node]), int(self.offsets[node + 1])
+        return self.tokens[lo:hi][self.live[lo + 1 : hi + 1] > 0]
+
+    def live_key(self, node: int) -> int:
+        """The live key id ending at `node`, or -1."""
+        key = int(self.terminal[node])
+        return key if key != NO_KEY and self.alive[key] else NO_KEY
+
+    def path(self, token_ids: Sequence[int]) -> list[int] | None:
+        """Nodes from the root along `token_ids` (ignoring liveness), or None where the path leaves the trie."""
+        nodes = [0]
+        for token in token_ids:
+            node = nodes[-1]
+            lo, hi = int(self.offsets[node]), int(self.offsets[node + 1])
+            j = lo + int(np.searchsorted(self.tokens[lo:hi], token))
+            if j >= hi or int(self.tokens[j]) != token:
+                return None
+            nodes.append(j + 1)
+        return nodes
+
+    def set_alive(self, token_ids: Sequence[int], alive: bool) -> bool:
+        """Tombstone (or revive) the key with these tokens; False when it is not here or already so."""
+        nodes = self.path(token_ids)
+        if nodes is None or self.terminal[nodes[-1]] == NO_KEY:
+            return False
+        key = int(self.terminal[nodes[-1]])
+        if bool(self.alive[key]) == alive:
+            return False
+        self.alive[key] = alive
+        self.live[np.asarray(nodes)] += 1 if alive else -1
+        return True
+
+    def live_keys(self) -> tuple[list[str], list[list[int]]]:
+        """Every live key with its tokens (for merging into a new trie)."""
+        ids = np.flatnonzero(self.alive)
+        offsets, flat = self.key_offsets, self.key_tokens
+        return [self.keys[i] for i in ids], [flat[offsets[i] : offsets[i + 1]].tolist() for i in ids]
