@@ -25,6 +25,7 @@ from engram.formats.records import Record
 from engram.ids import validate_space
 from engram.settings import get_settings
 from graph.driver import get_driver
+from graph.key_schema import publish_written_keys
 from graph.memory_writer import MemoryBatch, MemoryWriter, refresh_concepts
 from graph.schema_keys import load_concept_keys
 from workers.celery_app import CPU_QUEUE, GPU_QUEUE, app
@@ -32,7 +33,7 @@ from workers.jobs import JobStore
 from workers.pipeline.embed import embed_batch
 from workers.pipeline.extract import ExtractedKnowledge, extract
 from workers.pipeline.standardize import StandardizedBatch, standardize
-from workers.resources import get_job_store
+from workers.resources import get_job_store, get_redis
 
 TRANSIENT_ERRORS = (
     neo4j.exceptions.TransientError,
@@ -165,6 +166,9 @@ def write_stage(self: Any, job_id: str) -> str:
         settings = get_settings().neo4j
         writer = MemoryWriter(get_driver(), settings.database)
         concept_ids = writer.write(memory, progress=lambda done, total: store.progress(job_id, done, total))
+        # Every process's key trie learns the keys now in the graph (see engram/keys/sync.py).
+        new_keys = [c.key for c in knowledge.new_concepts]
+        publish_written_keys(get_redis(), batch.space, new_keys, [i.text for i in knowledge.intents])
         store.put_artifact(job_id, "write", {"concept_ids": sorted(concept_ids)}, {})
         store.finish_stage(job_id, "write", started, {"concepts": len(concept_ids)})
     return job_id
