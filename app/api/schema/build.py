@@ -43,15 +43,16 @@ def build_schema(settings: ApiSettings | None = None) -> strawberry.Schema:
     """The schema; without settings, bare (for exporting the SDL)."""
     extensions: list[Any] = []
     if settings is not None:
+        # Factories, not instances: each operation gets fresh extension state.
         extensions = [
-            QueryDepthLimiter(max_depth=settings.max_query_depth),
-            MaxTokensLimiter(max_token_count=settings.max_query_tokens),
-            MaxAliasesLimiter(max_alias_count=settings.max_aliases),
-            CorrelatedMaskErrors(),
+            lambda: QueryDepthLimiter(max_depth=settings.max_query_depth),
+            lambda: MaxTokensLimiter(max_token_count=settings.max_query_tokens),
+            lambda: MaxAliasesLimiter(max_alias_count=settings.max_aliases),
+            CorrelatedMaskErrors,
             Neo4jCost,
         ]
         if not settings.development:
-            extensions.append(DisableIntrospection())
+            extensions.append(DisableIntrospection)
     return EngramSchema(
         query=Query, mutation=Mutation, subscription=Subscription, types=NODE_TYPES, extensions=extensions
     )

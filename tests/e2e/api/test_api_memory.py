@@ -1,0 +1,151 @@
+"""The GraphQL API end to end: ingest through the worker, recall with provenance, navigation, pagination,
+forget, and bounded Neo4j round trips for nested queries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import neo4j
+import pytest
+
+from tests.support.graph_queries import label_counts
+from tests.support.graphql_client import GraphQL, operation
+
+NESTED_RECALL = """
+query($limit: Int!) {
+  recall(query: "What do Caroline and Melanie do?", limit: $limit, tokenBudget: 4096) {
+    ... on Recall {
+      items {
+        id
+        node {
+          ... on Proposition {
+            concepts { key }
+            provenance { externalId source { kind externalId } }
+          }
+        }
+      }
+    }
+  }
+}
+"""
+
+
+def _cost(response: Any) -> int:
+    return int(response.json()["extensions"]["cost"]["neo4jQueries"])
+
+
+def test_ingest_then_recall_with_provenance_and_trace(gql: GraphQL, conversation: dict[str, Any]) -> None:
+    job = gql.ingest([conversation])
+    assert job["counts"]["episodes"] == 6 and job["counts"]["propositions"] > 0
+    assert job["stagesDone"] == ["standardize", "extract", "embed", "write", "consolidate"]
+    recall = gql(operation("recall"), {"query": "When did Caroline go to the LGBTQ support group?"})["recall"]
+    assert recall["__typename"] == "Recall"
+    top = recall["items"][0]
+    assert "support group yesterday (7 May 2023)" in top["text"]
+    assert [p["externalId"] for p in top["provenance"]] == ["D1:3"]
+    assert top["provenance"][0]["speaker"] == "Caroline"
+    assert "lgbtq support group" in {c["key"] for c in top["node"]["concepts"]}
+    assert [s["step"] for s in recall["trace"]][:2] == ["route", "seed"]
+    assert 0 < recall["tokens"] <= 512
+    assert "MATCH" in recall["cypher"]
+
+
+def test_nested_fields_cost_the_same_number_of_queries_for_any_width(gql: GraphQL, conversation: dict[str, Any]) -> None:
+    gql.ingest([conversation])
+    narrow = gql.raw(NESTED_RECALL, {"limit": 2})
+    wide = gql.raw(NESTED_RECALL, {"limit": 20})
+    items = [i for i in wide.json()["data"]["recall"]["items"] if "provenance" in i["node"]]  # propositions
+    assert len(items) > 4 and all(i["node"]["provenance"] for i in items)
+    assert all(p["source"]["kind"] == "conversation" for i in items for p in i["node"]["provenance"])
+    # Recall's own statements plus one batch each for nodes, concepts, provenance and sources.
+    recall_only = gql.raw('{ recall(query: "What do Caroline and Melanie do?", limit: 20, tokenBudget: 4096) '
+                          "{ ... on Recall { items { id } } } }")  # fmt: skip
+    assert _cost(wide) - _cost(recall_only) == 4
+    assert _cost(narrow) - _cost(recall_only) <= 4
+
+
+def test_lookups_and_navigation(gql: GraphQL, conversation: dict[str, Any]) -> None:
+    gql.ingest([conversation])
+    page = gql(operation("concept_page"), {"key": "lgbtq support group"})["concept"]
+    assert page["__typename"] == "ConceptPage"
+    assert page["concept"]["key"] == "lgbtq support group" and page["concept"]["df"] >= 1
+    proposition = page["propositions"]["edges"][0]["node"]
+    assert [p["externalId"] for p in proposition["provenance"]] == ["D1:3"]
+
+    follow = gql(operation("follow"), {"nodeId": proposition["id"], "linkType": "PROVEN_BY"})["follow"]
+    assert [link["node"]["__typename"] for link in follow["links"]] == ["Episode"]
+    episode_id = follow["links"][0]["node"]["id"]
+    episode = gql('query($id: ID!) { episode(id: $id) { ... on Episode { externalId speaker source { id } '
+                  "knowledge { ... on Proposition { id } } } } }", {"id": episode_id})["episode"]  # fmt: skip
+    assert episode["externalId"] == "D1:3" and episode["speaker"] == "Caroline"
+    assert proposition["id"] in {k["id"] for k in episode["knowledge"]}
+
+    missing = gql(operation("concept_page"), {"key": "no such concept"})["concept"]
+    assert missing["__typename"] == "NotFound"
+    assert gql('{ node(id: "prop_00000000000000000000") { id } }')["node"] is None
+    stats = gql(operation("stats"))["stats"]
+    assert stats["episodes"] == 6 and stats["sources"] == 2 and stats["activePropositions"] == stats["propositions"]
+
+
+def test_source_episodes_page_with_cursors_and_caps(gql: GraphQL, conversation: dict[str, Any]) -> None:
+    gql.ingest([conversation])
+    items = gql('{ recall(query: "support group") { ... on Recall { items { provenance { sourceId externalId } } } } }')
+    episode = next(p for i in items["recall"]["items"] for p in i["provenance"] if p["externalId"] == "D1:3")
+    seen: list[str] = []
+    after = None
+    while True:
+        node = gql(operation("source_episodes"), {"id": episode["sourceId"], "first": 2, "after": after})["node"]
+        connection = node["episodes"]
+        seen += [e["node"]["externalId"] for e in connection["edges"]]
+        assert connection["totalCount"] == 4
+        if not connection["pageInfo"]["hasNextPage"]:
+            break
+        after = connection["pageInfo"]["endCursor"]
+    assert seen == ["D1:1", "D1:2", "D1:3", "D1:4"]
+
+    too_many = gql.errors(operation("source_episodes"), {"id": episode["sourceId"], "first": 1000})
+    assert too_many[0]["extensions"]["code"] == "BAD_USER_INPUT" and "between 1 and" in too_many[0]["message"]
+    bad_cursor = gql.errors(operation("source_episodes"), {"id": episode["sourceId"], "after": "not-a-cursor"})
+    assert bad_cursor[0]["extensions"]["code"] == "BAD_USER_INPUT"
+
+
+def test_forget_cascades_and_reports_what_went(
+    gql: GraphQL, driver: neo4j.Driver, space: str, conversation: dict[str, Any]
+) -> None:
+    gql.ingest([conversation])
+    before = label_counts(driver, space)
+    recall = gql(operation("recall"), {"query": "When did Caroline go to the LGBTQ support group?"})["recall"]
+    top = recall["items"][0]
+    episode_id = gql('{ recall(query: "When did Caroline go to the LGBTQ support group?") { ... on Recall { items '
+                     "{ provenance { episodeId } } } } }")["recall"]["items"][0]["provenance"][0]["episodeId"]  # fmt: skip
+    forgotten = gql(operation("forget"), {"episodeIds": [episode_id, "ep_00000000000000000000"]})["forget"]
+    assert forgotten["__typename"] == "Forgotten"
+    assert forgotten["episodeIds"] == [episode_id] and top["id"] in forgotten["knowledgeIds"]
+    assert forgotten["notFound"] == ["ep_00000000000000000000"]
+    after = label_counts(driver, space)
+    assert after["Episode"] == before["Episode"] - 1
+    again = gql(operation("recall"), {"query": "When did Caroline go to the LGBTQ support group?"})["recall"]
+    assert top["id"] not in {i["id"] for i in again["items"]}
+    # Forgetting again removes nothing and says so.
+    repeat = gql(operation("forget"), {"episodeIds": [episode_id]})["forget"]
+    assert repeat["episodeIds"] == [] and repeat["notFound"] == [episode_id]
+
+
+def test_forget_knowledge_keeps_the_episodes(gql: GraphQL, driver: neo4j.Driver, space: str,
+                                             conversation: dict[str, Any]) -> None:  # fmt: skip
+    gql.ingest([conversation])
+    before = label_counts(driver, space)
+    top = gql(operation("recall"), {"query": "adoption agencies"})["recall"]["items"][0]
+    forgotten = gql(operation("forget"), {"knowledgeIds": [top["id"]]})["forget"]
+    assert forgotten["knowledgeIds"] == [top["id"]] and forgotten["episodeIds"] == []
+    after = label_counts(driver, space)
+    assert after["Episode"] == before["Episode"] and after["Proposition"] == before["Proposition"] - 1
+
+
+@pytest.mark.parametrize("invalid", [[], [{"type": "document", "id": "d", "text": ""}]])
+def test_ingest_rejects_invalid_records_and_writes_nothing(
+    gql: GraphQL, driver: neo4j.Driver, space: str, invalid: list[dict[str, Any]]
+) -> None:
+    result = gql(operation("ingest"), {"records": invalid})["ingest"]
+    assert result["__typename"] == "InvalidInput" and result["problems"]
+    assert sum(label_counts(driver, space).values()) <= 2  # the Space and its ApiKey, nothing else
