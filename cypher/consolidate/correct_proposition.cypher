@@ -27,7 +27,8 @@ CALL (new, old) {
   WITH new, collect(c) AS inherited
   OPTIONAL MATCH (named:Concept {space: $space})
   WHERE named.key IN $keys
-  WITH new, inherited + collect(named) AS concepts
+  WITH new, inherited, collect(named) AS named
+  WITH new, inherited + named AS concepts
   UNWIND concepts AS c
   MERGE (new)-[:MENTIONS]->(c)
   RETURN collect(DISTINCT c.id) AS concept_ids

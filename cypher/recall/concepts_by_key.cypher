@@ -1,4 +1,12 @@
+// Concepts whose key the query names, and their aliases (SAME_AS either way: "nyc" also activates "new york city").
 MATCH (c:Concept {space: $space})
 USING INDEX c:Concept(space, key)
 WHERE c.key IN $keys
-RETURN c.id AS id, c.key AS key, coalesce(c.idf, 1.0) AS idf, coalesce(c.df, 0) AS df
+CALL (c) {
+  RETURN c AS k
+  UNION
+  MATCH (c)-[:SAME_AS]-(k:Concept)
+  RETURN k
+}
+WITH DISTINCT k
+RETURN k.id AS id, k.key AS key, coalesce(k.idf, 1.0) AS idf, coalesce(k.df, 0) AS df
