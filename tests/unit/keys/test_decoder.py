@@ -1,0 +1,85 @@
+"""The guarantee, on a tiny random-weight model: whatever the schema, the model names only keys that exist.
+
+Random weights make the model's preferences arbitrary, so any key can come out; the constraint alone decides
+what may. Beam search with as many beams as keys must find every key (each valid prefix keeps a beam).
+"""
+
+from __future__ import annotations
+
+import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engram.keys.decoder import KeyDecoder
+from engram.keys.trie import KeyTrie
+from tests.support.key_strategies import schemas
+
+PROMPT = "Name the memory key.\nKey:\n"
+SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@SETTINGS
+@given(keys=schemas(), seed=st.integers(0, 2**16))
+def test_every_sampled_key_is_in_the_schema(sampling_decoder: KeyDecoder, keys: list[str], seed: int) -> None:
+    trie = KeyTrie(sampling_decoder.tokenizer, keys)
+    torch.manual_seed(seed)
+    choice = sampling_decoder.name_key(PROMPT, trie)
+    if not len(trie):
+        assert choice is None
+    else:
+        assert choice is not None and not choice.new and choice.key in set(keys)
+
+
+@SETTINGS
+@given(keys=schemas(max_size=6), k=st.integers(1, 5))
+def test_beams_are_distinct_keys_of_the_schema(decoder: KeyDecoder, keys: list[str], k: int) -> None:
+    trie = KeyTrie(decoder.tokenizer, keys)
+    named = [c.key for c in decoder.name_keys(PROMPT, trie, k)]
+    assert len(named) == len(set(named)) == min(k, len(trie))
+    assert set(named) <= set(keys)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(keys=schemas(max_size=5), added=schemas(max_size=3), removed=st.sets(st.integers(0, 9), max_size=3))
+def test_inserts_and_removals_show_in_the_next_generation(
+    decoder: KeyDecoder, keys: list[str], added: list[str], removed: set[int]
+) -> None:
+    trie = KeyTrie(decoder.tokenizer, keys)
+    assert {c.key for c in decoder.name_keys(PROMPT, trie, len(trie))} == set(trie.keys())
+    for key in added:
+        trie.insert(key)
+    for index in removed:
+        if keys:
+            trie.remove(keys[index % len(keys)])
+    expected = set(trie.keys())
+    assert {c.key for c in decoder.name_keys(PROMPT, trie, len(trie) + 2)} == expected
+
+
+def test_an_empty_schema_names_nothing(decoder: KeyDecoder) -> None:
+    trie = KeyTrie(decoder.tokenizer)
+    assert decoder.name_key(PROMPT, trie) is None
+    assert decoder.name_keys(PROMPT, trie, 3) == []
+
+
+def test_a_single_key_is_always_the_answer(sampling_decoder: KeyDecoder) -> None:
+    trie = KeyTrie(sampling_decoder.tokenizer, ["the only key"])
+    for seed in range(5):
+        torch.manual_seed(seed)
+        assert sampling_decoder.name_key(PROMPT, trie) is not None
+        assert sampling_decoder.name_key(PROMPT, trie).key == "the only key"  # type: ignore[union-attr]
+
+
+def test_the_escape_is_the_only_way_to_a_new_key(sampling_decoder: KeyDecoder) -> None:
+    empty = KeyTrie(sampling_decoder.tokenizer)
+    torch.manual_seed(0)
+    forced = sampling_decoder.name_key(PROMPT, empty, allow_new=True)
+    assert forced is not None and forced.new  # nothing exists: only the escape is open
+    trie = KeyTrie(sampling_decoder.tokenizer, ["hiking", "painting", "paris"])
+    kinds = set()
+    for seed in range(8):
+        torch.manual_seed(seed)
+        choice = sampling_decoder.name_key(PROMPT, trie, allow_new=True)
+        assert choice is not None
+        assert choice.new or choice.key in {"hiking", "painting", "paris"}
+        kinds.add(choice.new)
+    assert kinds == {True, False}  # both roads are open under sampling

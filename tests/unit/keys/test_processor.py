@@ -1,0 +1,48 @@
+"""The logits processor on its own: masks follow each row's tokens, whatever order rows come in."""
+
+from __future__ import annotations
+
+import torch
+
+from engram.keys.processor import TrieLogitsProcessor
+from engram.keys.tokenization import KeyTokenizer
+from engram.keys.trie import KeyTrie
+
+
+def allowed_ids(logits: torch.Tensor) -> list[set[int]]:
+    return [set(torch.nonzero(torch.isfinite(row)).flatten().tolist()) for row in logits]
+
+
+def test_rows_are_masked_by_their_own_prefix_even_when_reordered(key_tokenizer: KeyTokenizer) -> None:
+    trie = KeyTrie(key_tokenizer, ["alice", "paris"])
+    alice, paris = key_tokenizer.encode_key("alice"), key_tokenizer.encode_key("paris")
+    processor = TrieLogitsProcessor(trie)
+    prompt = [5, 6]
+    vocab = key_tokenizer.vocab_size
+    first = processor(torch.tensor([prompt, prompt]), torch.zeros(2, vocab))
+    assert allowed_ids(first) == [{alice[0], paris[0]}] * 2
+    # Beam search may swap rows between steps: the masks must follow the tokens, not the row numbers.
+    rows = torch.tensor([[*prompt, *paris], [*prompt, *alice]])
+    second = processor(rows, torch.zeros(2, vocab))
+    assert allowed_ids(second) == [{trie.eos_token_id}, {trie.eos_token_id}]
+
+
+def test_a_dead_row_may_only_end(key_tokenizer: KeyTokenizer) -> None:
+    trie = KeyTrie(key_tokenizer, ["alice"])
+    processor = TrieLogitsProcessor(trie)
+    processor(torch.tensor([[5]]), torch.zeros(1, key_tokenizer.vocab_size))
+    off_trie = key_tokenizer.encode_key("zzz")[0]
+    masked = processor(torch.tensor([[5, off_trie]]), torch.zeros(1, key_tokenizer.vocab_size))
+    assert allowed_ids(masked) == [{trie.eos_token_id}]
+
+
+def test_the_escape_opens_free_text_for_a_bounded_number_of_tokens(key_tokenizer: KeyTokenizer) -> None:
+    trie = KeyTrie(key_tokenizer, ["alice"])
+    marker = key_tokenizer.encode_unchecked(["+new:"])[0]
+    processor = TrieLogitsProcessor(trie, escape_tokens=marker, max_new_key_tokens=2)
+    vocab = key_tokenizer.vocab_size
+    processor(torch.tensor([[5]]), torch.zeros(1, vocab))
+    free = processor(torch.tensor([[5, *marker]]), torch.zeros(1, vocab))
+    assert len(allowed_ids(free)[0]) == vocab
+    spent = processor(torch.tensor([[5, *marker, 7, 8]]), torch.zeros(1, vocab))
+    assert allowed_ids(spent) == [{trie.eos_token_id}]
