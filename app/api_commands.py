@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from engram.settings import PROJECT_ROOT
+from graph.api_keys import ApiKeyStore
 
 SCHEMA_FILE = PROJECT_ROOT / "graphql" / "schema.graphql"
 console = Console()
@@ -42,9 +43,8 @@ def schema(
     console.print(f"wrote {out}")
 
 
-def _store():  # type: ignore[no-untyped-def]
+def _store() -> ApiKeyStore:
     from engram.settings import get_settings
-    from graph.api_keys import ApiKeyStore
     from graph.driver import get_driver
 
     return ApiKeyStore(get_driver(), get_settings().neo4j.database)
@@ -79,7 +79,9 @@ def list_keys(space: Annotated[str, typer.Option("--space", "-s")]) -> None:
     for column in ("id", "label", "created", "revoked"):
         table.add_column(column)
     for key in _store().keys(space):
-        table.add_row(key.id, key.label, key.created_at.isoformat(), key.revoked_at.isoformat() if key.revoked_at else "")
+        table.add_row(
+            key.id, key.label, key.created_at.isoformat(), key.revoked_at.isoformat() if key.revoked_at else ""
+        )
     console.print(table)
 
 

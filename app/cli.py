@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from app import api_commands
 from app.consolidate_command import consolidate_command
 from engram.formats.loading import InputFormat
 from engram.settings import PROJECT_ROOT, get_settings
@@ -142,6 +143,9 @@ def doctor() -> None:
 
 
 cli.command("consolidate")(consolidate_command)
+
+
+api_commands.register(cli)
 
 
 def main() -> None:

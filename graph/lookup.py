@@ -52,6 +52,7 @@ class GraphReader:
 
     def run(self, statement: str, **params: Any) -> list[neo4j.Record]:
         self.queries += 1
+        records: list[neo4j.Record]
         records, _, _ = self._driver.execute_query(
             load(statement), space=self.space, database_=self._database, routing_=neo4j.RoutingControl.READ, **params
         )

@@ -3,6 +3,7 @@ typed lateral links, and the episodes behind any piece of knowledge. Every call 
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 import neo4j
@@ -10,10 +11,25 @@ from pydantic import BaseModel
 
 from graph.cypher import load
 
-LINK_TYPES = frozenset(
-    {"RELATED_TO", "NEXT", "CAUSED_BY", "CONTRASTS_WITH", "ASSOCIATED", "SAME_AS", "MENTIONS", "PROVEN_BY",
-     "SUPERSEDES", "IN", "PART_OF", "SOLVES"}
-)  # fmt: skip
+
+class LinkType(StrEnum):
+    """The typed links an agent may follow."""
+
+    RELATED_TO = "RELATED_TO"
+    NEXT = "NEXT"
+    CAUSED_BY = "CAUSED_BY"
+    CONTRASTS_WITH = "CONTRASTS_WITH"
+    ASSOCIATED = "ASSOCIATED"
+    SAME_AS = "SAME_AS"
+    MENTIONS = "MENTIONS"
+    PROVEN_BY = "PROVEN_BY"
+    SUPERSEDES = "SUPERSEDES"
+    IN = "IN"
+    PART_OF = "PART_OF"
+    SOLVES = "SOLVES"
+
+
+LINK_TYPES = frozenset(t.value for t in LinkType)
 MAX_PAGE = 200
 
 

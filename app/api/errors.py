@@ -7,8 +7,9 @@ import logging
 import uuid
 from collections.abc import Callable
 
-from graphql import GraphQLError
 from strawberry.extensions import MaskErrors
+
+from graphql import GraphQLError
 
 log = logging.getLogger("engram.api")
 
@@ -40,8 +41,10 @@ class NotFoundError(ExpectedError):
 
 
 def _is_expected(error: GraphQLError) -> bool:
-    # Syntax and validation errors carry no original error: they describe the client's document.
-    return error.original_error is None or isinstance(error.original_error, ExpectedError)
+    # Syntax, validation and variable-coercion errors describe the client's document (no path, or no original
+    # error, or graphql-core's own error); only exceptions escaping our resolvers are unexpected.
+    original = error.original_error
+    return error.path is None or original is None or isinstance(original, ExpectedError | GraphQLError)
 
 
 class CorrelatedMaskErrors(MaskErrors):
@@ -54,9 +57,11 @@ class CorrelatedMaskErrors(MaskErrors):
     def anonymise_error(self, error: GraphQLError) -> GraphQLError:
         correlation_id = self._new_id()
         log.error(
-            "unexpected error %s at %s", correlation_id, ".".join(map(str, error.path or [])),
+            "unexpected error %s at %s",
+            correlation_id,
+            ".".join(map(str, error.path or [])),
             exc_info=error.original_error,
-        )  # fmt: skip
+        )
         return GraphQLError(
             message=f"Internal error (correlation id {correlation_id}); the server log has the details.",
             nodes=error.nodes,

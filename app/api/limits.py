@@ -41,8 +41,17 @@ class BodySizeLimit:
 
     async def _reject(self, send: Send) -> None:
         body = json.dumps(
-            {"errors": [{"message": f"request body over {self._max} bytes", "extensions": {"code": "PAYLOAD_TOO_LARGE"}}]}
+            {
+                "errors": [
+                    {"message": f"request body over {self._max} bytes", "extensions": {"code": "PAYLOAD_TOO_LARGE"}}
+                ]
+            }
         ).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            }
+        )
         await send({"type": "http.response.body", "body": body})

@@ -30,8 +30,13 @@ class GraphQL:
         self.key = key
         self.path = path
 
-    def raw(self, query: str, variables: dict[str, Any] | None = None, operation_name: str | None = None,
-            key: str | None = None) -> Any:  # fmt: skip
+    def raw(
+        self,
+        query: str,
+        variables: dict[str, Any] | None = None,
+        operation_name: str | None = None,
+        key: str | None = None,
+    ) -> Any:
         key = key or self.key
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         body: dict[str, Any] = {"query": query, "variables": variables or {}}
@@ -39,8 +44,13 @@ class GraphQL:
             body["operationName"] = operation_name
         return self.http.post(self.path, json=body, headers=headers)
 
-    def __call__(self, query: str, variables: dict[str, Any] | None = None, operation_name: str | None = None,
-                 key: str | None = None) -> dict[str, Any]:  # fmt: skip
+    def __call__(
+        self,
+        query: str,
+        variables: dict[str, Any] | None = None,
+        operation_name: str | None = None,
+        key: str | None = None,
+    ) -> dict[str, Any]:
         """`data` of a successful response; fails the test on HTTP or GraphQL errors."""
         response = self.raw(query, variables, operation_name, key)
         assert response.status_code == 200, response.text

@@ -18,8 +18,9 @@ class ApiKey:
 
     @staticmethod
     def of(info: ApiKeyInfo) -> ApiKey:
-        return ApiKey(id=strawberry.ID(info.id), label=info.label, created_at=info.created_at,
-                      revoked_at=info.revoked_at)  # fmt: skip
+        return ApiKey(
+            id=strawberry.ID(info.id), label=info.label, created_at=info.created_at, revoked_at=info.revoked_at
+        )
 
 
 @strawberry.type(description="A new key: keep `secret`, it is not stored and cannot be shown again.")

@@ -14,9 +14,10 @@ from strawberry.extensions import (
 )
 
 from app.api.errors import CorrelatedMaskErrors
+from app.api.schema.maintenance import MaintenanceMutation, MaintenanceQuery
+from app.api.schema.mutation import MemoryMutation
 from app.api.schema.nodes import Concept, Dimension, Episode, Intent, Prescription, Proposition, Source
-from app.api.schema.mutation import Mutation
-from app.api.schema.query import Query
+from app.api.schema.query import MemoryQuery
 from app.api.schema.subscription import Subscription
 from engram.settings import ApiSettings
 
@@ -31,6 +32,16 @@ class Neo4jCost(SchemaExtension):
         context = self.execution_context.context
         queries = getattr(context, "neo4j_queries", None)
         return {} if queries is None else {"cost": {"neo4jQueries": queries}}
+
+
+@strawberry.type
+class Query(MemoryQuery, MaintenanceQuery):
+    pass
+
+
+@strawberry.type
+class Mutation(MemoryMutation, MaintenanceMutation):
+    pass
 
 
 class EngramSchema(strawberry.Schema):

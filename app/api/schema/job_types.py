@@ -5,10 +5,10 @@ from __future__ import annotations
 import strawberry
 from strawberry.scalars import JSON
 
-from workers.jobs import JobState as JobStateModel
-from workers.jobs import JobStatus
+from app.api.schema.json import to_json
+from workers.jobs import JobState, JobStatus
 
-JobState = strawberry.enum(JobStateModel)
+strawberry.enum(JobState)
 
 
 @strawberry.type(description="An ingest job and its progress per stage.")
@@ -29,7 +29,16 @@ class Job:
     @staticmethod
     def of(status: JobStatus) -> Job:
         return Job(
-            id=strawberry.ID(status.id), state=status.state, stage=status.stage, done=status.done, total=status.total,
-            fraction=round(status.fraction, 4), stages_done=status.stages_done, stage_seconds=status.stage_seconds,
-            counts=status.counts, error=status.error, created_at=status.created_at, finished_at=status.finished_at,
-        )  # fmt: skip
+            id=strawberry.ID(status.id),
+            state=status.state,
+            stage=status.stage,
+            done=status.done,
+            total=status.total,
+            fraction=round(status.fraction, 4),
+            stages_done=status.stages_done,
+            stage_seconds=to_json(status.stage_seconds),
+            counts=to_json(status.counts),
+            error=status.error,
+            created_at=status.created_at,
+            finished_at=status.finished_at,
+        )

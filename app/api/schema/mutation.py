@@ -15,14 +15,13 @@ from app.api.schema.admin_types import ApiKey, IssuedApiKey, SpaceCreated
 from app.api.schema.job_types import Job
 from app.api.schema.nodes import Info
 from app.api.schema.outcomes import InvalidInput, NotFound, OverBudget, invalid
-from engram.formats.loading import InputFormat as InputFormatModel
+from engram.formats.loading import InputFormat, parse_payload, validate_records
 from engram.formats.loading import InvalidInput as InvalidRecords
-from engram.formats.loading import parse_payload, validate_records
 from engram.formats.records import MAX_RECORDS_PER_JOB, Record
 from engram.ids import validate_space
 from workers.tasks.ingest import submit_ingest
 
-InputFormat = strawberry.enum(InputFormatModel, description="How `payload` is written")
+strawberry.enum(InputFormat, description="How `payload` is written")
 MAX_FORGET_IDS = 1_000
 
 
@@ -32,7 +31,7 @@ class IngestInput:
         default=None, description="a record or a list of records: conversation, document or trajectory"
     )
     payload: str | None = strawberry.field(default=None, description="a JSON, JSONL or LoCoMo document as text")
-    format: InputFormat = InputFormat.JSONL  # type: ignore[assignment]
+    format: InputFormat = InputFormat.JSONL
 
 
 @strawberry.input(description="What to forget. Knowledge proven only by forgotten episodes goes with them.")
@@ -64,21 +63,22 @@ def _records(data: IngestInput) -> list[Record]:
     if (data.records is None) == (data.payload is None):
         raise InvalidRecords(["give exactly one of `records` and `payload`"])
     if data.payload is not None:
-        return parse_payload(data.payload, InputFormatModel(data.format.value))
+        return parse_payload(data.payload, InputFormat(data.format.value))
     raw = data.records if isinstance(data.records, list) else [data.records]
     return validate_records(raw)
 
 
 @strawberry.type
-class Mutation:
+class MemoryMutation:
     @strawberry.mutation(description="Validate a payload whole and queue it as an ingest job (nothing partial).")
     async def ingest(self, info: Info, input: IngestInput) -> IngestPayload:
         space = info.context.space
         if isinstance(input.records, list) and len(input.records) > MAX_RECORDS_PER_JOB:
             return OverBudget(
                 message=f"{len(input.records)} records in one job; the limit is {MAX_RECORDS_PER_JOB}",
-                limit=MAX_RECORDS_PER_JOB, requested=len(input.records),
-            )  # fmt: skip
+                limit=MAX_RECORDS_PER_JOB,
+                requested=len(input.records),
+            )
         try:
             records = _records(input)
         except InvalidRecords as exc:
@@ -94,8 +94,9 @@ class Mutation:
         if not asked:
             return invalid(["give at least one of episodeIds, sourceIds, knowledgeIds"])
         if len(asked) > MAX_FORGET_IDS:
-            return OverBudget(message=f"{len(asked)} ids; the limit is {MAX_FORGET_IDS}", limit=MAX_FORGET_IDS,
-                              requested=len(asked))  # fmt: skip
+            return OverBudget(
+                message=f"{len(asked)} ids; the limit is {MAX_FORGET_IDS}", limit=MAX_FORGET_IDS, requested=len(asked)
+            )
         forgetter = info.context.services.forgetter
         results = []
         if input.source_ids:
@@ -140,4 +141,3 @@ class Mutation:
         if revoked is None:
             return NotFound(message=f"no API key {id!r} in this space", id=str(id))
         return ApiKey.of(revoked)
-

@@ -3,26 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-from enum import Enum
 
 import strawberry
 from strawberry.scalars import JSON
 
 from app.api.pagination import Connection, decode_cursor, page_size
+from app.api.schema.json import to_json
 from app.api.schema.nodes import Concept, Dimension, Info, Node, Proposition, node_from_row
 from graph.navigation import ConceptPage as NavigatorPage
-from graph.navigation import Navigator
+from graph.navigation import LinkType, Navigator
 
 MAX_ASSOCIATED = 100
 
-LinkType = strawberry.enum(
-    Enum(
-        "LinkType",
-        {name: name for name in ("RELATED_TO", "NEXT", "CAUSED_BY", "CONTRASTS_WITH", "ASSOCIATED", "SAME_AS",
-                                 "MENTIONS", "PROVEN_BY", "SUPERSEDES", "IN", "PART_OF", "SOLVES")},
-    ),  # fmt: skip
-    description="The typed links an agent may follow (graph/navigation.py LINK_TYPES).",
-)
+strawberry.enum(LinkType)  # registers the graph's own enum: one list of link types
 
 
 def navigator(info: Info) -> Navigator:
@@ -104,4 +97,6 @@ async def concept_page_of(info: Info, page: NavigatorPage) -> ConceptPage:
 
 
 def link_of(type_name: str, outgoing: bool, properties: dict[str, object], label: str, row: dict[str, object]) -> Link:
-    return Link(type=LinkType[type_name], outgoing=outgoing, properties=properties, node=node_from_row(label, row))
+    return Link(
+        type=LinkType(type_name), outgoing=outgoing, properties=to_json(properties), node=node_from_row(label, row)
+    )

@@ -10,13 +10,13 @@ import strawberry
 
 from app.api.context import ApiContext
 from app.api.pagination import Connection, decode_cursor, page_size
-from engram.models import KnowledgeStatus as KnowledgeStatusModel
+from engram.models import KnowledgeStatus
 from graph.lookup import Row
 
 Info = strawberry.Info[ApiContext, None]
 
 
-KnowledgeStatus = strawberry.enum(KnowledgeStatusModel, description="superseded facts stay for asOf queries")
+strawberry.enum(KnowledgeStatus, description="superseded facts stay for asOf queries")
 
 
 @strawberry.interface(description="Anything in the memory graph, addressable by its id.")

@@ -12,20 +12,20 @@ from pydantic import ValidationError
 from app.api.pagination import Connection, decode_cursor, page_size
 from app.api.schema.admin_types import ApiKey
 from app.api.schema.job_types import Job
+from app.api.schema.navigation_types import ConceptPage as ConceptPageType
 from app.api.schema.navigation_types import (
     DimensionPage,
     Link,
-    LinkType,
     concept_page_of,
     link_of,
     navigator,
 )
-from app.api.schema.navigation_types import ConceptPage as ConceptPageType
 from app.api.schema.nodes import Dimension, Episode, Info, Node, node_from_row
 from app.api.schema.outcomes import InvalidInput, NotFound, OverBudget, invalid
-from app.api.schema.recall_types import MemoryType, Recall
+from app.api.schema.recall_types import Recall
+from graph.navigation import LinkType
 from graph.navigation import NotFound as NavigationNotFound
-from graph.recall.models import RecallRequest
+from graph.recall.models import MemoryType, RecallRequest
 from workers.jobs import UnknownJob
 
 MAX_QUERY_CHARS = 2_000
@@ -64,7 +64,7 @@ def _over(name: str, limit: int, requested: int) -> OverBudget:
 
 
 @strawberry.type
-class Query:
+class MemoryQuery:
     @strawberry.field(description="What memory recalls for a query, with provenance and an explanation trace.")
     async def recall(
         self,
@@ -85,9 +85,14 @@ class Query:
             return _over("limit", MAX_RECALL_LIMIT, limit)
         try:
             request = RecallRequest(
-                space=space, query=query, memory_types=memory_types, token_budget=token_budget,
-                hop_limit=hop_limit, limit=limit, as_of=as_of,
-            )  # fmt: skip
+                space=space,
+                query=query,
+                memory_types=memory_types,
+                token_budget=token_budget,
+                hop_limit=hop_limit,
+                limit=limit,
+                as_of=as_of,
+            )
         except ValidationError as exc:
             return invalid([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)])
         if not query.strip():

@@ -7,11 +7,11 @@ from datetime import datetime
 import strawberry
 from strawberry.scalars import JSON
 
+from app.api.schema.json import to_json
 from app.api.schema.nodes import Info, Node, node_from_row
-from graph.recall.models import MemoryType as MemoryTypeModel
-from graph.recall.models import Provenance, RecallItem, RecallResult, TraceStep
+from graph.recall.models import MemoryType, Provenance, RecallItem, RecallResult, TraceStep
 
-MemoryType = strawberry.enum(MemoryTypeModel, description="episodic: what happened; semantic: facts; procedural: how")
+strawberry.enum(MemoryType, description="episodic: what happened; semantic: facts; procedural: how")
 
 
 @strawberry.type(description="An episode that proves a recalled item.")
@@ -26,9 +26,13 @@ class ProvenanceEpisode:
     @staticmethod
     def of(p: Provenance) -> ProvenanceEpisode:
         return ProvenanceEpisode(
-            episode_id=strawberry.ID(p.episode_id), external_id=p.external_id, source_id=strawberry.ID(p.source_id),
-            speaker=p.speaker, text=p.text, occurred_at=p.occurred_at,
-        )  # fmt: skip
+            episode_id=strawberry.ID(p.episode_id),
+            external_id=p.external_id,
+            source_id=strawberry.ID(p.source_id),
+            speaker=p.speaker,
+            text=p.text,
+            occurred_at=p.occurred_at,
+        )
 
 
 @strawberry.type(description="One recalled piece of knowledge (or an episode, in episodic mode).")
@@ -51,10 +55,16 @@ class RecallHit:
     @staticmethod
     def of(item: RecallItem) -> RecallHit:
         return RecallHit(
-            id=strawberry.ID(item.id), kind=item.kind.value, text=item.text, score=item.score,
-            components=item.components, tokens=item.tokens, valid_from=item.valid_from, found_by=item.found_by,
+            id=strawberry.ID(item.id),
+            kind=item.kind.value,
+            text=item.text,
+            score=item.score,
+            components=to_json(item.components),
+            tokens=item.tokens,
+            valid_from=item.valid_from,
+            found_by=item.found_by,
             provenance=[ProvenanceEpisode.of(p) for p in item.provenance],
-        )  # fmt: skip
+        )
 
 
 @strawberry.type(description="One step of recall and what it decided.")
@@ -65,7 +75,7 @@ class RecallTraceStep:
 
     @staticmethod
     def of(step: TraceStep) -> RecallTraceStep:
-        return RecallTraceStep(step=step.step, ms=step.ms, detail=step.detail)
+        return RecallTraceStep(step=step.step, ms=step.ms, detail=to_json(step.detail))
 
 
 @strawberry.type(description="What memory recalls for a query.")
@@ -81,7 +91,11 @@ class Recall:
     @staticmethod
     def of(result: RecallResult) -> Recall:
         return Recall(
-            query=result.query, memory_types=list(result.memory_types), items=[RecallHit.of(i) for i in result.items],
-            tokens=result.tokens, hops=result.hops, trace=[RecallTraceStep.of(s) for s in result.trace],
+            query=result.query,
+            memory_types=list(result.memory_types),
+            items=[RecallHit.of(i) for i in result.items],
+            tokens=result.tokens,
+            hops=result.hops,
+            trace=[RecallTraceStep.of(s) for s in result.trace],
             cypher=result.cypher,
-        )  # fmt: skip
+        )

@@ -50,7 +50,9 @@ def test_ingest_then_recall_with_provenance_and_trace(gql: GraphQL, conversation
     assert "MATCH" in recall["cypher"]
 
 
-def test_nested_fields_cost_the_same_number_of_queries_for_any_width(gql: GraphQL, conversation: dict[str, Any]) -> None:
+def test_nested_fields_cost_the_same_number_of_queries_for_any_width(
+    gql: GraphQL, conversation: dict[str, Any]
+) -> None:
     gql.ingest([conversation])
     narrow = gql.raw(NESTED_RECALL, {"limit": 2})
     wide = gql.raw(NESTED_RECALL, {"limit": 20})
@@ -58,8 +60,10 @@ def test_nested_fields_cost_the_same_number_of_queries_for_any_width(gql: GraphQ
     assert len(items) > 4 and all(i["node"]["provenance"] for i in items)
     assert all(p["source"]["kind"] == "conversation" for i in items for p in i["node"]["provenance"])
     # Recall's own statements plus one batch each for nodes, concepts, provenance and sources.
-    recall_only = gql.raw('{ recall(query: "What do Caroline and Melanie do?", limit: 20, tokenBudget: 4096) '
-                          "{ ... on Recall { items { id } } } }")  # fmt: skip
+    recall_only = gql.raw(
+        '{ recall(query: "What do Caroline and Melanie do?", limit: 20, tokenBudget: 4096) '
+        "{ ... on Recall { items { id } } } }"
+    )
     assert _cost(wide) - _cost(recall_only) == 4
     assert _cost(narrow) - _cost(recall_only) <= 4
 
@@ -75,8 +79,11 @@ def test_lookups_and_navigation(gql: GraphQL, conversation: dict[str, Any]) -> N
     follow = gql(operation("follow"), {"nodeId": proposition["id"], "linkType": "PROVEN_BY"})["follow"]
     assert [link["node"]["__typename"] for link in follow["links"]] == ["Episode"]
     episode_id = follow["links"][0]["node"]["id"]
-    episode = gql('query($id: ID!) { episode(id: $id) { ... on Episode { externalId speaker source { id } '
-                  "knowledge { ... on Proposition { id } } } } }", {"id": episode_id})["episode"]  # fmt: skip
+    episode = gql(
+        "query($id: ID!) { episode(id: $id) { ... on Episode { externalId speaker source { id } "
+        "knowledge { ... on Proposition { id } } } } }",
+        {"id": episode_id},
+    )["episode"]
     assert episode["externalId"] == "D1:3" and episode["speaker"] == "Caroline"
     assert proposition["id"] in {k["id"] for k in episode["knowledge"]}
 
@@ -116,8 +123,10 @@ def test_forget_cascades_and_reports_what_went(
     before = label_counts(driver, space)
     recall = gql(operation("recall"), {"query": "When did Caroline go to the LGBTQ support group?"})["recall"]
     top = recall["items"][0]
-    episode_id = gql('{ recall(query: "When did Caroline go to the LGBTQ support group?") { ... on Recall { items '
-                     "{ provenance { episodeId } } } } }")["recall"]["items"][0]["provenance"][0]["episodeId"]  # fmt: skip
+    episode_id = gql(
+        '{ recall(query: "When did Caroline go to the LGBTQ support group?") { ... on Recall { items '
+        "{ provenance { episodeId } } } } }"
+    )["recall"]["items"][0]["provenance"][0]["episodeId"]
     forgotten = gql(operation("forget"), {"episodeIds": [episode_id, "ep_00000000000000000000"]})["forget"]
     assert forgotten["__typename"] == "Forgotten"
     assert forgotten["episodeIds"] == [episode_id] and top["id"] in forgotten["knowledgeIds"]
@@ -131,8 +140,9 @@ def test_forget_cascades_and_reports_what_went(
     assert repeat["episodeIds"] == [] and repeat["notFound"] == [episode_id]
 
 
-def test_forget_knowledge_keeps_the_episodes(gql: GraphQL, driver: neo4j.Driver, space: str,
-                                             conversation: dict[str, Any]) -> None:  # fmt: skip
+def test_forget_knowledge_keeps_the_episodes(
+    gql: GraphQL, driver: neo4j.Driver, space: str, conversation: dict[str, Any]
+) -> None:
     gql.ingest([conversation])
     before = label_counts(driver, space)
     top = gql(operation("recall"), {"query": "adoption agencies"})["recall"]["items"][0]

@@ -1,0 +1,73 @@
+"""Corrections, fact history and consolidation through the API."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tests.support.graphql_client import GraphQL, operation
+
+CORRECT = """
+mutation($id: ID!, $text: String!) {
+  correct(input: {propositionId: $id, text: $text, reason: "user said so"}) {
+    __typename
+    ... on Corrected { created proposition { id text status provenance { externalId } } supersedes { id status } }
+    ... on UserError { message }
+  }
+}
+"""
+HISTORY = """
+query($id: ID!) {
+  history(propositionId: $id) {
+    __typename
+    ... on History { status currentId replaced { propositionId text reason } }
+  }
+}
+"""
+
+
+def test_correct_supersedes_and_keeps_history(gql: GraphQL, conversation: dict[str, Any]) -> None:
+    gql.ingest([conversation])
+    old = gql(operation("recall"), {"query": "adoption agencies"})["recall"]["items"][0]
+    text = "Caroline chose an adoption agency in Portland."
+    corrected = gql(CORRECT, {"id": old["id"], "text": text})["correct"]
+    assert corrected["__typename"] == "Corrected" and corrected["created"] is True
+    assert corrected["proposition"]["text"] == text and corrected["proposition"]["status"] == "ACTIVE"
+    assert corrected["supersedes"] == {"id": old["id"], "status": "SUPERSEDED"}
+    assert [p["externalId"] for p in corrected["proposition"]["provenance"]] == ["D2:1"]  # proofs inherited
+
+    history = gql(HISTORY, {"id": corrected["proposition"]["id"]})["history"]
+    assert [step["propositionId"] for step in history["replaced"]] == [old["id"]]
+    assert gql(HISTORY, {"id": old["id"]})["history"]["currentId"] == corrected["proposition"]["id"]
+
+    ids = {i["id"] for i in gql(operation("recall"), {"query": "adoption agency"})["recall"]["items"]}
+    assert corrected["proposition"]["id"] in ids and old["id"] not in ids
+    # The same correction again changes nothing; correcting the superseded one is refused with the reason.
+    assert gql(CORRECT, {"id": old["id"], "text": text})["correct"]["created"] is False
+    stale = gql(CORRECT, {"id": old["id"], "text": "Something else entirely."})["correct"]
+    assert stale["__typename"] == "InvalidInput" and "superseded" in stale["message"]
+    missing = gql(CORRECT, {"id": "prop_00000000000000000000", "text": "x"})["correct"]
+    assert missing["__typename"] == "NotFound"
+
+
+def test_consolidate_runs_on_the_worker_and_reports(gql: GraphQL, conversation: dict[str, Any]) -> None:
+    gql.ingest([conversation])
+    queued = gql("mutation { consolidate { id state } }")["consolidate"]
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        status = gql(
+            "query($id: ID!) { consolidation(id: $id) { __typename ... on Consolidation { state report } } }",
+            {"id": queued["id"]},
+        )["consolidation"]
+        if status["state"] in ("SUCCESS", "FAILURE"):
+            break
+        time.sleep(0.5)
+    assert status["state"] == "SUCCESS", status
+    report = status["report"]["report"]
+    assert report["before"]["active_propositions"] >= report["after"]["active_propositions"] > 0
+    dimensions = gql(operation("dimensions"))["dimensions"]
+    assert dimensions["totalCount"] == report["after"]["dimensions"] >= 1
+    first = dimensions["edges"][0]["node"]
+    assert first["conceptCount"] >= len(first["concepts"]["edges"]) >= 1
+    unknown = gql('{ consolidation(id: "nope") { __typename } }')["consolidation"]
+    assert unknown["__typename"] == "NotFound"

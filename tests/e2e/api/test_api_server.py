@@ -1,0 +1,62 @@
+"""The API as deployed: the uvicorn server started by the stack, over loopback HTTP and graphql-transport-ws."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import neo4j
+import pytest
+import websockets
+
+from engram.settings import EngramSettings
+from tests.e2e.api.conftest import issue_key
+from tests.support.graphql_client import GraphQL, operation
+
+
+@pytest.fixture()
+def server(settings: EngramSettings, driver: neo4j.Driver, space: str) -> Iterator[GraphQL]:
+    base = f"http://{settings.api.host}:{settings.api.port}"
+    with httpx.Client(base_url=base, timeout=60) as http:
+        assert http.get("/healthz").json() == {"status": "ok"}, "the stack's API is not running (infra/api.sh)"
+        yield GraphQL(http, issue_key(driver, space))
+
+
+async def _follow(url: str, key: str, job_id: str) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    async with websockets.connect(url, subprotocols=[websockets.Subprotocol("graphql-transport-ws")]) as ws:
+        await ws.send(json.dumps({"type": "connection_init", "payload": {"apiKey": key}}))
+        assert json.loads(await ws.recv())["type"] == "connection_ack"
+        subscribe = {"query": operation("job_progress"), "variables": {"id": job_id}}
+        await ws.send(json.dumps({"id": str(uuid.uuid4()), "type": "subscribe", "payload": subscribe}))
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), timeout=300))
+            if message["type"] == "complete":
+                return events
+            assert message["type"] == "next" and not message["payload"].get("errors"), message
+            events.append(message["payload"]["data"]["jobProgress"])
+
+
+def test_ingest_follow_progress_over_websocket_and_recall(
+    server: GraphQL, settings: EngramSettings, conversation: dict[str, Any]
+) -> None:
+    job = server(operation("ingest"), {"records": [conversation]})["ingest"]
+    url = f"ws://{settings.api.host}:{settings.api.port}/graphql"
+    assert server.key is not None
+    events = asyncio.run(_follow(url, server.key, job["id"]))
+    assert events[-1]["state"] == "SUCCEEDED" and events[-1]["fraction"] == 1.0
+    fractions = [e["fraction"] for e in events]
+    assert fractions == sorted(fractions)  # progress never goes backwards
+    assert events[-1]["counts"]["episodes"] == 6
+    recall = server(operation("recall"), {"query": "What did Melanie paint?"})["recall"]
+    assert any("sunrise" in item["text"] for item in recall["items"][:3])
+
+
+def test_the_server_refuses_a_wrong_key_and_stays_up(server: GraphQL) -> None:
+    response = server.raw(operation("stats"), key="egk_0123456789abcdef.BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB")
+    assert response.status_code == 401
+    assert server(operation("stats"))["stats"]["episodes"] == 0
