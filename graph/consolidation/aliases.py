@@ -3,7 +3,7 @@ city", "mom" / "mother", "colour" / "color"), from embeddings plus string eviden
 concept's aliases too (cypher/recall/concepts_by_key.cypher).
 
 A pair is an alias when one key is the acronym of the other, when both are in one group of a small lexicon of
-kinship and everyday synonyms, when they are spelled alike, or when their embeddings are nearly identical; each
+kinship and everyday synonyms, when they differ only in spacing or in the spelling or inflection of their words, or when their embeddings are nearly identical; each
 string rule also needs the embeddings to agree, and keys with different numbers never alias.
 """
 
@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from graph.consolidation.model import unit_rows
-from graph.consolidation.text import is_acronym_of, string_similarity
+from graph.consolidation.text import is_acronym_of, spelling_variant
 from graph.cypher import load
 
 BLOCK = 2048
@@ -52,8 +52,7 @@ _DIGITS = re.compile(r"\d+")
 @dataclass(frozen=True)
 class AliasRules:
     embedding_only: float = 0.92  # cosine that alone makes two keys aliases
-    spelling: float = 0.85  # character similarity of spelling variants ...
-    spelling_cosine: float = 0.7  # ... whose embeddings also agree
+    spelling_cosine: float = 0.7  # spelling variants (text.spelling_variant) whose embeddings also agree
     acronym_cosine: float = 0.25
     lexicon_cosine: float = 0.4
 
@@ -82,8 +81,8 @@ def alias_reason(a: str, b: str, cosine: float, rules: AliasRules) -> str | None
     group = _LEXICON_GROUP.get(a)
     if group is not None and b in group:
         return "lexicon" if cosine >= rules.lexicon_cosine else None
-    if cosine >= rules.spelling_cosine and string_similarity(a, b) >= rules.spelling:
-        return "spelling"
+    if cosine >= rules.spelling_cosine and spelling_variant(a, b):
+        return "variant"
     if cosine >= rules.embedding_only:
         return "embedding"
     return None

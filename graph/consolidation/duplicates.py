@@ -28,7 +28,7 @@ BLOCK = 1024  # rows of a similarity block (memory: BLOCK x members floats)
 
 class DuplicateDecision(StrEnum):
     UPDATED = "updated"  # the same fact with a new value: the newer one supersedes the older
-    MERGE = "merge"  # the same fact restated: one survivor stands for both
+    MERGE = "merge"  # the same fact restated, or the same point in other words: one survivor stands for both
     KEEP = "keep"  # only related: both stay current
 
 
@@ -37,6 +37,8 @@ class DuplicateRules:
     threshold: float = 0.88  # cosine of candidates
     merge_overlap: float = 0.75  # content-word Jaccard to call two statements the same fact
     update_overlap: float = 0.75  # content-word Jaccard of two values of the same fact
+    topic_cosine: float = 0.92  # so close in meaning that ...
+    topic_overlap: float = 0.5  # ... half the content words shared make the same point in other words
 
 
 class DuplicateJudge(Protocol):
@@ -65,7 +67,7 @@ class OfflineJudge:
             if values_a and values_b and overlap >= rules.update_overlap:
                 return DuplicateDecision.UPDATED
             return DuplicateDecision.KEEP
-        if overlap >= rules.merge_overlap:
+        if overlap >= rules.merge_overlap or (cosine >= rules.topic_cosine and overlap >= rules.topic_overlap):
             return DuplicateDecision.MERGE
         return DuplicateDecision.KEEP
 

@@ -63,8 +63,17 @@ def content_tokens(text: str) -> frozenset[str]:
             or bare in NUMBER_WORDS
         ):
             continue
-        out.add(singular(bare))
+        out.add(stem(singular(bare)))
     return frozenset(out)
+
+
+def stem(word: str) -> str:
+    """A crude suffix stripper, enough to meet inflections: 'roasted' / 'roast', 'making' / 'make'."""
+    for suffix in ("ing", "ed", "es", "e", "y"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if len(word) > 3 and word[-1] == word[-2] else word
 
 
 def negated(text: str) -> bool:
@@ -79,6 +88,31 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     if not a and not b:
         return 1.0
     return len(a & b) / len(a | b)
+
+
+AGENT_SUFFIXES = frozenset({"ist", "ists", "er", "ers", "or", "ors", "ian", "ians", "r"})
+
+
+def word_variant(a: str, b: str) -> bool:
+    """Two spellings or inflections of one word: 'colour' / 'color', 'fam' / 'family', 'met' / 'meet'."""
+    if a == b:
+        return True
+    if a[:1] != b[:1] or a.isdigit() or b.isdigit():
+        return False
+    short, long = sorted((a, b), key=len)
+    if len(short) >= 3 and long.startswith(short):
+        return long[len(short) :] not in AGENT_SUFFIXES  # 'art' / 'artist', 'paint' / 'painter' differ
+
+    return a[:2] == b[:2] and string_similarity(a, b) >= 0.8
+
+
+def spelling_variant(a: str, b: str) -> bool:
+    """Keys that differ only in spacing or in the spelling of their words ('road trip' / 'roadtrip',
+    'women sitting' / 'woman sitting'); not a narrower key ('mental health job' / 'mental health')."""
+    if a.replace(" ", "").replace("-", "") == b.replace(" ", "").replace("-", ""):
+        return True
+    words_a, words_b = a.split(), b.split()
+    return len(words_a) == len(words_b) and all(word_variant(x, y) for x, y in zip(words_a, words_b, strict=True))
 
 
 def string_similarity(a: str, b: str) -> float:

@@ -14,7 +14,7 @@ RULES = AliasRules()
 def test_alias_reasons() -> None:
     assert alias_reason("nyc", "new york city", 0.4, RULES) == "acronym"
     assert alias_reason("mom", "mother", 0.6, RULES) == "lexicon"
-    assert alias_reason("colour", "color", 0.8, RULES) == "spelling"
+    assert alias_reason("colour", "color", 0.8, RULES) == "variant"
     assert alias_reason("sofa", "couch", 0.95, RULES) == "embedding"
 
 
@@ -51,3 +51,16 @@ def test_intent_merge_points_at_the_final_canonical() -> None:
     merges = plan_intent_merges(intents, vectors)
     assert sorted((m.merged, m.canonical) for m in merges) == [("a", "b"), ("c", "b")]
     assert plan_intent_merges([intents[1], intents[3]], np.asarray(vectors[[1, 3]])) == []
+
+
+def test_narrower_or_prefixed_keys_are_not_spelling_variants() -> None:
+    for a, b in [
+        ("mental health job", "mental health"),
+        ("lgbtq activist", "new lgbtq activist"),
+        ("cross", "across"),
+        ("safe place", "safe space"),
+        ("mental health job", "mental health work"),
+    ]:
+        assert alias_reason(a, b, 0.85, RULES) is None, (a, b)
+    for a, b in [("road trip", "roadtrip"), ("fam camping", "family camping"), ("women sitting", "woman sitting")]:
+        assert alias_reason(a, b, 0.75, RULES) == "variant", (a, b)

@@ -94,3 +94,13 @@ def test_plan_reaches_a_fixed_point_and_replans_nothing() -> None:
     rest = [v for v in views if v.id not in replaced]
     again, _ = plan_duplicates(rest, np.asarray(vectors[[2, 3]]), JUDGE, 0.88)
     assert again == []
+
+
+def test_the_same_point_in_other_words_merges() -> None:
+    a = view("a", "Melanie said: We roasted marshmallows and shared stories around the campfire.", "Melanie")
+    b = view("b", "Melanie said: We roast marshmallows, tell stories around the campfire and enjoy it.", "Melanie")
+    assert JUDGE.decide(a, b, 0.94) is DuplicateDecision.MERGE
+    c = view("c", "Caroline is still looking into counseling and mental health jobs.", "Caroline")
+    d = view("d", "Lately, Caroline has been looking into counseling and mental health as a career.", "Caroline")
+    assert JUDGE.decide(c, d, 0.93) is DuplicateDecision.MERGE
+    assert JUDGE.decide(c, d, 0.9) is DuplicateDecision.KEEP  # other words need to be closer in meaning
