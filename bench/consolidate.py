@@ -125,7 +125,6 @@ def main() -> None:
         questions = questions[: args.limit_questions]
     ingest_fresh(args.data, args.reuse)
     samples = [record.id for record in parse_payload(args.data.read_text(), InputFormat.LOCOMO)]
-    )
     driver, database = get_driver(), get_settings().neo4j.database
     embedder = get_embedder()
     engine = RecallEngine(driver, database, embedder.encode, embedder.count_tokens)
