@@ -65,18 +65,22 @@ class KeyLog:
         version, last = pipe.execute()
         return int(version or 0), _decode(last[0][0]) if last else "0-0"
 
-    def since(self, stream_id: str, batch: int = 10_000) -> tuple[list[KeyChange], str]:
-        """Changes after `stream_id`, oldest first, and the id to continue from."""
+    def since(self, stream_id: str, batch: int = 10_000) -> tuple[list[KeyChange], str, int]:
+        """Changes after `stream_id` (oldest first), the id to continue from, and the latest version number."""
+        pipe = self._client.pipeline(transaction=True)
+        pipe.get(self.counter)
+        pipe.xrange(self.stream, min=f"({stream_id}", count=batch)
+        version, entries = pipe.execute()
         changes: list[KeyChange] = []
         while True:
-            entries = cast(list[Any], self._client.xrange(self.stream, min=f"({stream_id}", count=batch))
             for entry_id, fields in entries:
                 data = {_decode(k): _decode(v) for k, v in fields.items()}
                 change = json.loads(data["change"])
                 changes.append(KeyChange(int(data["v"]), change["add"], change["remove"]))
                 stream_id = _decode(entry_id)
             if len(entries) < batch:
-                return changes, stream_id
+                return changes, stream_id, int(version or 0)
+            entries = cast(list[Any], self._client.xrange(self.stream, min=f"({stream_id}", count=batch))
 
 
 def _decode(value: bytes | str) -> str:
@@ -116,8 +120,10 @@ class SyncedSchema:
     def refresh(self) -> int:
         """Apply new changes; returns how many entries were applied."""
         with self._lock:
-            changes, stream_id = self.log.since(self._stream_id)
-            if changes and changes[0].version != self.version + 1:  # trimmed past us: start again
+            changes, stream_id, latest = self.log.since(self._stream_id)
+            first = changes[0].version if changes else latest + 1
+            # Entries we never saw were trimmed away, or Redis lost the log: start again from the graph.
+            if first > self.version + 1 or latest < self.version:
                 self._trie, self.version, self._stream_id = self._load()
                 return len(changes)
             for change in changes:
