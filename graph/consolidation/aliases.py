@@ -3,8 +3,9 @@ city", "mom" / "mother", "colour" / "color"), from embeddings plus string eviden
 concept's aliases too (cypher/recall/concepts_by_key.cypher).
 
 A pair is an alias when one key is the acronym of the other, when both are in one group of a small lexicon of
-kinship and everyday synonyms, when they differ only in spacing or in the spelling or inflection of their words, or when their embeddings are nearly identical; each
-string rule also needs the embeddings to agree, and keys with different numbers never alias.
+kinship and everyday synonyms, when they differ only in spacing or in the spelling or inflection of their words,
+or when their embeddings are nearly identical; each string rule also needs the embeddings to agree, and keys
+with different numbers never alias.
 """
 
 from __future__ import annotations
