@@ -380,10 +380,11 @@ def _as_episodes(items: list[RecallItem], count_tokens: CountTokensFn) -> list[R
 
 
 def browser_cypher(space: str, items: Sequence[RecallItem]) -> str:
-    """A Cypher query that shows the returned items, their provenance and concepts in Neo4j Browser."""
+    """A Cypher query that shows the returned items, their provenance and concepts in Neo4j Browser (an episode
+    item: its source); it never leaves the space, even along a stray edge."""
     ids = json.dumps([item.id for item in items])
     return (
         f"MATCH (n) WHERE n.space = {json.dumps(space)} AND n.id IN {ids}\n"
-        "OPTIONAL MATCH (n)-[r:PROVEN_BY|MENTIONS|SOLVES]->(m)\n"
+        "OPTIONAL MATCH (n)-[r:PROVEN_BY|MENTIONS|SOLVES|PART_OF]->(m) WHERE m.space = n.space\n"
         "RETURN n, r, m"
     )
