@@ -28,19 +28,19 @@ def _stack(action: str) -> int:
 
 @cli.command()
 def up() -> None:
-    """Start Neo4j (and apply schema migrations), Redis and a Celery worker on 127.0.0.1."""
+    """Start Neo4j (and apply schema migrations), Redis, a Celery worker and the GraphQL API on 127.0.0.1."""
     raise typer.Exit(_stack("up"))
 
 
 @cli.command()
 def down() -> None:
-    """Stop the worker, Redis and Neo4j started by `engram up`."""
+    """Stop the API, the worker, Redis and Neo4j started by `engram up`."""
     raise typer.Exit(_stack("down"))
 
 
 @cli.command()
 def status() -> None:
-    """Say which of Neo4j, Redis and the worker are running (exit 3 if any is not)."""
+    """Say which of Neo4j, Redis, the worker and the API are running (exit 3 if any is not)."""
     raise typer.Exit(_stack("status"))
 
 

@@ -101,6 +101,20 @@ def check_worker(settings: EngramSettings) -> CheckResult:
     return CheckResult("Celery worker", True, ", ".join(name for reply in replies for name in reply))
 
 
+def check_api(settings: EngramSettings) -> CheckResult:
+    url = f"http://{settings.api.host}:{settings.api.port}"
+    try:
+        health = httpx.get(f"{url}/healthz", timeout=10)
+        # Without a key the API must refuse to read memory: proves the GraphQL route is up and guarded.
+        probe = httpx.post(f"{url}/graphql", json={"query": "{ stats { episodes } }"}, timeout=10).json()
+    except (httpx.HTTPError, ValueError) as exc:
+        return CheckResult("GraphQL API", False, f"{url}: {exc}", "engram up (infra/api.sh start; log in .engram/api)")
+    code = (probe.get("errors") or [{}])[0].get("extensions", {}).get("code")
+    ok = health.status_code == 200 and code == "UNAUTHENTICATED"
+    detail = f"{url}/graphql: healthz HTTP {health.status_code}, unauthenticated request refused ({code})"
+    return CheckResult("GraphQL API", ok, detail, "" if ok else "see .engram/api/api.log")
+
+
 def check_embedding(settings: EngramSettings) -> CheckResult:
     from engram.embedding import Embedder
 
@@ -121,5 +135,6 @@ def all_checks(settings: EngramSettings) -> list[Callable[[], CheckResult]]:
         lambda: check_browser(settings),
         lambda: check_redis(settings),
         lambda: check_worker(settings),
+        lambda: check_api(settings),
         lambda: check_embedding(settings),
     ]

@@ -60,3 +60,12 @@ def test_the_server_refuses_a_wrong_key_and_stays_up(server: GraphQL) -> None:
     response = server.raw(operation("stats"), key="egk_0123456789abcdef.BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB")
     assert response.status_code == 401
     assert server(operation("stats"))["stats"]["episodes"] == 0
+
+
+def test_doctor_checks_every_part_including_the_api(settings: EngramSettings) -> None:
+    from app.doctor import all_checks
+
+    results = [check() for check in all_checks(settings)]
+    assert {"Redis", "Celery worker", "GraphQL API", "Neo4j Browser"} <= {r.name for r in results}
+    failed = [f"{r.name}: {r.detail}" for r in results if not r.ok]
+    assert not failed, failed
