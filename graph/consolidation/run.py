@@ -26,7 +26,13 @@ from engram.settings import get_settings
 from graph.consolidation.aliases import AliasRules, link_aliases
 from graph.consolidation.associations import refresh_all
 from graph.consolidation.conflicts import ReliabilityWeights, resolve_conflicts
-from graph.consolidation.duplicates import DuplicateJudge, OfflineJudge, carry_late_proofs, merge_duplicates
+from graph.consolidation.duplicates import (
+    DuplicateJudge,
+    DuplicateRules,
+    OfflineJudge,
+    carry_late_proofs,
+    merge_duplicates,
+)
 from graph.consolidation.intents import INTENT_THRESHOLD, merge_intents
 from graph.consolidation.report import ConsolidationReport, figures
 from graph.dimensions import build_dimensions
@@ -34,9 +40,7 @@ from graph.driver import get_driver
 
 
 class ConsolidationOptions(BaseModel):
-    model_config = {"arbitrary_types_allowed": True}
-
-    duplicate_threshold: float = 0.88
+    duplicate_threshold: float = DuplicateRules().threshold  # cosine of near-duplicate candidates
     intent_threshold: float = INTENT_THRESHOLD
     dimensions: bool = True  # run Graph Data Science (needs the GDS plugin)
 
@@ -69,7 +73,8 @@ def consolidate(
     before = figures(driver, database, space)
     late = carry_late_proofs(driver, database, space)
     step("carry_late_proofs")
-    duplicates = merge_duplicates(driver, database, space, judge or OfflineJudge(), options.duplicate_threshold)
+    judge = judge or OfflineJudge(DuplicateRules(threshold=options.duplicate_threshold))
+    duplicates = merge_duplicates(driver, database, space, judge, options.duplicate_threshold)
     step("duplicates")
     aliases = link_aliases(driver, database, space, alias_rules)
     step("aliases")
