@@ -397,3 +397,17 @@ def test_celery_task_and_cli(space: str) -> None:
     assert report["after"]["superseded_propositions"] == 3
     bad = engram("consolidate", "--space", "Not A Space")
     assert bad.returncode == 2
+
+
+def test_a_run_skips_while_another_holds_the_space(space: str) -> None:
+    from workers.resources import get_redis
+    from workers.tasks.consolidate import consolidate_locked
+
+    lock = get_redis().lock(f"engram:consolidate:lock:{space}", timeout=60)
+    assert lock.acquire(blocking=False)
+    try:
+        assert consolidate_locked(space).skipped
+    finally:
+        lock.release()
+    outcome = consolidate_locked(space)
+    assert not outcome.skipped and outcome.report is not None and outcome.report.space == space
