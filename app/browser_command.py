@@ -107,7 +107,13 @@ def print_browser(
             raise ValueError(f"no exploration query {query!r}; there are: {', '.join(q.name for q in queries)}")
         console.print(chosen[0].text, markup=False, highlight=False, soft_wrap=True)
         return
-    parameters = example_parameters(driver, settings.neo4j.database, space)
+    try:
+        driver.verify_connectivity()  # fails at once where the query would retry for half a minute
+        parameters = example_parameters(driver, settings.neo4j.database, space)
+        note = "" if parameters.get("proposition") else "  (nothing in this space yet: ingest something first)"
+    except (neo4j.exceptions.DriverError, neo4j.exceptions.Neo4jError) as exc:
+        parameters = {"space": space, "proposition": None, "key": None, "dimension": None, "fact": None}
+        note = f"  (no example values: Neo4j at {settings.neo4j.uri} answers {type(exc).__name__}; is it up?)"
     out = [
         f"Neo4j Browser for space '{space}':",
         f"  {browser_url(settings, parameters)}",
@@ -116,6 +122,7 @@ def print_browser(
         "",
         "1. Parameters (example values picked from the space; change them to explore something else):",
         f"  {params_command(parameters)}",
+        *([note] if note else []),
         "",
         "2. Colours and captions per label (optional, kept by Browser): run the output of",
         f"  engram browser --space {space} --style",

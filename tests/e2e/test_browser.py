@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import neo4j
 import pytest
@@ -120,11 +119,13 @@ def _run(driver: neo4j.Driver, query: str, parameters: dict[str, Any]) -> list[n
     return records
 
 
-def test_example_parameters_name_what_the_space_holds(explored: Explored) -> None:
+def test_example_parameters_name_what_the_space_holds(driver: neo4j.Driver, explored: Explored) -> None:
     p = explored.parameters
     assert p["space"] == explored.space
     assert all(p[name] for name in ("proposition", "key", "dimension", "fact")), p
-    assert p["fact"] != p["proposition"]  # the fact with a history, not the fallback
+    # The fact is one with a history, not the fallback to `proposition`.
+    history = "MATCH (n:Proposition {space: $s, id: $id}) RETURN COUNT { (n)-[:SUPERSEDES]->() } AS n"
+    assert rows(driver, history, s=explored.space, id=p["fact"]) == [{"n": 1}]
 
 
 def test_every_exploration_query_shows_its_space_and_nothing_else(driver: neo4j.Driver, explored: Explored) -> None:
@@ -221,7 +222,6 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
         options.add_argument(arg)
     browser = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     wait = WebDriverWait(browser, 60)
-    base = browser_url(settings).split("?")[0]
     parameters = {**explored.parameters, "proposition": "melanie"}  # words: several propositions of Melanie's
     (query,) = [q for q in exploration_queries() if q.name == "proposition_provenance"]
     expected = {
@@ -232,20 +232,15 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
     assert len(expected) >= 10
 
     def run_in_editor(command: str) -> None:
-        # `?cmd=edit&arg=` puts the command in the editor; Browser cuts a URL argument at `#`, JSON reads \u0023.
-        escaped = command.replace("#", "\\u0023")
-        browser.get(f"{base}?cmd=edit&arg={quote(escaped, safe='')}")
-        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "[data-testid=frameCommand]"))  # Browser is up
+        """Paste `command` into the editor, as a person would, and run it."""
+        browser.find_element(By.CSS_SELECTOR, "#monaco-main-editor").click()
+        browser.execute_script(PASTE, command)
         browser.find_element(By.CSS_SELECTOR, "[data-testid=editor-Run]").click()
 
     def rendered(b: WebDriver) -> bool:
         return len(b.find_elements(By.CSS_SELECTOR, "svg g.node")) == len(expected)
 
     try:
-        # The style first: it is client-side (no connection needed) and Browser keeps it across loads.
-        run_in_editor(style_command())
-        wait.until(lambda b: "node.Proposition" in (b.execute_script("return localStorage['neo4j.grass']") or ""))
-
         # The URL `engram browser` prints: it pre-fills the connect form and puts `:params` in the editor.
         browser.get(browser_url(settings, parameters))
         password = wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "[data-testid=password]"))
@@ -256,10 +251,10 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
         browser.find_element(By.CSS_SELECTOR, "[data-testid=editor-Run]").click()
         wait.until(lambda b: "Successfully set your parameters" in b.page_source)
 
-        # The query as a person would paste it into the editor.
-        browser.find_element(By.CSS_SELECTOR, "#monaco-main-editor, .monaco-editor").click()
-        browser.execute_script(PASTE, query.text)
-        browser.find_element(By.CSS_SELECTOR, "[data-testid=editor-Run]").click()
+        # What `engram browser --style` prints, then the query, pasted into the editor.
+        run_in_editor(style_command())
+        wait.until(lambda b: "node.Proposition" in (b.execute_script("return localStorage['neo4j.grass']") or ""))
+        run_in_editor(query.text)
         wait.until(rendered)  # every node the query returns is drawn
         # The result frame is the newest, so the first: full screen, then zoom the graph to fit it.
         browser.find_element(By.CSS_SELECTOR, "button[title=Fullscreen]").click()
