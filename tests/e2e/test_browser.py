@@ -12,7 +12,7 @@ import os
 import shutil
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -230,6 +230,11 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
         for n in _nodes(list(r.values()))
     }
     assert len(expected) >= 10
+    embedder = get_embedder()
+    engine = RecallEngine(driver, "neo4j", embedder.encode, embedder.count_tokens)
+    snippet = engine.recall(RecallRequest(space=explored.space, query="What did Melanie paint?")).cypher
+    snippet_nodes = {n.element_id for r in _run(driver, snippet, {}) for n in _nodes(list(r.values()))}
+    assert snippet_nodes
 
     def run_in_editor(command: str) -> None:
         """Paste `command` into the editor, as a person would, and run it."""
@@ -237,8 +242,8 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
         browser.execute_script(PASTE, command)
         browser.find_element(By.CSS_SELECTOR, "[data-testid=editor-Run]").click()
 
-    def rendered(b: WebDriver) -> bool:
-        return len(b.find_elements(By.CSS_SELECTOR, "svg g.node")) == len(expected)
+    def drawn(count: int) -> Callable[[WebDriver], bool]:
+        return lambda b: len(b.find_elements(By.CSS_SELECTOR, "svg g.node")) == count
 
     try:
         # The URL `engram browser` prints: it pre-fills the connect form and puts `:params` in the editor.
@@ -254,8 +259,14 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
         # What `engram browser --style` prints, then the query, pasted into the editor.
         run_in_editor(style_command())
         wait.until(lambda b: "node.Proposition" in (b.execute_script("return localStorage['neo4j.grass']") or ""))
+        # The Cypher snippet a recall result carries draws its items, provenance and concepts.
+        run_in_editor(snippet)
+        wait.until(drawn(len(snippet_nodes)))
+        run_in_editor(":clear")
+        wait.until(drawn(0))
+
         run_in_editor(query.text)
-        wait.until(rendered)  # every node the query returns is drawn
+        wait.until(drawn(len(expected)))  # every node the query returns is drawn
         # The result frame is the newest, so the first: full screen, then zoom the graph to fit it.
         browser.find_element(By.CSS_SELECTOR, "button[title=Fullscreen]").click()
         time.sleep(3)  # the force layout settles
