@@ -25,6 +25,14 @@ def _third_person(verb: str) -> str:
     return verb + "s"
 
 
+def _inverted(text: str, verbs: str, pronoun: str, name: str) -> str:
+    def agree(match: re.Match[str]) -> str:
+        verb = _third_person(match.group("verb"))
+        return f"{verb[0].upper() if match.group('verb')[0].isupper() else verb[0]}{verb[1:]} {name}"
+
+    return re.sub(rf"\b(?P<verb>{verbs}) {pronoun}\b", agree, text)
+
+
 def resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
     """Replace I/me/my/mine/myself (and you/your/yours/yourself when the addressee is known)."""
     if not speaker:
@@ -41,6 +49,10 @@ def resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
         ]  # fmt: skip
     for pattern, repl in contractions:
         out = re.sub(pattern.replace("'", "['’]"), repl, out)
+    # Questions put the verb first: "Are you making bowls?" -> "Is Maya making bowls?".
+    out = _inverted(out, r"[Aa]m|[Dd]o|[Hh]ave|[Ww]as", "I", speaker)
+    if addressee:
+        out = _inverted(out, r"[Aa]re|[Dd]o|[Hh]ave|[Ww]ere", "[Yy]ou", addressee)
 
     def subject_verb(match: re.Match[str], name: str) -> str:
         adverb = match.group("adv") or ""

@@ -20,3 +20,12 @@ def test_contractions_are_expanded_with_agreement() -> None:
 
 def test_unknown_addressee_leaves_you_alone() -> None:
     assert resolve_persons("Did you see it?", "Ann", None) == "Did you see it?"
+
+
+def test_questions_keep_agreement_when_the_verb_comes_first() -> None:
+    assert resolve_persons("Are you making bowls?", "Leo", "Maya") == "Is Maya making bowls?"
+    assert resolve_persons("Do you still paint? Have you seen it?", "Leo", "Maya") == (
+        "Does Maya still paint? Has Maya seen it?"
+    )
+    assert resolve_persons("Am I late? Were you there?", "Leo", "Maya") == "Is Leo late? Was Maya there?"
+    assert resolve_persons("so do you", "Leo", None) == "so do you"  # no addressee: untouched
