@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 from tests.support.graphql_client import GraphQL, operation
@@ -30,6 +31,7 @@ def test_correct_supersedes_and_keeps_history(gql: GraphQL, conversation: dict[s
     gql.ingest([conversation])
     old = gql(operation("recall"), {"query": "adoption agencies"})["recall"]["items"][0]
     text = "Caroline chose an adoption agency in Portland."
+    before_correction = datetime.now(UTC).isoformat()
     corrected = gql(CORRECT, {"id": old["id"], "text": text})["correct"]
     assert corrected["__typename"] == "Corrected" and corrected["created"] is True
     assert corrected["proposition"]["text"] == text and corrected["proposition"]["status"] == "ACTIVE"
@@ -42,6 +44,9 @@ def test_correct_supersedes_and_keeps_history(gql: GraphQL, conversation: dict[s
 
     ids = {i["id"] for i in gql(operation("recall"), {"query": "adoption agency"})["recall"]["items"]}
     assert corrected["proposition"]["id"] in ids and old["id"] not in ids
+    # asOf a time before the correction, memory answers as it did then.
+    then = gql(operation("recall"), {"query": "adoption agency", "asOf": before_correction})["recall"]["items"]
+    assert old["id"] in {i["id"] for i in then} and corrected["proposition"]["id"] not in {i["id"] for i in then}
     # The same correction again changes nothing; correcting the superseded one is refused with the reason.
     assert gql(CORRECT, {"id": old["id"], "text": text})["correct"]["created"] is False
     stale = gql(CORRECT, {"id": old["id"], "text": "Something else entirely."})["correct"]
