@@ -72,6 +72,8 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
         context_getter=context,
         graphql_ide="graphiql" if api.development else None,
         allow_queries_via_get=False,  # a GET must never mutate or be cached by a proxy
+        # Keys travel in headers, never cookies, so a cross-site form post cannot carry one: uploads are safe.
+        multipart_uploads_enabled=True,
     )
     app.include_router(router, prefix="/graphql")
 

@@ -67,11 +67,14 @@ class GraphQL:
         """Ingest through the API and wait for the job; returns the finished job."""
         job = self(operation("ingest"), {"records": records})["ingest"]
         assert job["__typename"] == "Job", job
+        return self.wait_for_job(job["id"], timeout_s)
+
+    def wait_for_job(self, job_id: str, timeout_s: float = 300) -> dict[str, Any]:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            status = self(operation("job"), {"id": job["id"]})["job"]
+            status = self(operation("job"), {"id": job_id})["job"]
             if status["state"] in ("SUCCEEDED", "FAILED"):
                 assert status["state"] == "SUCCEEDED", status["error"]
                 return status  # type: ignore[no-any-return]
             time.sleep(0.3)
-        raise TimeoutError(f"job {job['id']} not finished in {timeout_s} s")
+        raise TimeoutError(f"job {job_id} not finished in {timeout_s} s")

@@ -9,6 +9,7 @@ import asyncio
 from typing import Annotated
 
 import strawberry
+from strawberry.file_uploads import Upload
 from strawberry.scalars import JSON
 
 from app.api.schema.admin_types import ApiKey, IssuedApiKey, SpaceCreated
@@ -86,6 +87,17 @@ class MemoryMutation:
         jobs = info.context.services.jobs
         job_id = await asyncio.to_thread(submit_ingest, space, records, jobs)
         return Job.of(await asyncio.to_thread(jobs.status, job_id))
+
+    @strawberry.mutation(
+        description="Ingest an uploaded file (GraphQL multipart request): JSON, JSONL or LoCoMo, validated whole."
+    )
+    async def ingest_file(self, info: Info, file: Upload, format: InputFormat = InputFormat.JSONL) -> IngestPayload:
+        raw = await file.read() if hasattr(file, "read") else bytes(file)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return invalid(["file: not UTF-8 text"])
+        return await MemoryMutation.ingest(self, info, IngestInput(payload=text, format=format))
 
     @strawberry.mutation(description="Forget episodes, sources or knowledge, with cascade; returns what went.")
     async def forget(self, info: Info, input: ForgetInput) -> ForgetPayload:

@@ -3,6 +3,7 @@ forget, and bounded Neo4j round trips for nested queries."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import neo4j
@@ -159,3 +160,21 @@ def test_ingest_rejects_invalid_records_and_writes_nothing(
     result = gql(operation("ingest"), {"records": invalid})["ingest"]
     assert result["__typename"] == "InvalidInput" and result["problems"]
     assert sum(label_counts(driver, space).values()) <= 2  # the Space and its ApiKey, nothing else
+
+
+def test_ingest_an_uploaded_file(gql: GraphQL, document: dict[str, Any], trajectory: dict[str, Any]) -> None:
+    body = "\n".join(json.dumps(r) for r in (document, trajectory)).encode()
+    mutation = "mutation($file: Upload!) { ingestFile(file: $file) { __typename ... on Job { id } } }"
+    response = gql.http.post(  # type: ignore[call-arg]
+        "/graphql",
+        data={
+            "operations": json.dumps({"query": mutation, "variables": {"file": None}}),
+            "map": json.dumps({"0": ["variables.file"]}),
+        },
+        files={"0": ("memories.jsonl", body, "application/x-ndjson")},
+        headers={"Authorization": f"Bearer {gql.key}"},
+    )
+    job = response.json()["data"]["ingestFile"]
+    assert job["__typename"] == "Job"
+    done = gql.wait_for_job(job["id"])
+    assert done["counts"]["sources"] == 2 and done["counts"]["prescriptions"] >= 1
