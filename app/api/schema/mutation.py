@@ -97,7 +97,8 @@ class MemoryMutation:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             return invalid(["file: not UTF-8 text"])
-        return await MemoryMutation.ingest(self, info, IngestInput(payload=text, format=format))
+        payload: IngestPayload = await MemoryMutation.ingest(self, info, IngestInput(payload=text, format=format))
+        return payload
 
     @strawberry.mutation(description="Forget episodes, sources or knowledge, with cascade; returns what went.")
     async def forget(self, info: Info, input: ForgetInput) -> ForgetPayload:
