@@ -26,17 +26,10 @@ class KeyChoice:
 
 
 class KeyDecoder:
-    def __init__(
-        self,
-        model: Any,
-        max_key_tokens: int = 64,
-        max_new_key_tokens: int = 16,
-        **generation_kwargs: Any,
-    ) -> None:
+    def __init__(self, model: Any, max_new_key_tokens: int = 16, **generation_kwargs: Any) -> None:
         """`model`: an Outlines transformers model; `generation_kwargs` go to `generate` (e.g. do_sample)."""
         self.model = model
         self.tokenizer = KeyTokenizer(model.hf_tokenizer)
-        self._max_key_tokens = max_key_tokens
         self._max_new_key_tokens = max_new_key_tokens
         self._generation_kwargs = generation_kwargs
         self._escape_tokens = self.tokenizer.encode_unchecked([NEW_KEY_MARKER])[0]
@@ -60,7 +53,8 @@ class KeyDecoder:
             trie, None, self._escape_tokens if allow_new else None, max_new_key_tokens=self._max_new_key_tokens
         )
         generator = outlines.Generator(self.model, processor=processor)
-        budget = self._max_key_tokens + (len(self._escape_tokens) + self._max_new_key_tokens if allow_new else 0)
+        # The longest key plus EOS: a key is never cut short by the budget.
+        budget = trie.max_tokens + 1 + (len(self._escape_tokens) + self._max_new_key_tokens if allow_new else 0)
         kwargs: dict[str, Any] = {"max_new_tokens": budget, **self._generation_kwargs}
         if beams > 1:
             kwargs |= {"num_beams": beams, "num_return_sequences": beams, "early_stopping": False, "do_sample": False}

@@ -17,6 +17,7 @@ class DeltaTrie:
     def __init__(self) -> None:
         self.root = DeltaNode()
         self.size = 0
+        self.max_tokens = 0  # an upper bound on key length in tokens (not lowered by removals)
 
     def insert(self, key: str, token_ids: Sequence[int]) -> bool:
         node = self.root
@@ -26,6 +27,7 @@ class DeltaTrie:
             return False
         node.key = key
         self.size += 1
+        self.max_tokens = max(self.max_tokens, len(token_ids))
         return True
 
     def remove(self, token_ids: Sequence[int]) -> bool:

@@ -80,11 +80,25 @@ class TrieLogitsProcessor(OutlinesLogitsProcessor):
         if self._prompt_length is None:
             self._prompt_length = int(input_ids.shape[1])
         generated = input_ids[:, self._prompt_length :].tolist()
+        allowed = [self.allowed(self.state(tuple(tokens))) for tokens in generated]
+        if logits.device.type == "cpu" and logits.dtype == torch.float32:
+            return self._mask_in_place(logits, allowed)
         mask = torch.zeros(logits.shape, dtype=torch.bool, device=logits.device)
-        for row, tokens in enumerate(generated):
-            allowed = self.allowed(self.state(tuple(tokens)))
-            if allowed is None:
+        for row, tokens in enumerate(allowed):
+            if tokens is None:
                 mask[row] = True
             else:
-                mask[row, torch.from_numpy(allowed).to(logits.device)] = True
+                mask[row, torch.from_numpy(tokens).to(logits.device)] = True
         return logits.masked_fill(~mask, float("-inf"))
+
+    @staticmethod
+    def _mask_in_place(logits: torch.Tensor, allowed: list[np.ndarray[Any, np.dtype[np.int64]] | None]) -> torch.Tensor:
+        """On CPU through numpy: a vocabulary-sized fill per row, with no torch dispatch or thread hand-off."""
+        scores = logits.detach().numpy()
+        for row, tokens in enumerate(allowed):
+            if tokens is None:
+                continue
+            kept = scores[row, tokens]
+            scores[row].fill(-np.inf)
+            scores[row, tokens] = kept
+        return logits

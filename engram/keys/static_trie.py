@@ -8,6 +8,7 @@ removed key is a tombstone that costs no rebuild). About 13 bytes per node plus 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 
 import numpy as np
@@ -30,9 +31,13 @@ class StaticTrie:
         )
         self.alive: NDArray[np.bool_] = np.ones(len(lengths), np.bool_)
         self._build(lengths)
+        # Views for single-element reads from Python: a plain int per index, without numpy scalar overhead.
+        self._offsets, self._tokens = self.offsets.data, self.tokens.data
+        self._terminal, self._live, self._alive = self.terminal.data, self.live.data, self.alive.data
 
     def _build(self, lengths: NDArray[np.int64]) -> None:
         n_keys, depth = len(lengths), int(lengths.max()) if len(lengths) else 0
+        self.max_tokens = depth
         matrix = np.full((n_keys, depth), -1, np.int32)
         rows = np.repeat(np.arange(n_keys), lengths)
         cols = np.arange(len(self.key_tokens)) - np.repeat(self.key_offsets[:-1], lengths)
@@ -80,15 +85,16 @@ class StaticTrie:
         arrays = (self.offsets, self.tokens, self.terminal, self.live, self.key_tokens, self.key_offsets, self.alive)
         return sum(a.nbytes for a in arrays)
 
+    def _slot(self, node: int, token: int) -> int:
+        """The child slot of `node` along `token` (live or not), or -1."""
+        lo, hi = self._offsets[node], self._offsets[node + 1]
+        j = bisect_left(self._tokens, token, lo, hi)
+        return j if j < hi and self._tokens[j] == token else -1
+
     def child(self, node: int, token: int) -> int:
         """The live child of `node` along `token`, or -1."""
-        lo, hi = int(self.offsets[node]), int(self.offsets[node + 1])
-        if lo == hi:
-            return -1
-        j = lo + int(np.searchsorted(self.tokens[lo:hi], token))
-        if j < hi and int(self.tokens[j]) == token and self.live[j + 1] > 0:
-            return j + 1
-        return -1
+        j = self._slot(node, token)
+        return j + 1 if j >= 0 and self._live[j + 1] > 0 else -1
 
     def children(self, node: int) -> NDArray[np.int32]:
         """Tokens that continue `node` towards at least one live key."""
@@ -97,17 +103,15 @@ class StaticTrie:
 
     def live_key(self, node: int) -> int:
         """The live key id ending at `node`, or -1."""
-        key = int(self.terminal[node])
-        return key if key != NO_KEY and self.alive[key] else NO_KEY
+        key = self._terminal[node]
+        return key if key != NO_KEY and self._alive[key] else NO_KEY
 
     def path(self, token_ids: Sequence[int]) -> list[int] | None:
         """Nodes from the root along `token_ids` (ignoring liveness), or None where the path leaves the trie."""
         nodes = [0]
         for token in token_ids:
-            node = nodes[-1]
-            lo, hi = int(self.offsets[node]), int(self.offsets[node + 1])
-            j = lo + int(np.searchsorted(self.tokens[lo:hi], token))
-            if j >= hi or int(self.tokens[j]) != token:
+            j = self._slot(nodes[-1], token)
+            if j < 0:
                 return None
             nodes.append(j + 1)
         return nodes
@@ -115,13 +119,15 @@ class StaticTrie:
     def set_alive(self, token_ids: Sequence[int], alive: bool) -> bool:
         """Tombstone (or revive) the key with these tokens; False when it is not here or already so."""
         nodes = self.path(token_ids)
-        if nodes is None or self.terminal[nodes[-1]] == NO_KEY:
+        if nodes is None or self._terminal[nodes[-1]] == NO_KEY:
             return False
-        key = int(self.terminal[nodes[-1]])
-        if bool(self.alive[key]) == alive:
+        key = self._terminal[nodes[-1]]
+        if bool(self._alive[key]) == alive:
             return False
-        self.alive[key] = alive
-        self.live[np.asarray(nodes)] += 1 if alive else -1
+        self._alive[key] = alive
+        step = 1 if alive else -1
+        for node in nodes:
+            self._live[node] += step
         return True
 
     def live_keys(self) -> tuple[list[str], list[list[int]]]:

@@ -84,7 +84,17 @@ class KeyTokenizer:
         return accepted, tokens, rejected
 
     def encode_key(self, key: str) -> list[int]:
-        accepted, tokens, _ = self.encode_keys([key])
-        if not accepted:
+        """The tokens of one key (InvalidKey when it cannot be held)."""
+        ids = self.key_tokens(key)
+        if ids is None:
             raise InvalidKey(f"key {key!r} is empty, reserved or not reproduced by its tokens")
-        return tokens[0]
+        return ids
+
+    def key_tokens(self, key: str) -> list[int] | None:
+        """The tokens of one key, or None when it cannot be held (the single-key fast path)."""
+        if self._fast is None or getattr(self.hf, "clean_up_tokenization_spaces", False):
+            accepted, tokens, _ = self.encode_keys([key])
+            return tokens[0] if accepted else None
+        ids: list[int] = self._fast.encode(key, add_special_tokens=False).ids
+        valid = ids and not key.startswith(NEW_KEY_MARKER) and self.eos_token_id not in ids
+        return ids if valid and self._fast.decode(ids, skip_special_tokens=True) == key else None

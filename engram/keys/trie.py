@@ -54,10 +54,8 @@ class KeyTrie:
         return self._static_live + self._delta.size
 
     def __contains__(self, key: object) -> bool:
-        if not isinstance(key, str):
-            return False
-        accepted, tokens, _ = self.tokenizer.encode_keys([key])
-        return bool(accepted) and self._contains_tokens(tokens[0])
+        tokens = self.tokenizer.key_tokens(key) if isinstance(key, str) else None
+        return tokens is not None and self._contains_tokens(tokens)
 
     def _contains_tokens(self, token_ids: Sequence[int]) -> bool:
         static, delta = self._static, self._delta
@@ -70,6 +68,11 @@ class KeyTrie:
     def keys(self) -> list[str]:
         live, _ = self._static.live_keys()
         return live + [key for key, _ in self._delta.items()]
+
+    @property
+    def max_tokens(self) -> int:
+        """The longest key in tokens (an upper bound after removals): the decoding budget."""
+        return max(self._static.max_tokens, self._delta.max_tokens)
 
     def nbytes(self) -> int:
         return self._static.nbytes()
@@ -85,8 +88,8 @@ class KeyTrie:
         return sum(self._insert_tokens(k, t) for k, t in zip(accepted, tokens, strict=True))
 
     def remove(self, key: str) -> bool:
-        accepted, tokens, _ = self.tokenizer.encode_keys([key])
-        return bool(accepted) and self._remove_tokens(tokens[0])
+        tokens = self.tokenizer.key_tokens(key)
+        return tokens is not None and self._remove_tokens(tokens)
 
     def remove_many(self, keys: Sequence[str]) -> int:
         _, tokens, _ = self.tokenizer.encode_keys(keys)
@@ -94,12 +97,14 @@ class KeyTrie:
 
     def _insert_tokens(self, key: str, token_ids: list[int]) -> bool:
         with self._lock:
-            if self._contains_tokens(token_ids):
-                return False
-            if self._static.set_alive(token_ids, True):
+            static = self._static
+            nodes = static.path(token_ids)
+            if nodes is not None and static.terminal[nodes[-1]] != NO_KEY:  # a static key, alive or tombstoned
+                if not static.set_alive(token_ids, True):
+                    return False
                 self._static_live += 1
-            else:
-                self._delta.insert(key, token_ids)
+            elif not self._delta.insert(key, token_ids):
+                return False
             self.version += 1
             if self._delta.size > max(self._min_merge, self._merge_ratio * self._static_live):
                 self._merge()
