@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import redis
 from rich.console import Console
 from rich.table import Table
 
 from engram.embedding import get_embedder
 from engram.settings import get_settings
 from graph.driver import get_driver
+from graph.recall.abstraction import create_abstractor
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
 
 
 def print_recall(console: Console, space: str, query: str, budget: int, hops: int, limit: int, trace: bool) -> None:
     embedder = get_embedder()
-    engine = RecallEngine(get_driver(), get_settings().neo4j.database, embedder.encode, embedder.count_tokens)
+    settings = get_settings()
+    driver, database = get_driver(), settings.neo4j.database
+    # ENGRAM_KEYS_MODEL set: a language model names the query's concept keys under the schema constraint.
+    abstractor = create_abstractor(settings.keys, driver, database, redis.Redis.from_url(settings.redis.url))
+    engine = RecallEngine(driver, database, embedder.encode, embedder.count_tokens, abstractor=abstractor)
     result = engine.recall(RecallRequest(space=space, query=query, token_budget=budget, hop_limit=hops, limit=limit))
     table = Table(title=f"recall: {query!r} in '{space}' ({result.tokens} tokens, {result.hops} hop(s))")
     table.add_column("score", justify="right")
