@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import chain
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -17,18 +19,41 @@ from numpy.typing import NDArray
 NO_KEY = -1
 
 
-class StaticTrie:
-    def __init__(self, keys: Sequence[str], token_ids: Sequence[Sequence[int]]) -> None:
-        """`token_ids[i]` is the (non-empty) tokenisation of `keys[i]`; keys are distinct."""
-        self.keys: list[str] = list(keys)
+class FlatTokens(NamedTuple):
+    """Many keys' tokens without a Python object per token: concatenated, with each key's length."""
+
+    flat: NDArray[np.int32]
+    lengths: NDArray[np.int64]
+
+    @classmethod
+    def of(cls, token_ids: Sequence[Sequence[int]]) -> FlatTokens:
         lengths = np.fromiter((len(t) for t in token_ids), dtype=np.int64, count=len(token_ids))
+        flat = np.fromiter(chain.from_iterable(token_ids), dtype=np.int32, count=int(lengths.sum()))
+        return cls(flat, lengths)
+
+    @classmethod
+    def concat(cls, parts: Sequence[FlatTokens]) -> FlatTokens:
+        return cls(
+            np.concatenate([np.zeros(0, np.int32), *(p.flat for p in parts)]),
+            np.concatenate([np.zeros(0, np.int64), *(p.lengths for p in parts)]),
+        )
+
+    def split(self) -> list[list[int]]:
+        ends = np.cumsum(self.lengths)
+        return [self.flat[end - n : end].tolist() for end, n in zip(ends, self.lengths, strict=True)]
+
+
+class StaticTrie:
+    def __init__(self, keys: Sequence[str], token_ids: Sequence[Sequence[int]] | FlatTokens) -> None:
+        """The tokens of `keys[i]` (non-empty, distinct keys): `token_ids[i]`, or the i-th run of a FlatTokens."""
+        self.keys: list[str] = list(keys)
+        tokens = token_ids if isinstance(token_ids, FlatTokens) else FlatTokens.of(token_ids)
+        lengths = tokens.lengths
         if len(lengths) and int(lengths.min()) == 0:
             raise ValueError("a key must have at least one token")
         self.key_offsets: NDArray[np.int64] = np.zeros(len(lengths) + 1, np.int64)
         np.cumsum(lengths, out=self.key_offsets[1:])
-        self.key_tokens: NDArray[np.int32] = np.fromiter(
-            (t for ids in token_ids for t in ids), dtype=np.int32, count=int(self.key_offsets[-1])
-        )
+        self.key_tokens: NDArray[np.int32] = tokens.flat.astype(np.int32, copy=False)
         self.alive: NDArray[np.bool_] = np.ones(len(lengths), np.bool_)
         self._build(lengths)
         # Views for single-element reads from Python: a plain int per index, without numpy scalar overhead.
@@ -130,8 +155,12 @@ class StaticTrie:
             self._live[node] += step
         return True
 
-    def live_keys(self) -> tuple[list[str], list[list[int]]]:
-        """Every live key with its tokens (for merging into a new trie)."""
+    def live_keys(self) -> tuple[list[str], FlatTokens]:
+        """Every live key with its tokens (for merging into a new trie), without a Python object per token."""
         ids = np.flatnonzero(self.alive)
-        offsets, flat = self.key_offsets, self.key_tokens
-        return [self.keys[i] for i in ids], [flat[offsets[i] : offsets[i + 1]].tolist() for i in ids]
+        lengths = np.diff(self.key_offsets)[ids]
+        starts = self.key_offsets[ids]
+        # Index of every token of every live key: each key's start, repeated, plus its position in the key.
+        within = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        flat = self.key_tokens[np.repeat(starts, lengths) + within]
+        return [self.keys[i] for i in ids], FlatTokens(flat, lengths)

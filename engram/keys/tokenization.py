@@ -18,6 +18,8 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
+from engram.keys.static_trie import FlatTokens
+
 NEW_KEY_MARKER = "+new:"  # the escape a model writes before a key that is not in the schema yet
 
 
@@ -82,6 +84,19 @@ class KeyTokenizer:
             else:
                 rejected.append(key)
         return accepted, tokens, rejected
+
+    def encode_flat(self, keys: Sequence[str], chunk: int = 65_536) -> tuple[list[str], FlatTokens, list[str]]:
+        """`encode_keys` for many keys: chunk by chunk into flat arrays, so a million keys never exist as
+        millions of Python token lists at once (that costs seconds and hundreds of MB)."""
+        accepted: list[str] = []
+        parts: list[FlatTokens] = []
+        rejected: list[str] = []
+        for start in range(0, len(keys), chunk):
+            ok, tokens, bad = self.encode_keys(keys[start : start + chunk])
+            accepted += ok
+            rejected += bad
+            parts.append(FlatTokens.of(tokens))
+        return accepted, FlatTokens.concat(parts), rejected
 
     def encode_key(self, key: str) -> list[int]:
         """The tokens of one key (InvalidKey when it cannot be held)."""

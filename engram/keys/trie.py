@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engram.keys.delta_trie import DeltaNode, DeltaTrie
-from engram.keys.static_trie import NO_KEY, StaticTrie
+from engram.keys.static_trie import NO_KEY, FlatTokens, StaticTrie
 from engram.keys.tokenization import KeyTokenizer
 
 
@@ -43,7 +43,7 @@ class KeyTrie:
         self._merge_ratio = merge_ratio
         self._min_merge = min_merge
         self._lock = threading.Lock()
-        accepted, tokens, self.rejected = tokenizer.encode_keys(list(dict.fromkeys(keys)))
+        accepted, tokens, self.rejected = tokenizer.encode_flat(list(dict.fromkeys(keys)))
         self._static = StaticTrie(accepted, tokens)
         self._delta = DeltaTrie()
         self._static_live = len(accepted)
@@ -129,10 +129,9 @@ class KeyTrie:
 
     def _merge(self) -> None:
         keys, tokens = self._static.live_keys()
-        for key, ids in self._delta.items():
-            keys.append(key)
-            tokens.append(ids)
-        self._static = StaticTrie(keys, tokens)
+        added = self._delta.items()
+        keys += [key for key, _ in added]
+        self._static = StaticTrie(keys, FlatTokens.concat([tokens, FlatTokens.of([ids for _, ids in added])]))
         self._delta = DeltaTrie()  # a new object: running generations keep the old one
         self._static_live = len(keys)
         self.merges += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engram.keys.static_trie import NO_KEY, StaticTrie
+from engram.keys.static_trie import NO_KEY, FlatTokens, StaticTrie
 
 KEYS = ["ab", "abc", "b", "a", "abd"]
 TOKENS = [[1, 2], [1, 2, 3], [2], [1], [1, 2, 4]]
@@ -53,7 +53,15 @@ def test_live_keys_come_back_with_their_tokens() -> None:
     trie = StaticTrie(KEYS, TOKENS)
     trie.set_alive([2], False)
     keys, tokens = trie.live_keys()
-    assert dict(zip(keys, tokens, strict=True)) == {k: t for k, t in zip(KEYS, TOKENS, strict=True) if k != "b"}
+    assert dict(zip(keys, tokens.split(), strict=True)) == {k: t for k, t in zip(KEYS, TOKENS, strict=True) if k != "b"}
+
+
+def test_flat_tokens_build_the_same_trie() -> None:
+    flat = StaticTrie(KEYS, FlatTokens.of(TOKENS))
+    nested = StaticTrie(KEYS, TOKENS)
+    assert flat.offsets.tolist() == nested.offsets.tolist() and flat.tokens.tolist() == nested.tokens.tolist()
+    assert FlatTokens.of(TOKENS).split() == TOKENS
+    assert FlatTokens.concat([FlatTokens.of(TOKENS[:2]), FlatTokens.of(TOKENS[2:])]).split() == TOKENS
 
 
 def test_an_empty_trie_has_only_a_dead_root() -> None:
