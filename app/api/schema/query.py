@@ -9,6 +9,7 @@ from typing import Annotated
 import strawberry
 from pydantic import ValidationError
 
+from app.api.errors import InvalidArgument
 from app.api.pagination import Connection, decode_cursor, page_size
 from app.api.schema.admin_types import ApiKey
 from app.api.schema.job_types import Job
@@ -108,7 +109,9 @@ class MemoryQuery:
 
     @strawberry.field(description="Nodes by id, in the order asked (null where there is none).")
     async def nodes(self, info: Info, ids: list[strawberry.ID]) -> list[Node | None]:
-        page_size(max(1, len(ids)), info.context.services.settings.api.max_page)
+        cap = info.context.services.settings.api.max_page
+        if len(ids) > cap:
+            raise InvalidArgument(f"at most {cap} ids per request, got {len(ids)}")
         found = await info.context.loaders.node.load_many([str(i) for i in ids])
         return [node_from_row(*row) if row else None for row in found]
 
