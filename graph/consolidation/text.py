@@ -90,20 +90,14 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b)
 
 
-AGENT_SUFFIXES = frozenset({"ist", "ists", "er", "ers", "or", "ors", "ian", "ians", "r"})
-
-
 def word_variant(a: str, b: str) -> bool:
-    """Two spellings or inflections of one word: 'colour' / 'color', 'fam' / 'family', 'met' / 'meet'."""
+    """Two spellings of one word: 'colour' / 'color', 'woman' / 'women' (not inflections such as 'feel' /
+    'feeling': those name different concepts often enough to mislead recall)."""
     if a == b:
         return True
-    if a[:1] != b[:1] or a.isdigit() or b.isdigit():
+    if a[:2] != b[:2] or a.isdigit() or b.isdigit() or abs(len(a) - len(b)) > 1 or min(len(a), len(b)) < 4:
         return False
-    short, long = sorted((a, b), key=len)
-    if len(short) >= 3 and long.startswith(short):
-        return long[len(short) :] not in AGENT_SUFFIXES  # 'art' / 'artist', 'paint' / 'painter' differ
-
-    return a[:2] == b[:2] and string_similarity(a, b) >= 0.8
+    return string_similarity(a, b) >= 0.8
 
 
 def spelling_variant(a: str, b: str) -> bool:
