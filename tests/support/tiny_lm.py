@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 CORPUS = [
     "Caroline went to a support group yesterday and it was powerful.",
@@ -22,7 +23,7 @@ def build_tiny_lm(directory: str, vocab_size: int = 800) -> tuple[object, object
     """(transformers model, tokenizer), saved under `directory` so loaders can read them too."""
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+    from transformers import PreTrainedTokenizerFast
 
     torch.manual_seed(0)
     tokenizer_core = Tokenizer(models.BPE())
@@ -37,20 +38,27 @@ def build_tiny_lm(directory: str, vocab_size: int = 800) -> tuple[object, object
     tokenizer = PreTrainedTokenizerFast(
         tokenizer_object=tokenizer_core, bos_token="<s>", eos_token="</s>", unk_token="<unk>"
     )
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=64,
-        intermediate_size=128,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=4,
-        max_position_embeddings=4096,
-        bos_token_id=tokenizer.bos_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-    )
-    model = LlamaForCausalLM(config).eval()
+    model = random_llama(tokenizer)
     path = Path(directory)
     path.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(path)
     tokenizer.save_pretrained(path)
     return model, tokenizer
+
+
+def random_llama(tokenizer: Any, hidden_size: int = 64, layers: int = 2, max_positions: int = 4096) -> Any:
+    """A random-weight Llama over `tokenizer`'s vocabulary (4 heads, MLP twice the hidden size)."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=hidden_size,
+        intermediate_size=2 * hidden_size,
+        num_hidden_layers=layers,
+        num_attention_heads=4,
+        num_key_value_heads=4,
+        max_position_embeddings=max_positions,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+    )
+    return LlamaForCausalLM(config).eval()
