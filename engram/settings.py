@@ -79,7 +79,6 @@ class KeySettings(BaseSettings):
 
     model: str = ""  # a local transformers model directory; empty = no language model names keys
     beams: int = 4  # keys named per query (constrained beam search)
-    max_key_tokens: int = 48
     max_new_key_tokens: int = 16  # budget for a key written after the new-key escape
     reconcile_s: float = 300.0  # how often a process diffs its tries against the graph (writers that don't publish)
 

@@ -129,5 +129,5 @@ def create_key_namer(model: object) -> KeyNamer:
     schemas = KeySchemas(
         driver, settings.neo4j.database, redis.Redis.from_url(settings.redis.url), settings.keys.reconcile_s
     )
-    decoder = KeyDecoder(model, settings.keys.max_key_tokens, settings.keys.max_new_key_tokens)
+    decoder = KeyDecoder(model, settings.keys.max_new_key_tokens)
     return ConstrainedKeyNamer(decoder, schemas, driver, settings.neo4j.database, get_embedder().encode)

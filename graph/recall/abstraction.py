@@ -72,5 +72,5 @@ def create_abstractor(settings: KeySettings, driver: neo4j.Driver, database: str
     from engram.extraction.llm import load_transformers_model
     from engram.keys.decoder import KeyDecoder
 
-    decoder = KeyDecoder(load_transformers_model(settings.model), settings.max_key_tokens, settings.max_new_key_tokens)
+    decoder = KeyDecoder(load_transformers_model(settings.model), settings.max_new_key_tokens)
     return ConstrainedAbstractor(decoder, KeySchemas(driver, database, client, settings.reconcile_s), settings.beams)
