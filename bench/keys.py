@@ -82,8 +82,9 @@ def make_keys(count: int, seed: int, words: list[str], exclude: set[str] | None 
 
 def build_tokenizer(words: list[str]) -> Any:
     """A byte-level BPE tokenizer of ~50k tokens trained on LoCoMo text plus generated phrases (cached)."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
+
+    from tests.support.tiny_lm import train_byte_level_bpe
 
     path = CACHE / "tokenizer"
     if not (path / "tokenizer.json").exists():
@@ -91,17 +92,7 @@ def build_tokenizer(words: list[str]) -> Any:
         corpus = [" ".join(locomo_words()[i : i + 64]) for i in range(0, len(locomo_words()), 64)]
         corpus += [" ".join(rng.choices(words, k=32)) for _ in range(40_000)]
         corpus += [" ".join(make_keys(2_000, 100 + i, words)) for i in range(20)]
-        core = Tokenizer(models.BPE())
-        core.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-        core.decoder = decoders.ByteLevel()
-        trainer = trainers.BpeTrainer(
-            vocab_size=VOCAB_SIZE,
-            special_tokens=["<s>", "</s>", "<unk>"],
-            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        )
-        core.train_from_iterator(corpus, trainer=trainer)
-        tokenizer = PreTrainedTokenizerFast(tokenizer_object=core, bos_token="<s>", eos_token="</s>", unk_token="<unk>")
-        tokenizer.save_pretrained(path)
+        train_byte_level_bpe(corpus, VOCAB_SIZE).save_pretrained(path)
     return PreTrainedTokenizerFast.from_pretrained(path)
 
 

@@ -22,28 +22,32 @@ CORPUS = [
 def build_tiny_lm(directory: str, vocab_size: int = 800) -> tuple[object, object]:
     """(transformers model, tokenizer), saved under `directory` so loaders can read them too."""
     import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
 
     torch.manual_seed(0)
-    tokenizer_core = Tokenizer(models.BPE())
-    tokenizer_core.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tokenizer_core.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=vocab_size,
-        special_tokens=["<s>", "</s>", "<unk>"],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-    )
-    tokenizer_core.train_from_iterator(CORPUS * 20, trainer=trainer)
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=tokenizer_core, bos_token="<s>", eos_token="</s>", unk_token="<unk>"
-    )
+    tokenizer = train_byte_level_bpe(CORPUS * 20, vocab_size)
     model = random_llama(tokenizer)
     path = Path(directory)
     path.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(path)
     tokenizer.save_pretrained(path)
     return model, tokenizer
+
+
+def train_byte_level_bpe(corpus: list[str], vocab_size: int) -> Any:
+    """A GPT-2-style byte-level BPE tokenizer trained on `corpus` (<s>, </s>, <unk> special tokens)."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    core = Tokenizer(models.BPE())
+    core.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    core.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=["<s>", "</s>", "<unk>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    core.train_from_iterator(corpus, trainer=trainer)
+    return PreTrainedTokenizerFast(tokenizer_object=core, bos_token="<s>", eos_token="</s>", unk_token="<unk>")
 
 
 def random_llama(tokenizer: Any, hidden_size: int = 64, layers: int = 2, max_positions: int = 4096) -> Any:
