@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import neo4j
 from pydantic import BaseModel
@@ -19,10 +19,21 @@ class ForgetResult(BaseModel):
     concepts_removed: int
 
 
+# Called with (space, keys of the concepts deleted) so key tries elsewhere can drop them.
+KeysRemoved = Callable[[str, list[str]], None]
+
+
 class Forgetter:
-    def __init__(self, driver: neo4j.Driver, database: str) -> None:
+    def __init__(self, driver: neo4j.Driver, database: str, on_keys_removed: KeysRemoved | None = None) -> None:
         self._driver = driver
         self._database = database
+        self._on_keys_removed = on_keys_removed
+
+    def _refresh(self, space: str, concept_ids: list[str]) -> int:
+        refreshed = refresh_concepts(self._driver, self._database, space, concept_ids)
+        if self._on_keys_removed is not None and refreshed["removed_keys"]:
+            self._on_keys_removed(space, refreshed["removed_keys"])
+        return refreshed["concepts_removed"]
 
     def forget_sources(self, space: str, source_ids: Sequence[str]) -> ForgetResult:
         records, _, _ = self._driver.execute_query(
@@ -36,13 +47,13 @@ class Forgetter:
             load("forget/forget_knowledge"), space=space, ids=list(dict.fromkeys(item_ids)), database_=self._database
         )
         row = records[0]
-        counts = refresh_concepts(self._driver, self._database, space, sorted(row["concept_ids"] or []))
+        removed = self._refresh(space, sorted(row["concept_ids"] or []))
         return ForgetResult(
             episodes=[],
             knowledge=row["knowledge_ids"],
             sources=[],
             intents=row["intent_ids"] or [],
-            concepts_removed=counts["concepts_removed"],
+            concepts_removed=removed,
         )
 
     def forget_episodes(self, space: str, episode_ids: Sequence[str]) -> ForgetResult:
@@ -55,11 +66,11 @@ class Forgetter:
                 lambda tx: tx.run(load("forget/forget_episodes"), space=space, episode_ids=ids).single(strict=True)
             )
         concept_ids = set(touched) | set(row["concept_ids"] or [])
-        counts = refresh_concepts(self._driver, self._database, space, sorted(concept_ids))
+        removed = self._refresh(space, sorted(concept_ids))
         return ForgetResult(
             episodes=row["episode_ids"],
             knowledge=row["knowledge_ids"],
             sources=row["source_ids"],
             intents=row["intent_ids"],
-            concepts_removed=counts["concepts_removed"],
+            concepts_removed=removed,
         )

@@ -72,6 +72,12 @@ def publish_written_keys(client: redis.Redis, space: str, concepts: Sequence[str
         KeyLog(client, space, KeyKind.INTENT).publish(added=intents)
 
 
+def publish_removed_keys(client: redis.Redis, space: str, concepts: Sequence[str]) -> None:
+    """Tell every process's tries about concept keys deleted from the graph (orphans after forget or refresh)."""
+    if concepts:
+        KeyLog(client, space, KeyKind.CONCEPT).publish(removed=concepts)
+
+
 class Accommodator:
     """Validates a proposed key and brings it into the schema: graph, this process's trie, the change log."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
+from typing import Any, TypedDict
 
 import neo4j
 import numpy as np
@@ -131,18 +131,25 @@ class MemoryWriter:
         tx.run(load("ingest/merge_prescriptions"), space=space, prescriptions=prescriptions)
 
 
-def refresh_concepts(driver: neo4j.Driver, database: str, space: str, concept_ids: Sequence[str]) -> dict[str, int]:
+class ConceptRefresh(TypedDict):
+    concepts_removed: int
+    association_edges: int
+    removed_keys: list[str]  # keys of the orphan concepts deleted (every process's key trie must drop them)
+
+
+def refresh_concepts(driver: neo4j.Driver, database: str, space: str, concept_ids: Sequence[str]) -> ConceptRefresh:
     """Light consolidation of the given concepts: df/idf, orphan removal, association weights."""
     ids = sorted(set(concept_ids))
     with driver.session(database=database) as session:
-        removed = session.execute_write(
+        orphans = session.execute_write(
             lambda tx: tx.run(load("consolidate/refresh_concept_stats"), space=space, concept_ids=ids).single(
                 strict=True
-            )[0]
+            )
         )
         edges = session.execute_write(
             lambda tx: tx.run(load("consolidate/refresh_associations"), space=space, concept_ids=ids).single(
                 strict=True
             )[0]
         )
-    return {"concepts_removed": int(removed), "association_edges": int(edges)}
+    return {"concepts_removed": int(orphans["removed"]), "association_edges": int(edges),
+            "removed_keys": list(orphans["keys"])}  # fmt: skip

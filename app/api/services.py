@@ -14,6 +14,8 @@ from engram.embedding import Embedder
 from engram.settings import EngramSettings
 from graph.api_keys import ApiKeyStore
 from graph.forget import Forgetter
+from graph.key_schema import publish_removed_keys
+from graph.recall.abstraction import create_abstractor
 from graph.recall.engine import RecallEngine
 from workers.jobs import JobStore
 
@@ -41,15 +43,17 @@ def create_services(settings: EngramSettings) -> ApiServices:
     client = redis.Redis.from_url(settings.redis.url)
     embedder = Embedder(settings.embedding)
     database = settings.neo4j.database
+    # ENGRAM_KEYS_MODEL set: a language model names each query's concept keys under the schema constraint.
+    abstractor = create_abstractor(settings.keys, driver, database, client)
     return ApiServices(
         settings=settings,
         driver=driver,
         redis=client,
         embedder=embedder,
-        recall=RecallEngine(driver, database, embedder.encode, embedder.count_tokens),
+        recall=RecallEngine(driver, database, embedder.encode, embedder.count_tokens, abstractor=abstractor),
         jobs=JobStore(client),
         keys=ApiKeyStore(driver, database),
-        forgetter=Forgetter(driver, database),
+        forgetter=Forgetter(driver, database, lambda space, keys: publish_removed_keys(client, space, keys)),
     )
 
 

@@ -9,5 +9,6 @@ OPTIONAL MATCH (c)<-[:MENTIONS]-(p:Proposition) WHERE p.status = 'active'
 WITH c, total, count(p) AS df
 SET c.df = df, c.idf = CASE WHEN df > 0 THEN log(toFloat(total + 1) / df) ELSE null END
 WITH c, df WHERE df = 0 AND NOT EXISTS { (c)<-[:MENTIONS]-() }
-DETACH DELETE c
-RETURN count(*) AS removed
+WITH collect(c) AS orphans, collect(c.key) AS keys
+FOREACH (c IN orphans | DETACH DELETE c)
+RETURN size(keys) AS removed, keys

@@ -25,7 +25,7 @@ from engram.formats.records import Record
 from engram.ids import validate_space
 from engram.settings import get_settings
 from graph.driver import get_driver
-from graph.key_schema import publish_written_keys
+from graph.key_schema import publish_removed_keys, publish_written_keys
 from graph.memory_writer import MemoryBatch, MemoryWriter, refresh_concepts
 from graph.schema_keys import load_concept_keys
 from workers.celery_app import CPU_QUEUE, GPU_QUEUE, app
@@ -185,7 +185,12 @@ def consolidate_stage(self: Any, job_id: str) -> str:
         space = status.space
         concept_ids = store.get_artifact(job_id, "write")[0]["concept_ids"]
         settings = get_settings().neo4j
-        counts = refresh_concepts(get_driver(), settings.database, space, concept_ids)
+        refreshed = refresh_concepts(get_driver(), settings.database, space, concept_ids)
+        publish_removed_keys(get_redis(), space, refreshed["removed_keys"])
+        counts = {
+            "concepts_removed": refreshed["concepts_removed"],
+            "association_edges": refreshed["association_edges"],
+        }
         store.finish_stage(job_id, "consolidate", started, counts)
         store.drop_artifacts(job_id)
     return job_id

@@ -9,6 +9,9 @@ from typing import Any
 import neo4j
 import pytest
 
+from app.api.services import ApiServices
+from engram.keys.sync import KeyKind, KeyLog
+
 from tests.support.graph_queries import label_counts
 from tests.support.graphql_client import GraphQL, operation
 
@@ -118,7 +121,7 @@ def test_source_episodes_page_with_cursors_and_caps(gql: GraphQL, conversation: 
 
 
 def test_forget_cascades_and_reports_what_went(
-    gql: GraphQL, driver: neo4j.Driver, space: str, conversation: dict[str, Any]
+    gql: GraphQL, driver: neo4j.Driver, space: str, conversation: dict[str, Any], services: ApiServices
 ) -> None:
     gql.ingest([conversation])
     before = label_counts(driver, space)
@@ -136,6 +139,10 @@ def test_forget_cascades_and_reports_what_went(
     assert after["Episode"] == before["Episode"] - 1
     again = gql(operation("recall"), {"query": "When did Caroline go to the LGBTQ support group?"})["recall"]
     assert top["id"] not in {i["id"] for i in again["items"]}
+    # Concepts left without mentions are gone, and every process's key trie is told (engram/keys/sync.py).
+    assert forgotten["conceptsRemoved"] >= 1  # "lgbtq support group" was mentioned only there
+    changes, _, _ = KeyLog(services.redis, space, KeyKind.CONCEPT).since("0-0")
+    assert sum(len(c.removed) for c in changes) == forgotten["conceptsRemoved"]
     # Forgetting again removes nothing and says so.
     repeat = gql(operation("forget"), {"episodeIds": [episode_id]})["forget"]
     assert repeat["episodeIds"] == [] and repeat["notFound"] == [episode_id]
