@@ -65,6 +65,9 @@ class RecallTuning:
     # Concepts mentioned more often than this are too general to expand from (their idf is low anyway), and
     # scanning their mentions would dominate latency on large spaces.
     max_expand_df: int = 500
+    # Conversational context: the neighbouring utterances of the top items' episodes join the candidates
+    # (0 turns it off).
+    context_items: int = 10
 
 
 class _Trace(list[TraceStep]):
@@ -118,6 +121,9 @@ class RecallEngine:
         hops = 1
         ranked = self._rank(request, vector, types, searcher, candidates)
         trace.append(TraceStep(step="rank", detail={"ranked": len(ranked), "hydrated": len(searcher.hydrated)}))
+        if self._tuning.context_items and self._context(ranked, vector, types, searcher, candidates, trace):
+            ranked = self._rank(request, vector, types, searcher, candidates)
+            trace.append(TraceStep(step="rank with context", detail={"ranked": len(ranked)}))
         while True:
             top_ids = [item.id for item in ranked[:5] if item.kind is ItemKind.PROPOSITION]
             new_concepts = [c for c in searcher.item_concepts(top_ids) if c.id not in activated]
@@ -250,6 +256,41 @@ class RecallEngine:
         self._expand(top, vector, searcher, candidates, "concepts")
         trace.append(TraceStep(step="expand", detail={"concepts_expanded": len(top), "candidates": len(candidates)}))
         return set(activation)
+
+    def _context(
+        self,
+        ranked: list[RecallItem],
+        vector: list[float],
+        types: list[MemoryType],
+        searcher: GraphSearcher,
+        candidates: dict[str, Candidate],
+        trace: list[TraceStep],
+    ) -> int:
+        """Adds the knowledge of the utterances around the top items' episodes (the turn after a question holds
+        its answer, a follow-up says what "this" was); ranked by the anchor's rank, then by closeness to the
+        query. Returns how many candidates are new."""
+        anchors: dict[str, int] = {}
+        for rank, item in enumerate(ranked[: self._tuning.context_items], start=1):
+            for proof in item.provenance:
+                anchors.setdefault(proof.episode_id, rank)
+        entries: list[tuple[int, int, float, str, ItemKind]] = []
+        for record in searcher.episode_context(anchors, vector):
+            anchor_rank, distance = int(record["anchor_rank"]), int(record["distance"])
+            for proposition in record["propositions"]:
+                similarity = float(proposition["similarity"] or 0.0)
+                entries.append((anchor_rank, distance, -similarity, proposition["id"], ItemKind.PROPOSITION))
+            if int(record["knowledge"]) == 0 and MemoryType.EPISODIC in types:
+                similarity = float(record["episode_similarity"] or 0.0)
+                entries.append((anchor_rank, distance, -similarity, record["episode_id"], ItemKind.EPISODE))
+        entries.sort()
+        new = 0
+        for rank, (_, _, _, item_id, kind) in enumerate(entries, start=1):
+            if item_id not in candidates:
+                new += 1
+                candidates[item_id] = Candidate(item_id, kind)
+            candidates[item_id].add("context", rank)
+        trace.append(TraceStep(step="context", detail={"anchors": len(anchors), "items": len(entries), "new": new}))
+        return len(entries)
 
     def _expand(
         self,

@@ -97,6 +97,13 @@ class GraphSearcher:
         records = self._run("episode_knowledge", episode_ids=list(episode_ids))
         return {r["episode_id"]: (list(r["proposition_ids"]), int(r["knowledge"])) for r in records}
 
+    def episode_context(self, anchors: dict[str, int], vector: list[float]) -> list[neo4j.Record]:
+        """Episode id -> rank of the item it proves; returns the neighbouring episodes and their knowledge."""
+        if not anchors:
+            return []
+        rows = [{"id": episode_id, "rank": rank} for episode_id, rank in anchors.items()]
+        return self._run("episode_context", anchors=rows, vector=vector)
+
     def concepts_by_key(self, keys: Sequence[str]) -> list[ConceptHit]:
         if not keys:
             return []

@@ -8,7 +8,7 @@ import neo4j
 import pytest
 
 from engram.embedding import get_embedder
-from graph.recall.engine import RecallEngine
+from graph.recall.engine import RecallEngine, RecallTuning
 from graph.recall.models import ItemKind, MemoryType, RecallRequest
 from tests.support.graph_queries import label_counts, rows
 from tests.support.jobs import ingest
@@ -125,3 +125,49 @@ def test_hostile_query_text_is_just_text(
 def test_empty_space_returns_nothing(engine: RecallEngine, space: str) -> None:
     result = engine.recall(RecallRequest(space=space, query="anything at all"))
     assert result.items == [] and result.tokens == 0
+
+
+def test_the_turn_after_a_top_utterance_joins_as_context(engine: RecallEngine, space: str) -> None:
+    """The answer sits in the reply, worded with none of the question's words: context brings it up."""
+    turns = [
+        ("Ana", "I finally finished my painting for the harbour exhibition."),
+        ("Ben", "Congratulations! What gave you the idea?"),
+        ("Ana", "A long walk along the cliffs at dawn with my grandmother."),
+        ("Ben", "My brother bought a new bicycle for his commute to the office."),
+        ("Ana", "The museum cafe serves a great lemon cake on Sundays."),
+        ("Ben", "I am learning to play the cello this winter with a private teacher."),
+        ("Ana", "Our neighbours adopted two kittens from the shelter last month."),
+    ]
+    chat = {
+        "type": "conversation",
+        "id": "chat-context",
+        "sessions": [
+            {
+                "id": "s1",
+                "started_at": "2024-03-02T10:00:00Z",
+                "turns": [{"speaker": s, "id": f"T{i}", "text": t} for i, (s, t) in enumerate(turns, start=1)],
+            }
+        ],
+    }
+    ingest(space, [chat])
+    query = "What inspired Ana's painting for the harbour exhibition?"
+
+    def answer_rank(result_items: list[Any]) -> int:
+        proven = [i for i, item in enumerate(result_items) if "T3" in {p.external_id for p in item.provenance}]
+        return proven[0] if proven else len(result_items)
+
+    result = engine.recall(RecallRequest(space=space, query=query))
+    rank = answer_rank(result.items)
+    assert rank < 3 and "context" in result.items[rank].found_by
+    context = next(s for s in result.trace if s.step == "context")
+    assert context.detail["anchors"] >= 1 and context.detail["items"] >= 1
+
+    from graph.driver import get_driver
+
+    embedder = get_embedder()
+    without = RecallEngine(
+        get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=RecallTuning(context_items=0)
+    ).recall(RecallRequest(space=space, query=query))
+    assert all(s.step != "context" for s in without.trace)
+    assert all("context" not in item.found_by for item in without.items)
+    assert rank <= answer_rank(without.items)

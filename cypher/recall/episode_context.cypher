@@ -1,0 +1,23 @@
+// Conversational context of the top items' episodes: the utterances right after (up to two) and right before
+// each one in its source. An answer, a follow-up or what "this" refers to often lives in the neighbouring turn.
+UNWIND $anchors AS anchor
+MATCH (e:Episode {space: $space, id: anchor.id})
+USING INDEX e:Episode(space, id)
+CALL (e) {
+  MATCH path = (e)-[:NEXT*1..2]->(n:Episode)
+  RETURN n, length(path) AS distance
+  UNION
+  MATCH (n:Episode)-[:NEXT]->(e)
+  RETURN n, 1 AS distance
+}
+WITH anchor, n, distance
+WHERE n.space = $space AND ($as_of IS NULL OR n.recorded_at <= $as_of)
+OPTIONAL MATCH (k:Proposition)-[:PROVEN_BY]->(n)
+WITH anchor, n, distance, k,
+     CASE WHEN $as_of IS NULL THEN k.status = 'active'
+          ELSE k.recorded_at <= $as_of AND (k.expired_at IS NULL OR k.expired_at > $as_of) END AS current
+RETURN anchor.rank AS anchor_rank, n.id AS episode_id, distance,
+       vector.similarity.cosine(n.embedding, $vector) AS episode_similarity,
+       collect(CASE WHEN current THEN {id: k.id, similarity: vector.similarity.cosine(k.embedding, $vector)} END)
+         AS propositions,
+       count(k) AS knowledge
