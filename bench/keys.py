@@ -1,9 +1,10 @@
 """Schema-constrained key generation at 1k to 1M keys: the key trie against Outlines' built-in choice constraint.
 
 For each size, in a fresh subprocess (so resident memory is that size's alone): build time of the trie
-(tokenisation included), resident memory, insert / remove time per key, merge time, masking time per decoding
-step (the real logits processor over a GPT-2-size vocabulary), and end-to-end latency of naming 1 and k keys
-with a small random-weight Llama; then, up to `--baseline-max` keys, the time Outlines takes to compile the same
+(tokenisation included; the chunk cache against direct encoding back to back on up to 100k keys), resident
+memory, insert / remove time per key, merge time, masking time per decoding step (the real logits processor
+over a GPT-2-size vocabulary), and end-to-end latency of naming 1 and k keys with a small random-weight Llama;
+then, up to `--baseline-max` keys, the time Outlines takes to compile the same
 keys as `outlines.types.Choice` (a regex alternation, outlines_core index) and one generation with it.
 
 Keys are realistic multi-word phrases ("category/words ...", words from the LoCoMo conversations plus generated
@@ -107,11 +108,11 @@ def small_model(tokenizer: Any) -> Any:
 
 
 def rss_mb() -> float:
-    return psutil.Process().memory_info().rss / 2**20
+    return float(psutil.Process().memory_info().rss) / 2**20
 
 
 def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    return float(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) / 1024  # KiB on Linux
 
 
 def mask_cost(trie: Any, samples: list[list[int]], vocab: int) -> tuple[float, float]:
@@ -199,6 +200,24 @@ def measure(size: int, baseline: bool, k: int) -> dict[str, Any]:
         trie.remove(key)
     result["remove_ms_per_key"] = round(1000 * (time.perf_counter() - started) / len(doomed), 4)
     assert len(trie) == size, "inserts and removals must balance"
+
+    # Old against new tokenisation, back to back on the same keys (the machine's load hits both alike).
+    sample = keys[:100_000]
+    fresh = KeyTokenizer(tokenizer)
+    started = time.perf_counter()
+    fresh.encode_flat(sample)
+    result["tokenise_cached_s"] = round(time.perf_counter() - started, 3)
+    fresh.cache = None
+    started = time.perf_counter()
+    fresh.encode_flat(sample)
+    result["tokenise_direct_s"] = round(time.perf_counter() - started, 3)
+    result["tokenise_sample_keys"] = len(sample)
+    result["tokenise_speedup"] = round(result["tokenise_direct_s"] / result["tokenise_cached_s"], 2)
+    for name, tokens_of in (("cached", key_tokenizer.key_tokens), ("direct", fresh.key_tokens)):
+        started = time.perf_counter()
+        for key in extra:
+            tokens_of(key)
+        result[f"key_tokens_{name}_ms_per_key"] = round(1000 * (time.perf_counter() - started) / len(extra), 4)
 
     samples = [key_tokenizer.encode_key(k) for k in random.Random(10).sample(trie.keys(), 300)]
     mask_ms, lookup_ms = mask_cost(trie, samples, len(tokenizer))
