@@ -75,10 +75,12 @@ def probe_keys(count: int = 300, seed: int = 0) -> list[str]:
     return probes
 
 
-# Where a key is cut into chunks: before a single space between two non-spaces, and between a letter and a
-# symbol or punctuation character. Pre-tokenizer regexes of byte-level BPE (GPT-2, Llama 3, Qwen) never match
-# across these positions; other tokenizers are checked (`KeyTokenizer._agrees`).
-_CUTS = re.compile(r"(?<=\S)(?= \S)|(?<=[^\W\d_])(?=[^\w\s])")
+# Where a key is cut into chunks: before a single space between two non-spaces, and between a letter and an
+# ASCII punctuation or symbol character. Pre-tokenizer regexes of byte-level BPE (GPT-2, Llama 3, Qwen) never
+# match across these positions; other tokenizers are checked (`KeyTokenizer._agrees`). The right-hand side is
+# ASCII on purpose: Python's Unicode tables are older than the tokenizer's, and a letter Python does not know
+# yet must not count as punctuation (Python's \s is a superset of theirs, which only removes cuts).
+_CUTS = re.compile(r"(?<=\S)(?= \S)|(?<=[^\W\d_])(?=[!-/:-@\[-`{-~])")
 
 
 class ChunkCache:
