@@ -173,18 +173,15 @@ class ChunkCache:
         return lengths
 
     def assemble_one(self, key: str) -> list[int] | None:
-        """One key's tokens from the cache (None: encode it directly), without touching numpy."""
+        """One key's tokens from the cache, without touching numpy; None when a chunk is new (or not vouched
+        for): encoding that one key directly is cheaper than encoding and decoding each new chunk."""
         if self._special and self._special_re.search(key):
             return None
-        chunks = _CUTS.split(key)
-        missing = [chunk for chunk in chunks if chunk not in self.index]
-        if missing:
-            self._fill(sorted(set(missing)))
         ids: list[int] = []
-        tokens, offsets, vouched = self._tokens, self._offsets, self._vouched
-        for chunk in chunks:
-            number = self.index[chunk]
-            if not vouched[number]:
+        index, tokens, offsets, vouched = self.index, self._tokens, self._offsets, self._vouched
+        for chunk in _CUTS.split(key):
+            number = index.get(chunk)
+            if number is None or not vouched[number]:
                 return None
             ids += tokens[offsets[number] : offsets[number + 1]]
         return ids or None

@@ -96,11 +96,14 @@ def test_a_disagreeing_cache_is_switched_off_and_keys_are_encoded_directly(tiny_
     assert (ok, flat.split(), bad) == (keys, direct.encode_keys(keys)[1], [])
 
 
-def test_single_keys_and_batches_share_the_cache(key_tokenizer: KeyTokenizer) -> None:
-    assert key_tokenizer.cache is not None
-    before = len(key_tokenizer.cache)
-    key_tokenizer.key_tokens("zebra/crossing quietly")
-    grown = len(key_tokenizer.cache)
-    assert grown > before
-    key_tokenizer.encode_keys(["zebra/crossing quietly"] * 2)
-    assert len(key_tokenizer.cache) == grown
+def test_single_keys_use_chunks_that_batches_cached(key_tokenizer: KeyTokenizer) -> None:
+    cache = key_tokenizer.cache
+    assert cache is not None
+    key = "zebra/crossing quietly"
+    direct = key_tokenizer.encode_unchecked([key])[0]
+    before = len(cache)
+    assert cache.assemble_one(key) is None and key_tokenizer.key_tokens(key) == direct  # new chunks: direct
+    assert len(cache) == before
+    key_tokenizer.encode_keys(["zebra/crossing quietly", "zebra/stripes"])
+    assert len(cache) > before
+    assert cache.assemble_one(key) == direct == key_tokenizer.key_tokens(key)
