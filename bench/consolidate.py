@@ -7,12 +7,18 @@ space (timed, with its report), then the same questions again. Goal: fewer activ
 (all but adversarial) not lower. Needs the stack running (`make up`). Writes bench/results/consolidate.json
 and consolidate.png.
 
-    ~/.cache/engram/venv/bin/python -m bench.consolidate [--reuse] [--limit-questions N]
+    ~/.cache/engram/venv/bin/python -m bench.consolidate [--reuse] [--limit-questions N] [--samples conv-26 ...]
+
+`--ablate` (a diagnostic, no result file) runs the jobs in nested stages on the same spaces and questions,
+each stage adding jobs to the last (exact restatements only -> + same point in other words -> + updated facts
+-> + association refresh and dimensions = the default run), and prints active propositions and recall after
+each: one 'before' and one ingestion for every variant.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 from pathlib import Path
@@ -29,7 +35,7 @@ from engram.formats.loading import InputFormat, parse_payload
 from engram.settings import get_settings
 from graph.admin import delete_space
 from graph.consolidation.report import ConsolidationReport, GraphFigures, figures
-from graph.consolidation.run import consolidate
+from graph.consolidation.run import ConsolidationOptions, consolidate
 from graph.driver import get_driver
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
@@ -44,10 +50,11 @@ def space_of(sample_id: str) -> str:
     return f"bench-consolidate-{sample_id}"
 
 
-def ingest_fresh(data: Path, reuse: bool) -> None:
+def ingest_fresh(data: Path, reuse: bool, samples: list[str] | None = None) -> None:
     """Every space unconsolidated: re-ingested unless --reuse finds it ingested and never consolidated."""
     driver, database = get_driver(), get_settings().neo4j.database
-    for record in tqdm(parse_payload(data.read_text(), InputFormat.LOCOMO), desc="ingest conversations", unit="conv"):
+    records = [r for r in parse_payload(data.read_text(), InputFormat.LOCOMO) if not samples or r.id in samples]
+    for record in tqdm(records, desc="ingest conversations", unit="conv"):
         space = space_of(record.id)
         found = figures(driver, database, space)
         if reuse and found.active_propositions and not (found.superseded_propositions or found.alias_edges):
@@ -112,22 +119,63 @@ def chart(result: dict[str, Any], path: Path) -> None:
     fig.savefig(path, dpi=120)
 
 
+# Nested stages of --ablate: each adds jobs to the one before; the last is the default run.
+ABLATION_STAGES: list[tuple[str, ConsolidationOptions]] = [
+    (
+        "exact restatements only",
+        ConsolidationOptions(topic_merges=False, fact_updates=False, associations=False, dimensions=False),
+    ),
+    ("+ same point in other words", ConsolidationOptions(fact_updates=False, associations=False, dimensions=False)),
+    ("+ updated facts", ConsolidationOptions(associations=False, dimensions=False)),
+    ("+ association refresh, dimensions (default)", ConsolidationOptions()),
+]
+
+
+def ablate(engine: RecallEngine, questions: list[Question], samples: list[str], hops: int) -> None:
+    driver, database = get_driver(), get_settings().neo4j.database
+    rows: list[dict[str, Any]] = []
+
+    def record(label: str) -> None:
+        recall = evaluate(engine, questions, hops, label)["by_category"]["all-no-adv"]
+        active = sum(figures(driver, database, space_of(s)).active_propositions for s in samples)
+        rows.append({"stage": label, "active_propositions": active, **{m: recall[m] for m in METRICS}})
+        print(json.dumps(rows[-1]), flush=True)
+
+    record("before")
+    for label, options in ABLATION_STAGES:
+        for sample in samples:
+            consolidate(space_of(sample), driver=driver, database=database, options=options)
+        record(label)
+    print(json.dumps({"samples": samples, "questions": len(questions), "stages": rows}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Consolidation benchmark on LoCoMo dev")
     parser.add_argument("--data", type=Path, default=LOCOMO_PATH)
     parser.add_argument("--reuse", action="store_true", help="keep spaces already ingested and never consolidated")
     parser.add_argument("--hops", type=int, default=2)
     parser.add_argument("--limit-questions", type=int, default=0, help="evaluate only the first N (a quick look)")
+    parser.add_argument("--samples", nargs="*", default=None, help="only these conversations (and their questions)")
+    parser.add_argument("--ablate", action="store_true", help="nested stages of jobs, printed, no result file")
     args = parser.parse_args()
 
     _, questions = load(args.data)
+    if args.samples:
+        questions = [q for q in questions if q.sample_id in args.samples]
     if args.limit_questions:
         questions = questions[: args.limit_questions]
-    ingest_fresh(args.data, args.reuse)
-    samples = [record.id for record in parse_payload(args.data.read_text(), InputFormat.LOCOMO)]
+    ingest_fresh(args.data, args.reuse, args.samples)
+    samples = [
+        record.id
+        for record in parse_payload(args.data.read_text(), InputFormat.LOCOMO)
+        if not args.samples or record.id in args.samples
+    ]
     driver, database = get_driver(), get_settings().neo4j.database
     embedder = get_embedder()
     engine = RecallEngine(driver, database, embedder.encode, embedder.count_tokens)
+    if args.ablate:
+        ablate(engine, questions, samples, args.hops)
+        return
 
     before_recall = evaluate(engine, questions, args.hops, "before")
     reports: dict[str, ConsolidationReport] = {}

@@ -39,6 +39,7 @@ class DuplicateRules:
     update_overlap: float = 0.75  # content-word Jaccard of two values of the same fact
     topic_cosine: float = 0.92  # so close in meaning that ...
     topic_overlap: float = 0.5  # ... half the content words shared make the same point in other words
+    updates: bool = True  # the same fact with a new value supersedes the older one (else both stay)
 
 
 class DuplicateJudge(Protocol):
@@ -64,7 +65,7 @@ class OfflineJudge:
         overlap = jaccard(content_tokens(a.text), content_tokens(b.text))
         values_a, values_b = values(a.text), values(b.text)
         if values_a != values_b:
-            if values_a and values_b and overlap >= rules.update_overlap:
+            if rules.updates and values_a and values_b and overlap >= rules.update_overlap:
                 return DuplicateDecision.UPDATED
             return DuplicateDecision.KEEP
         if overlap >= rules.merge_overlap or (cosine >= rules.topic_cosine and overlap >= rules.topic_overlap):

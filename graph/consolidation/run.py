@@ -15,6 +15,7 @@ take a Redis lock per space, workers/tasks/consolidate.py).
 
 from __future__ import annotations
 
+import math
 import time
 from datetime import UTC, datetime
 
@@ -43,6 +44,9 @@ class ConsolidationOptions(BaseModel):
     duplicate_threshold: float = DuplicateRules().threshold  # cosine of near-duplicate candidates
     intent_threshold: float = INTENT_THRESHOLD
     dimensions: bool = True  # run Graph Data Science (needs the GDS plugin)
+    topic_merges: bool = True  # merge "the same point in other words" (cosine >= topic_cosine), not only restatements
+    fact_updates: bool = True  # the same fact with a new value supersedes the older one
+    associations: bool = True  # recompute df/idf and every ASSOCIATED edge of the space
 
 
 def consolidate(
@@ -73,7 +77,13 @@ def consolidate(
     before = figures(driver, database, space)
     late = carry_late_proofs(driver, database, space)
     step("carry_late_proofs")
-    judge = judge or OfflineJudge(DuplicateRules(threshold=options.duplicate_threshold))
+    judge = judge or OfflineJudge(
+        DuplicateRules(
+            threshold=options.duplicate_threshold,
+            topic_cosine=DuplicateRules().topic_cosine if options.topic_merges else math.inf,
+            updates=options.fact_updates,
+        )
+    )
     duplicates = merge_duplicates(driver, database, space, judge, options.duplicate_threshold)
     step("duplicates")
     aliases = link_aliases(driver, database, space, alias_rules)
@@ -82,7 +92,8 @@ def consolidate(
     step("conflicts")
     intents = merge_intents(driver, database, space, options.intent_threshold)
     step("intents")
-    refresh_all(driver, database, space)
+    if options.associations:
+        refresh_all(driver, database, space)
     step("associations")
     dimensions = 0
     if options.dimensions and figures(driver, database, space).association_edges:

@@ -8,6 +8,7 @@ import numpy as np
 
 from graph.consolidation.duplicates import (
     DuplicateDecision,
+    DuplicateRules,
     OfflineJudge,
     candidate_pairs,
     plan_duplicates,
@@ -104,3 +105,16 @@ def test_the_same_point_in_other_words_merges() -> None:
     d = view("d", "Lately, Caroline has been looking into counseling and mental health as a career.", "Caroline")
     assert JUDGE.decide(c, d, 0.93) is DuplicateDecision.MERGE
     assert JUDGE.decide(c, d, 0.9) is DuplicateDecision.KEEP  # other words need to be closer in meaning
+
+
+def test_jobs_switched_off_keep_both() -> None:
+    exact_only = OfflineJudge(DuplicateRules(topic_cosine=float("inf"), updates=False))
+    c = view("c", "Caroline is still looking into counseling and mental health jobs.", "Caroline")
+    d = view("d", "Lately, Caroline has been looking into counseling and mental health as a career.", "Caroline")
+    assert exact_only.decide(c, d, 0.99) is DuplicateDecision.KEEP  # no "other words" merges
+    a = view("a", "Melanie has two kids.", "Melanie", day=1)
+    b = view("b", "Melanie has three kids.", "Melanie", day=20)
+    assert exact_only.decide(a, b, 0.95) is DuplicateDecision.KEEP  # no updates
+    restated = view("r", "Caroline said: Caroline loves painting sunsets.", "Caroline")
+    again = view("s", "Caroline loves painting sunsets!", "Caroline")
+    assert exact_only.decide(restated, again, 0.95) is DuplicateDecision.MERGE  # restatements still merge
