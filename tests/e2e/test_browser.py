@@ -174,11 +174,11 @@ def test_the_recall_snippet_shows_the_items_and_stays_in_the_space(driver: neo4j
     assert any(r["r"] is not None and r["r"].type == "PROVEN_BY" for r in records)
 
 
-def test_engram_browser_prints_url_parameters_style_and_queries(explored: Explored) -> None:
+def test_engram_browser_prints_url_parameters_style_and_queries(explored: Explored, settings: EngramSettings) -> None:
     done = engram("browser", "--space", explored.space)
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "http://127.0.0.1:7474/browser/?dbms=" in out and "&cmd=params&arg=" in out
+    assert f"http://127.0.0.1:{settings.neo4j.http_port}/browser/?dbms=" in out and "&cmd=params&arg=" in out
     assert params_command(explored.parameters) in out
     assert all(f"-- {q.name} (" in out and q.text in out for q in exploration_queries())
     style = engram("browser", "--space", explored.space, "--style")
