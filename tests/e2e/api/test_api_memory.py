@@ -11,7 +11,6 @@ import pytest
 
 from app.api.services import ApiServices
 from engram.keys.sync import KeyKind, KeyLog
-
 from tests.support.graph_queries import label_counts
 from tests.support.graphql_client import GraphQL, operation
 
