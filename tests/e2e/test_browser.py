@@ -124,7 +124,7 @@ def test_example_parameters_name_what_the_space_holds(driver: neo4j.Driver, expl
     assert p["space"] == explored.space
     assert all(p[name] for name in ("proposition", "key", "dimension", "fact")), p
     # The fact is one with a history, not the fallback to `proposition`.
-    history = "MATCH (n:Proposition {space: $s, id: $id}) RETURN COUNT { (n)-[:SUPERSEDES]->() } AS n"
+    history = "MATCH (n:Proposition {space: $s, id: $id}) RETURN COUNT { (n)-[:SUPERSEDES]->({space: $s}) } AS n"
     assert rows(driver, history, s=explored.space, id=p["fact"]) == [{"n": 1}]
 
 
