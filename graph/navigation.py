@@ -124,8 +124,12 @@ class Navigator:
         rows = self._run("concept_page", key=key)
         if not rows:
             raise NotFound(f"no concept {key!r} in this space")
-        propositions = self._run("concept_propositions", key=key, limit=_page(first), skip=max(0, skip))
-        return ConceptPage(**rows[0], propositions=[PropositionView(**p) for p in propositions])
+        return ConceptPage(**rows[0], propositions=self.concept_propositions(key, first, skip))
+
+    def concept_propositions(self, key: str, first: int = 20, skip: int = 0) -> list[PropositionView]:
+        """A page of the active propositions that mention the concept `key` (none for an unknown key)."""
+        rows = self._run("concept_propositions", key=key, limit=_page(first), skip=max(0, skip))
+        return [PropositionView(**p) for p in rows]
 
     def follow(self, node_id: str, link_type: str, first: int = 20) -> list[Neighbour]:
         if link_type not in LINK_TYPES:

@@ -71,8 +71,9 @@ class ConceptPage:
     async def propositions(self, info: Info, first: int = 20, after: str | None = None) -> Connection[Proposition]:
         size = page_size(first, info.context.services.settings.api.max_page)
         offset = decode_cursor(after)
-        page = await asyncio.to_thread(navigator(info).concept_page, self.concept.key, size + 1, offset)
-        propositions = await _propositions(info, [p.id for p in page.propositions])
+        # Only the page of propositions: the concept itself was read when this page was made.
+        views = await asyncio.to_thread(navigator(info).concept_propositions, self.concept.key, size + 1, offset)
+        propositions = await _propositions(info, [p.id for p in views])
         return Connection.from_page(propositions, offset, size, lambda p: p, self.concept.df)
 
 
