@@ -1,9 +1,19 @@
 // A small space is scanned exactly instead of through the shared vector index: no over-fetch, no
-// approximate misses when other spaces dominate the index.
+// approximate misses when other spaces dominate the index. A statement merged into another stays an access
+// path: its hit counts for the proposition that now stands for it (see dense_propositions).
 MATCH (node:Proposition {space: $space})
-WHERE node.embedding IS NOT NULL AND CASE WHEN $as_of IS NULL THEN node.status = 'active'
-      ELSE node.recorded_at <= $as_of AND (node.expired_at IS NULL OR node.expired_at > $as_of) END
+WHERE node.embedding IS NOT NULL
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
 ORDER BY score DESC
+LIMIT $fetch
+CALL (node) {
+  MATCH path = (current:Proposition)-[:SUPERSEDES*0..8]->(node)
+  WHERE all(r IN relationships(path) WHERE r.reason = 'merge')
+    AND CASE WHEN $as_of IS NULL THEN current.status = 'active'
+        ELSE current.recorded_at <= $as_of AND (current.expired_at IS NULL OR current.expired_at > $as_of) END
+  RETURN current LIMIT 1
+}
+WITH current, max(score) AS score
+RETURN current.id AS id, score
+ORDER BY score DESC
 LIMIT $k
-RETURN node.id AS id, score

@@ -81,7 +81,8 @@ class GraphSearcher:
 
     def dense(self, label: str, vector: list[float], k: int) -> list[Hit]:
         if self.size(label) <= EXACT_SCAN_MAX:
-            records = self._run(f"exact_{label}", vector=vector, k=k)
+            # fetch: room for statements merged into others, which resolve to the same current proposition
+            records = self._run(f"exact_{label}", vector=vector, k=k, fetch=4 * k)
             return [Hit(r["id"], float(r["score"])) for r in records]
         return self._overfetched(f"dense_{label}", k, vector=vector)
 

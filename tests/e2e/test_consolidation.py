@@ -126,7 +126,8 @@ def test_duplicates_updates_and_conflicts_are_superseded_not_deleted(
     assert rows(driver, "MATCH (p:Proposition {space: $s}) RETURN count(p) AS n", s=space)[0]["n"] == total
 
     # Restated: the better supported (here: the longer) statement stands for both and carries both proofs.
-    merged = prop(driver, space, "Ann loves painting sunsets over the lake.")
+    merged_text = "Ann loves painting sunsets over the lake."
+    merged = prop(driver, space, merged_text)
     survivor = prop(driver, space, "Honestly, Ann loves painting sunsets over the lake!")
     assert merged["status"] == "superseded" and merged["expired_at"] is not None and merged["valid_to"] is None
     assert survivor["status"] == "active" and sorted(survivor["proofs"]) == ["t1", "t6"]
@@ -159,6 +160,17 @@ def test_duplicates_updates_and_conflicts_are_superseded_not_deleted(
     back = lineage(space, boston["id"])
     assert back is not None and back.status == "superseded" and back.current == denver["id"]
     assert lineage(space, "prop_unknown") is None
+
+    # The merged wording stays an access path: its exact vector finds the survivor with the merged statement's
+    # own score (1.0, not the survivor's lower one); an updated value is not an access path to the new value.
+    embed = get_embedder().encode
+    searcher = GraphSearcher(driver, "neo4j", space, None)
+    hits = {h.id: h.score for h in searcher.dense("propositions", embed([merged_text])[0].tolist(), 5)}
+    assert merged["id"] not in hits and hits[survivor["id"]] > 0.999
+    hits = {h.id: h.score for h in searcher.dense("propositions", embed(["Ann has two cats at home."])[0].tolist(), 5)}
+    assert old["id"] not in hits and hits[new["id"]] < 0.999
+    text_hits = [h.id for h in searcher.fulltext("propositions", "lake", 5)]
+    assert text_hits == [survivor["id"]]  # both wordings match; one current proposition comes back
 
     # Recall shows current knowledge only; as of before the run, the superseded claim is visible again.
     now = engine.recall(RecallRequest(space=space, query="Where does Ann live? Boston?"))
