@@ -39,6 +39,9 @@ class Assimilated:
     how: MatchKind
 
 
+_BLOCK = 512  # phrases scored against the whole schema at once (memory: block x schema floats)
+
+
 def _compact(key: str) -> str:
     return key.replace(" ", "")
 
@@ -76,24 +79,35 @@ class Assimilator:
         keys = list(pending)
         vectors = self._embed([pending[k] for k in keys])
         known = [k for k in self._keys.values() if k.embedding is not None]
-        matrix = (
-            np.stack([k.embedding for k in known if k.embedding is not None])
-            if known
-            else np.zeros((0, vectors.shape[1]), np.float32)
-        )
+        # The closest schema key of every phrase in one matrix product per block (not one pass over the schema
+        # per phrase); keys accommodated during this call are compared as they arrive.
+        best_known = np.full(len(keys), -1, np.int64)
+        best_known_score = np.full(len(keys), -np.inf, np.float32)
+        if known:
+            matrix = np.stack([k.embedding for k in known if k.embedding is not None])
+            for start in range(0, len(keys), _BLOCK):
+                scores = vectors[start : start + _BLOCK] @ matrix.T
+                best_known[start : start + _BLOCK] = scores.argmax(axis=1)
+                best_known_score[start : start + _BLOCK] = scores.max(axis=1)
+        accommodated_here: list[SchemaKey] = []
+        fresh = np.zeros((len(keys), vectors.shape[1]), np.float32)
         by_key: dict[str, Assimilated] = {}
-        for key, vector in zip(keys, vectors, strict=True):
-            if len(known):
-                scores = matrix @ vector
-                best = int(np.argmax(scores))
-                if scores[best] >= self._threshold:
-                    by_key[key] = Assimilated(known[best].key, known[best].name, MatchKind.EMBEDDING)
-                    continue
+        for index, (key, vector) in enumerate(zip(keys, vectors, strict=True)):
+            best: SchemaKey | None = known[best_known[index]] if best_known[index] >= 0 else None
+            best_score = float(best_known_score[index])
+            if accommodated_here:
+                scores = fresh[: len(accommodated_here)] @ vector
+                closest = int(np.argmax(scores))
+                if scores[closest] > best_score:
+                    best, best_score = accommodated_here[closest], float(scores[closest])
+            if best is not None and best_score >= self._threshold:
+                by_key[key] = Assimilated(best.key, best.name, MatchKind.EMBEDDING)
+                continue
             accommodated = SchemaKey(key, pending[key], vector)
             self._keys[key] = accommodated
             self._compact[_compact(key)] = key
             self.new_keys[key] = accommodated
-            known.append(accommodated)
-            matrix = np.vstack([matrix, vector[None, :]])
+            fresh[len(accommodated_here)] = vector
+            accommodated_here.append(accommodated)
             by_key[key] = Assimilated(key, pending[key], MatchKind.NEW)
         return {p: by_key[normalize_key(p)] for p in phrases if normalize_key(p) in by_key}

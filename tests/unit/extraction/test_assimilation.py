@@ -40,3 +40,25 @@ def test_new_keys_are_visible_to_later_phrases_of_the_same_job() -> None:
 def test_empty_schema_and_empty_phrases() -> None:
     assimilator = Assimilator([], lambda texts: np.zeros((len(texts), 384), np.float32))
     assert assimilator.assimilate(["!!", ""]) == {}
+
+
+def _unit(*values: float) -> np.ndarray:
+    vector = np.zeros(384, np.float32)
+    vector[: len(values)] = values
+    return vector / np.linalg.norm(vector)
+
+
+def test_phrases_of_one_call_meet_the_schema_and_each_other() -> None:
+    vectors = {
+        "alpine lakes": _unit(1, 0.1),  # close to the schema key
+        "river boats": _unit(0, 1),  # new
+        "river boating": _unit(0.05, 1),  # close to the key accommodated just before, in the same call
+        "desert": _unit(0, 0, 1),  # new: far from everything
+    }
+    schema = [SchemaKey("mountain lake", "mountain lake", _unit(1, 0))]
+    assimilator = Assimilator(schema, lambda texts: np.stack([vectors[t] for t in texts]), threshold=0.95)
+    result = assimilator.assimilate(list(vectors))
+    assert (result["alpine lakes"].key, result["alpine lakes"].how) == ("mountain lake", MatchKind.EMBEDDING)
+    assert result["river boats"].how is MatchKind.NEW and result["desert"].how is MatchKind.NEW
+    assert (result["river boating"].key, result["river boating"].how) == ("river boat", MatchKind.EMBEDDING)
+    assert set(assimilator.new_keys) == {"river boat", "desert"}  # keys are normalised (singular)
