@@ -137,8 +137,16 @@ class ConceptRefresh(TypedDict):
     removed_keys: list[str]  # keys of the orphan concepts deleted (every process's key trie must drop them)
 
 
-def refresh_concepts(driver: neo4j.Driver, database: str, space: str, concept_ids: Sequence[str]) -> ConceptRefresh:
-    """Light consolidation of the given concepts: df/idf, orphan removal, association weights."""
+def refresh_concepts(
+    driver: neo4j.Driver,
+    database: str,
+    space: str,
+    concept_ids: Sequence[str],
+    proposition_ids: Sequence[str] | None = None,
+) -> ConceptRefresh:
+    """Light consolidation: df/idf of the given concepts and orphan removal; then the association counts, either
+    of the concept pairs the given propositions mention (all an ingest can change) or, without them, of every
+    edge of the given concepts (after a forget or a supersession)."""
     ids = sorted(set(concept_ids))
     with driver.session(database=database) as session:
         orphans = session.execute_write(
@@ -146,10 +154,10 @@ def refresh_concepts(driver: neo4j.Driver, database: str, space: str, concept_id
                 strict=True
             )
         )
-        edges = session.execute_write(
-            lambda tx: tx.run(load("consolidate/refresh_associations"), space=space, concept_ids=ids).single(
-                strict=True
-            )[0]
-        )
+        if proposition_ids is None:
+            query, params = "consolidate/refresh_associations", {"concept_ids": ids}
+        else:
+            query, params = "consolidate/refresh_proposition_pairs", {"proposition_ids": sorted(set(proposition_ids))}
+        edges = session.execute_write(lambda tx: tx.run(load(query), {"space": space, **params}).single(strict=True)[0])
     return {"concepts_removed": int(orphans["removed"]), "association_edges": int(edges),
             "removed_keys": list(orphans["keys"])}  # fmt: skip

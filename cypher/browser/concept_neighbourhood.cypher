@@ -6,8 +6,8 @@ MATCH (c:Concept {space: $space})
 WHERE c.key = $key OR toLower(c.name) = toLower($key)
 WITH c ORDER BY c.key = $key DESC LIMIT 1
 CALL (c) {
-  MATCH link = (c)-[r:ASSOCIATED]-(:Concept {space: $space})
-  WITH link ORDER BY r.weight DESC LIMIT 15
+  MATCH link = (c)-[r:ASSOCIATED]-(n:Concept {space: $space})
+  WITH link ORDER BY r.count * coalesce(c.idf, 0.0) * coalesce(n.idf, 0.0) DESC LIMIT 15
   RETURN collect(link) AS associated
 }
 CALL (c) {

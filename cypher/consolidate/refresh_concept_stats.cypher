@@ -3,6 +3,7 @@
 MATCH (active:Proposition {space: $space}) WHERE active.status = 'active'
 WITH count(active) AS total
 UNWIND $concept_ids AS concept_id
+WITH DISTINCT total, concept_id  // a repeated id must not multiply the counts
 MATCH (c:Concept {space: $space, id: concept_id})
 USING INDEX c:Concept(space, id)
 OPTIONAL MATCH (c)<-[:MENTIONS]-(p:Proposition) WHERE p.status = 'active'

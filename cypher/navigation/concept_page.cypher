@@ -4,5 +4,5 @@ WHERE c.key = $key
 OPTIONAL MATCH (c)-[:IN]->(d:Dimension)
 RETURN c.id AS id, c.key AS key, c.name AS name, c.df AS df, coalesce(c.importance, 0.0) AS importance,
        d.id AS dimension_id, d.label AS dimension,
-       [(c)-[r:ASSOCIATED]-(n:Concept) | {key: n.key, weight: r.weight}] AS associated,
+       [(c)-[r:ASSOCIATED]-(n:Concept) | {key: n.key, weight: r.count * coalesce(c.idf, 0.0) * coalesce(n.idf, 0.0)}] AS associated,
        [(c)-[:SAME_AS]-(n:Concept) | n.key] AS aliases

@@ -4,7 +4,7 @@ MATCH (c:Concept {space: $space, id: seed.id})
 USING INDEX c:Concept(space, id)
 CALL (c) {
   MATCH (c)-[r:ASSOCIATED]-(n:Concept)
-  RETURN n, r ORDER BY r.weight DESC LIMIT $fanout
+  WITH n, r.count * coalesce(c.idf, 0.0) * coalesce(n.idf, 0.0) AS weight
+  RETURN n, weight ORDER BY weight DESC LIMIT $fanout
 }
-RETURN seed.id AS seed, n.id AS id, n.key AS key, coalesce(n.idf, 1.0) AS idf, coalesce(n.df, 0) AS df,
-       r.weight AS weight
+RETURN seed.id AS seed, n.id AS id, n.key AS key, coalesce(n.idf, 1.0) AS idf, coalesce(n.df, 0) AS df, weight

@@ -56,16 +56,19 @@ def test_conversation_becomes_episodes_propositions_and_concepts(
 def test_redelivered_job_changes_nothing(driver: neo4j.Driver, space: str, conversation: dict[str, Any]) -> None:
     ingest(space, [conversation])
     before = (label_counts(driver, space), relationship_counts(driver, space))
-    weights = (
+    associations = (
         "MATCH (a {space: $s})-[r:ASSOCIATED]->(b) "
-        "RETURN a.id AS a, b.id AS b, r.count AS n, r.weight AS w ORDER BY a, b"
+        "RETURN a.id AS a, b.id AS b, r.count AS n, a.idf AS idf_a, b.idf AS idf_b ORDER BY a, b"
     )
-    before_weights = rows(driver, weights, s=space)
+    before_associations = rows(driver, associations, s=space)
     ingest(space, [conversation])
     assert (label_counts(driver, space), relationship_counts(driver, space)) == before
-    after_weights = rows(driver, weights, s=space)
-    assert [(r["a"], r["b"], r["n"]) for r in after_weights] == [(r["a"], r["b"], r["n"]) for r in before_weights]
-    assert [r["w"] for r in after_weights] == pytest.approx([r["w"] for r in before_weights])
+    after_associations = rows(driver, associations, s=space)
+    assert [(r["a"], r["b"], r["n"]) for r in after_associations] == [
+        (r["a"], r["b"], r["n"]) for r in before_associations
+    ]
+    idfs = [idf for r in after_associations for idf in (r["idf_a"], r["idf_b"])]
+    assert idfs == pytest.approx([idf for r in before_associations for idf in (r["idf_a"], r["idf_b"])])
 
 
 def test_same_statement_in_two_episodes_is_one_proposition_with_two_proofs(driver: neo4j.Driver, space: str) -> None:

@@ -44,6 +44,10 @@ def test_browse_read_follow_and_prove(navigator: Navigator) -> None:
     assert all("D" in e for p in page.propositions for e in p.episodes)
     neighbours = navigator.follow(page.id, "ASSOCIATED", first=3)
     assert 0 < len(neighbours) <= 3 and all(n.label == "Concept" for n in neighbours)
+    # The strongest first, weighted co-mentions x idf x idf as the concept page reports them.
+    weights = [n.properties["weight"] for n in neighbours]
+    on_page = {a["key"]: a["weight"] for a in page.associated}
+    assert weights == sorted(weights, reverse=True) and weights[0] == pytest.approx(max(on_page.values()))
     episodes = navigator.episodes_of(page.propositions[0].id)
     assert episodes and episodes[0].source.startswith("chat-1/")
 

@@ -169,7 +169,8 @@ def write_stage(self: Any, job_id: str) -> str:
         # Every process's key trie learns the keys now in the graph (see engram/keys/sync.py).
         new_keys = [c.key for c in knowledge.new_concepts]
         publish_written_keys(get_redis(), batch.space, new_keys, [i.text for i in knowledge.intents])
-        store.put_artifact(job_id, "write", {"concept_ids": sorted(concept_ids)}, {})
+        written = {"concept_ids": sorted(concept_ids), "proposition_ids": [p.id for p in knowledge.propositions]}
+        store.put_artifact(job_id, "write", written, {})
         store.finish_stage(job_id, "write", started, {"concepts": len(concept_ids)})
     return job_id
 
@@ -183,9 +184,11 @@ def consolidate_stage(self: Any, job_id: str) -> str:
             return job_id  # a redelivery after the job finished: its artifacts are gone, nothing to do
         started = store.start_stage(job_id, "consolidate")
         space = status.space
-        concept_ids = store.get_artifact(job_id, "write")[0]["concept_ids"]
+        written = store.get_artifact(job_id, "write")[0]
         settings = get_settings().neo4j
-        refreshed = refresh_concepts(get_driver(), settings.database, space, concept_ids)
+        refreshed = refresh_concepts(
+            get_driver(), settings.database, space, written["concept_ids"], written["proposition_ids"]
+        )
         publish_removed_keys(get_redis(), space, refreshed["removed_keys"])
         counts = {
             "concepts_removed": refreshed["concepts_removed"],
