@@ -1,21 +1,31 @@
 // The ASSOCIATED edges between the concepts the given propositions mention, recounted exactly (active
-// propositions mentioning both): what an ingest job can change, and no more. A hub concept's other edges are
-// left alone, so the cost follows the job's size, not the space's.
+// propositions mentioning both): what an ingest job can change, and no more. Each pair is counted from its rarer
+// end (one scan of that concept's mentions for all its pairs), so a hub concept's mentions are scanned only when
+// it meets another hub, and a hub's other edges are left alone.
 UNWIND $proposition_ids AS proposition_id
 MATCH (p:Proposition {space: $space, id: proposition_id})
 USING INDEX p:Proposition(space, id)
 MATCH (a:Concept)<-[:MENTIONS]-(p)-[:MENTIONS]->(b:Concept)
 WHERE a.id < b.id
 WITH DISTINCT a, b
-WITH a, b, COUNT { (a)<-[:MENTIONS]-(q:Proposition)-[:MENTIONS]->(b) WHERE q.status = 'active' } AS together
-CALL (a, b, together) {
-  WITH a, b, together WHERE together > 0
+WITH CASE WHEN coalesce(a.df, 0) <= coalesce(b.df, 0) THEN a ELSE b END AS rare,
+     CASE WHEN coalesce(a.df, 0) <= coalesce(b.df, 0) THEN b ELSE a END AS other
+WITH rare, collect(other) AS others
+CALL (rare, others) {
+  MATCH (rare)<-[:MENTIONS]-(q:Proposition)-[:MENTIONS]->(other:Concept)
+  WHERE q.status = 'active' AND other IN others
+  WITH other, count(q) AS together
+  WITH other, together,
+       CASE WHEN rare.id < other.id THEN rare ELSE other END AS a, CASE WHEN rare.id < other.id THEN other ELSE rare END AS b
   MERGE (a)-[r:ASSOCIATED]->(b)
   SET r.count = together
+  RETURN collect(other) AS counted
 }
-CALL (a, b, together) {
-  WITH a, b, together WHERE together = 0
-  MATCH (a)-[r:ASSOCIATED]->(b)
+CALL (rare, others, counted) {
+  // A pair no active proposition mentions together any more (a re-ingested statement that was superseded)
+  UNWIND others AS other
+  WITH other WHERE NOT other IN counted
+  MATCH (rare)-[r:ASSOCIATED]-(other)
   DELETE r
 }
-RETURN count(*) AS pairs
+RETURN sum(size(others)) AS pairs
