@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
@@ -56,24 +57,36 @@ def run_pipeline(space: str, records: list[ConversationRecord], turns: int) -> t
     return elapsed, [store.status(j).stage_seconds for j in job_ids]
 
 
+def pipeline_texts(space: str) -> list[str]:
+    """What the pipeline embedded: propositions, concept keys, and the episodes no proposition was drawn from
+    (an episode with propositions gets the mean of their vectors)."""
+    records, _, _ = get_driver().execute_query(
+        "MATCH (p:Proposition {space: $space}) RETURN p.text AS text "
+        "UNION ALL MATCH (c:Concept {space: $space}) RETURN c.name AS text "
+        "UNION ALL MATCH (e:Episode {space: $space}) WHERE NOT (e)<-[:PROVEN_BY]-() RETURN e.text AS text",
+        space=space,
+    )
+    return [str(r["text"]) for r in records]
+
+
 def count(space: str, label: str) -> int:
     records, _, _ = get_driver().execute_query(f"MATCH (n:{label} {{space: $space}}) RETURN count(n) AS n", space=space)
     return int(records[0]["n"])
 
 
-def chart(result: dict[str, float | dict[str, float]], path: Path) -> None:
+def chart(result: dict[str, Any], path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    stages = result["stage_seconds_total"]
-    assert isinstance(stages, dict)
-    fig, ax = plt.subplots(figsize=(7, 3.2))
-    ax.barh(["embed only (baseline)"], [result["embed_only_s"]], color="#888")
+    stages: dict[str, float] = result["stage_seconds_total"]
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    ax.barh(["embed turn texts only (baseline)"], [result["embed_only_s"]], color="#888")
+    ax.barh(["embed the pipeline's texts only"], [result["embed_pipeline_texts_only_s"]], color="#bbb")
     left = 0.0
     for name, seconds in stages.items():
-        ax.barh(["pipeline (sum of stages)"], [seconds], left=left, label=name)
+        ax.barh(["pipeline (sum of stages, 2 workers)"], [seconds], left=left, label=name)
         left += seconds
     ax.barh(["pipeline (wall clock)"], [result["pipeline_s"]], color="#2a6")
     ax.set_xlabel("seconds for the 3,435 LoCoMo turns (lower is better)")
@@ -94,17 +107,22 @@ def main() -> None:
     turns = len(texts)
     print(f"{len(records)} conversations, {turns} turns")
 
+    embedder = get_embedder()
     baseline_before = embed_only(texts)
     space = f"bench-ingest-{int(time.time())}"
     pipeline_s, stage_seconds = run_pipeline(space, records, turns)
     baseline_after = embed_only(texts)
     embed_only_s = (baseline_before + baseline_after) / 2
+    # A second baseline: the texts the pipeline itself embedded, alone. pipeline / this = the share of the
+    # pipeline's time that is embedding; the rest is extraction, Neo4j writes and index maintenance, hand-offs.
+    derived = pipeline_texts(space)
+    derived_s = embed_only(derived)
 
     totals: dict[str, float] = {}
     for per_job in stage_seconds:
         for stage, seconds in per_job.items():
             totals[stage] = round(totals.get(stage, 0.0) + seconds, 3)
-    result = {
+    result: dict[str, Any] = {
         "turns": turns,
         "pipeline_s": round(pipeline_s, 3),
         "embed_only_s": round(embed_only_s, 3),
@@ -112,6 +130,11 @@ def main() -> None:
         "pipeline_turns_per_s": round(turns / pipeline_s, 2),
         "embed_only_turns_per_s": round(turns / embed_only_s, 2),
         "ratio": round(embed_only_s / pipeline_s, 3),
+        "pipeline_texts_embedded": len(derived),
+        "pipeline_texts_tokens": sum(embedder.count_tokens(t) + 2 for t in derived),
+        "turn_tokens": sum(embedder.count_tokens(t) + 2 for t in texts),
+        "embed_pipeline_texts_only_s": round(derived_s, 3),
+        "embedding_share_of_pipeline": round(derived_s / pipeline_s, 3),
         "stage_seconds_total": totals,
         "stage_turns_per_s": {stage: round(turns / s, 1) for stage, s in totals.items() if s > 0},
         "propositions": count(space, "Proposition"),

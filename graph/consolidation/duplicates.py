@@ -19,7 +19,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from graph.consolidation.model import PropositionView, time_key, unit_rows, view_of
-from graph.consolidation.text import content_tokens, dates, is_question, jaccard, negated, values
+from graph.consolidation.text import (
+    content_tokens,
+    context_bound,
+    dates,
+    is_question,
+    jaccard,
+    negated,
+    possessors,
+    shared_image,
+    values,
+)
 from graph.cypher import load
 
 MAX_ROUNDS = 8
@@ -47,7 +57,9 @@ class DuplicateJudge(Protocol):
 
 
 class OfflineJudge:
-    """The default judge: rules over subjects, dates, quantities, negation and shared content words."""
+    """The default judge: rules over subjects, dates, quantities, negation and shared content words. Only
+    statements that stand on their own merge: a shared photo, a remark about "that", or the same words about
+    someone else's things are kept apart (merging them would tie one statement to unrelated episodes)."""
 
     def __init__(self, rules: DuplicateRules | None = None) -> None:
         self.rules = rules or DuplicateRules()
@@ -60,6 +72,12 @@ class OfflineJudge:
             return DuplicateDecision.KEEP  # about different people
         if is_question(a.text) != is_question(b.text) or negated(a.text) != negated(b.text):
             return DuplicateDecision.KEEP
+        if shared_image(a.text) or shared_image(b.text):
+            return DuplicateDecision.KEEP  # two photos shared at two moments are two events
+        if context_bound(a.text) or context_bound(b.text):
+            return DuplicateDecision.KEEP  # "that looks amazing" is about something else in every episode
+        if possessors(a.text) != possessors(b.text):
+            return DuplicateDecision.KEEP  # "Nate's support ... to Joanna" is not "Joanna's support ... to Nate"
         if dates(a.text) != dates(b.text):
             return DuplicateDecision.KEEP  # events of different days, or one dated and one not
         overlap = jaccard(content_tokens(a.text), content_tokens(b.text))

@@ -76,6 +76,36 @@ def stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word[-1] == word[-2] else word
 
 
+# Words that point into the conversation around a statement ("that looks amazing", "sorry to hear about
+# that", "this book"): such a statement means something else in every episode that says it. A relative "that"
+# ("jobs that help people") and an "it" with its antecedent in the sentence do not count.
+_DEICTIC = re.compile(
+    r"\b(?:this|these|those)\b"
+    r"|\bthat(?:['’]s| is| was| looks| sounds| seems| must| would| will| has| makes)\b"
+    r"|\b(?:about|of|for|with|like|on|at|to|in|from|by) that\b(?! \w+ (?:who|which|that)\b)(?=\s*[.!?,;]|\s*$)",
+    re.IGNORECASE,
+)
+_POSSESSOR = re.compile(r"\b([A-Z][\w-]*)['’]s\b")
+_SHARED_IMAGE = re.compile(r"^\s*\S.*? shared an image:", re.IGNORECASE)
+
+
+def context_bound(text: str) -> bool:
+    """The statement leans on its conversation: a deictic word ("that", "it", "those") whose referent is
+    elsewhere."""
+    return _DEICTIC.search(text) is not None
+
+
+def shared_image(text: str) -> bool:
+    """A photo shared at one moment ("Nate shared an image: ..."): an event of its own, however alike the
+    captions of two photos are."""
+    return _SHARED_IMAGE.match(text) is not None
+
+
+def possessors(text: str) -> frozenset[str]:
+    """Whose things the statement is about ("Nate's support ... to Joanna" -> {Nate})."""
+    return frozenset(m.group(1) for m in _POSSESSOR.finditer(text))
+
+
 def negated(text: str) -> bool:
     return any(w in NEGATIONS or w.endswith("n't") for w in words(text))
 

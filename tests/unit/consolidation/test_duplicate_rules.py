@@ -65,6 +65,22 @@ def test_different_people_negation_questions_and_low_similarity_keep_both() -> N
     assert JUDGE.decide(a, related, 0.9) is DuplicateDecision.KEEP  # related, not the same fact
 
 
+def test_only_statements_that_stand_on_their_own_merge() -> None:
+    # Two photos with alike captions, shared in two sessions, are two events.
+    a = view("a", "Nate shared an image: a photography of three turtles sitting on rocks.", "Nate")
+    b = view("b", "Nate shared an image: a photo of three turtles sitting on a rock.", "Nate")
+    assert JUDGE.decide(a, b, 0.97) is DuplicateDecision.KEEP
+    # A remark about "that" means something else in every episode that makes it.
+    a, b = view("a", "Wow, Joanna, that looks amazing!"), view("b", "Wow, that looks amazing, Joanna!")
+    assert JUDGE.decide(a, b, 0.97) is DuplicateDecision.KEEP
+    # Whose support: the same words about someone else's things are another fact.
+    a = view("a", "Nate's support and encouragement mean a lot to Joanna.")
+    b = view("b", "Joanna's support and encouragement mean a lot to Nate.")
+    assert JUDGE.decide(a, b, 0.97) is DuplicateDecision.KEEP
+    a, b = view("a", "Nate's support means a lot."), view("b", "Nate's support really means a lot.")
+    assert JUDGE.decide(a, b, 0.97) is DuplicateDecision.MERGE
+
+
 def test_merge_survivor_is_the_best_supported() -> None:
     a = view("a", "Caroline loves painting.", support=1)
     b = view("b", "Caroline loves painting!", support=3)
