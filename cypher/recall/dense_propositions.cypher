@@ -12,5 +12,5 @@ CALL (node) {
 }
 WITH current, max(score) AS score
 RETURN current.id AS id, score
-ORDER BY score DESC
+ORDER BY score DESC, id  // ties broken by id: the same memory answers the same way
 LIMIT $k

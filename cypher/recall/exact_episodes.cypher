@@ -3,6 +3,6 @@
 MATCH (node:Episode {space: $space})
 WHERE node.embedding IS NOT NULL AND ($as_of IS NULL OR node.recorded_at <= $as_of)
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
-ORDER BY score DESC
+ORDER BY score DESC, node.id
 LIMIT $k
 RETURN node.id AS id, score

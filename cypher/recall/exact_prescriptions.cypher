@@ -3,6 +3,6 @@
 MATCH (node:Prescription {space: $space})
 WHERE node.embedding IS NOT NULL AND coalesce(node.status, 'active') = 'active'
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
-ORDER BY score DESC
+ORDER BY score DESC, node.id
 LIMIT $k
 RETURN node.id AS id, score

@@ -4,7 +4,7 @@
 MATCH (node:Proposition {space: $space})
 WHERE node.embedding IS NOT NULL
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
-ORDER BY score DESC
+ORDER BY score DESC, node.id
 LIMIT $fetch
 CALL (node) {
   MATCH path = (current:Proposition)-[:SUPERSEDES*0..8]->(node)
@@ -15,5 +15,5 @@ CALL (node) {
 }
 WITH current, max(score) AS score
 RETURN current.id AS id, score
-ORDER BY score DESC
+ORDER BY score DESC, id  // ties broken by id: the same memory answers the same way
 LIMIT $k

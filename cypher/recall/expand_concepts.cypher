@@ -7,7 +7,7 @@ CALL (c) {
   WHERE CASE WHEN $as_of IS NULL THEN p.status = 'active'
         ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END
   WITH p, vector.similarity.cosine(p.embedding, $vector) AS similarity
-  ORDER BY similarity DESC LIMIT $per_concept
+  ORDER BY similarity DESC, p.id LIMIT $per_concept
   RETURN p, similarity
 }
 RETURN p.id AS id, sum(a.activation) AS activation, collect(c.key) AS via, max(similarity) AS similarity

@@ -2,7 +2,7 @@ UNWIND $ids AS item_id
 MATCH (p:Proposition {space: $space, id: item_id})
 USING INDEX p:Proposition(space, id)
 OPTIONAL MATCH (p)-[:PROVEN_BY]->(e:Episode)
-WITH p, e ORDER BY e.occurred_at, e.seq
+WITH p, e ORDER BY e.occurred_at, e.seq, e.id
 WITH p, collect(e {.id, .external_id, .source_id, .speaker, .text, .occurred_at}) AS provenance
 RETURN p.id AS id, p.text AS text, p.subject AS subject, p.valid_from AS valid_from,
        p.recorded_at AS recorded_at, coalesce(p.importance, 0.5) AS importance,

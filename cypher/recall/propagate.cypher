@@ -5,6 +5,6 @@ USING INDEX c:Concept(space, id)
 CALL (c) {
   MATCH (c)-[r:ASSOCIATED]-(n:Concept)
   WITH n, r.count * coalesce(c.idf, 0.0) * coalesce(n.idf, 0.0) AS weight
-  RETURN n, weight ORDER BY weight DESC LIMIT $fanout
+  RETURN n, weight ORDER BY weight DESC, n.id LIMIT $fanout
 }
 RETURN seed.id AS seed, n.id AS id, n.key AS key, coalesce(n.idf, 1.0) AS idf, coalesce(n.df, 0) AS df, weight

@@ -121,12 +121,15 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def word_variant(a: str, b: str) -> bool:
-    """Two spellings of one word: 'colour' / 'color', 'woman' / 'women' (not inflections such as 'feel' /
-    'feeling': those name different concepts often enough to mislead recall)."""
+    """Two spellings of one word: 'colour' / 'color', 'woman' / 'women' (not inflections or derivations such as
+    'feel' / 'feeling', 'different' / 'difference': those name different concepts often enough to mislead
+    recall)."""
     if a == b:
         return True
     if a[:2] != b[:2] or a.isdigit() or b.isdigit() or abs(len(a) - len(b)) > 1 or min(len(a), len(b)) < 4:
         return False
+    if a[-1] != b[-1]:
+        return False  # another ending is another form of the word: hear / heard, photographer / photography
     return string_similarity(a, b) >= 0.8
 
 

@@ -247,7 +247,7 @@ class RecallEngine:
             spread[neighbour.key] = (seed, round(gained, 3))
         df = {c.id: c.df for c in concepts} | {n.id: n.df for _, n, _ in neighbours}
         specific = {cid: a for cid, a in activation.items() if df.get(cid, 0) <= self._tuning.max_expand_df}
-        top = dict(sorted(specific.items(), key=lambda kv: -kv[1])[: self._tuning.expand_concepts])
+        top = dict(sorted(specific.items(), key=lambda kv: (-kv[1], kv[0]))[: self._tuning.expand_concepts])
         trace.append(
             TraceStep(
                 step="propagate", detail={"activated": len(activation), "spread": dict(list(spread.items())[:20])}
@@ -301,7 +301,7 @@ class RecallEngine:
         source: str,
     ) -> None:
         records = searcher.expand(activation, vector, self._tuning.per_concept)
-        ordered = sorted(records, key=lambda r: -(float(r["activation"]) * float(r["similarity"])))
+        ordered = sorted(records, key=lambda r: (-(float(r["activation"]) * float(r["similarity"])), r["id"]))
         for rank, record in enumerate(ordered, start=1):
             candidate = candidates.setdefault(record["id"], Candidate(record["id"], ItemKind.PROPOSITION))
             candidate.add(source, rank)
@@ -315,7 +315,9 @@ class RecallEngine:
         searcher: GraphSearcher,
         candidates: dict[str, Candidate],
     ) -> list[RecallItem]:
-        pool = sorted(candidates.values(), key=lambda c: -rrf(c.ranks))[: self._tuning.rerank_pool]
+        # Ties broken by id throughout: the same memory answers the same query the same way, whatever the
+        # order the store hands rows back in.
+        pool = sorted(candidates.values(), key=lambda c: (-rrf(c.ranks), c.id))[: self._tuning.rerank_pool]
         rows = searcher.hydrated  # rows fetched by an earlier hop are not fetched again
         for kind in ItemKind:
             ids = [c.id for c in pool if c.kind is kind and c.id not in rows]
@@ -357,7 +359,7 @@ class RecallEngine:
                     found_by=candidate.found_by,
                 )
             )
-        items.sort(key=lambda item: -item.score)
+        items.sort(key=lambda item: (-item.score, item.id))
         if types and types[0] is MemoryType.EPISODIC:
             return _as_episodes(items, self._count_tokens)
         return items
