@@ -4,8 +4,8 @@ Each conversation is ingested fresh through the real pipeline (worker, Neo4j) in
 (`bench-consolidate-<sample>`, apart from the recall benchmark's spaces). In the same run: LoCoMo evidence
 recall on every question (as bench/locomo_recall.py measures Engram), then `consolidate(space)` on every
 space (timed, with its report), then the same questions again. Goal: fewer active propositions with R@10
-(all but adversarial) not lower. Needs the stack running (`make up`). Writes bench/results/consolidate.json
-and consolidate.png.
+(all but adversarial) not lower; reported at item level (issue 5's definition) and at the stricter turn level.
+Needs the stack running (`make up`). Writes bench/results/consolidate.json and consolidate.png.
 
     ~/.cache/engram/venv/bin/python -m bench.consolidate [--reuse] [--limit-questions N] [--samples conv-26 ...]
 
@@ -192,6 +192,8 @@ def main() -> None:
     before, after = total([r.before for r in reports.values()]), total([r.after for r in reports.values()])
     r10_before = before_recall["by_category"]["all-no-adv"]["R@10"]
     r10_after = after_recall["by_category"]["all-no-adv"]["R@10"]
+    r10_items_before = before_recall["by_category"]["all-no-adv"]["R@10items"]
+    r10_items_after = after_recall["by_category"]["all-no-adv"]["R@10items"]
     result: dict[str, Any] = {
         "questions": len(questions),
         "conversations": len(samples),
@@ -228,10 +230,13 @@ def main() -> None:
             for category in before_recall["by_category"]
         },
         "latency_ms_p50": {"before": before_recall["latency_ms_p50"], "after": after_recall["latency_ms_p50"]},
-        "goal_met": after["active_propositions"] < before["active_propositions"] and r10_after >= r10_before,
+        # The goal: fewer active propositions, R@10 (all but adversarial) not lower. Item-level R@10 is issue 5's
+        # definition (evidence turns covered by the top 10 items); turn-level R@10 (distinct turns in item order,
+        # as bench/locomo_recall.py ranks Engram against turn baselines) is stricter: a merged proposition proven
+        # by two turns fills two of its ten slots.
         "goal_met_item_level": after["active_propositions"] < before["active_propositions"]
-        and after_recall["by_category"]["all-no-adv"]["R@10items"]
-        >= before_recall["by_category"]["all-no-adv"]["R@10items"],
+        and r10_items_after >= r10_items_before,
+        "goal_met_turn_level": after["active_propositions"] < before["active_propositions"] and r10_after >= r10_before,
         "spaces": {
             sample: {
                 "before": r.before.model_dump(),
@@ -254,7 +259,11 @@ def main() -> None:
         f"({result['active_propositions_ratio']:.3f}), edges {before['edges']} -> {after['edges']}, "
         f"consolidation {consolidation_s:.1f} s"
     )
-    print(f"R@10 all-no-adv {r10_before:.1f} -> {r10_after:.1f}; goal met: {result['goal_met']}")
+    print(
+        f"R@10 all-no-adv: item level {r10_items_before:.1f} -> {r10_items_after:.1f} (goal met: "
+        f"{result['goal_met_item_level']}), turn level {r10_before:.1f} -> {r10_after:.1f} (goal met: "
+        f"{result['goal_met_turn_level']})"
+    )
 
 
 if __name__ == "__main__":
