@@ -8,6 +8,7 @@ import neo4j
 import pytest
 
 from engram.embedding import get_embedder
+from graph.memory_writer import refresh_concepts
 from graph.recall.engine import RecallEngine, RecallTuning
 from graph.recall.models import ItemKind, MemoryType, RecallRequest
 from tests.support.graph_queries import label_counts, rows
@@ -171,3 +172,23 @@ def test_the_turn_after_a_top_utterance_joins_as_context(engine: RecallEngine, s
     assert all(s.step != "context" for s in without.trace)
     assert all("context" not in item.found_by for item in without.items)
     assert rank <= answer_rank(without.items)
+
+
+def test_the_same_memory_answers_the_same_way_whatever_the_store_order(
+    engine: RecallEngine, driver: neo4j.Driver, space: str, conversation: dict[str, Any]
+) -> None:
+    ingest(space, [conversation])
+    queries = ["Caroline", "What did they talk about?", "painting", "When did Melanie go camping?"]
+
+    def answers() -> list[list[tuple[str, float]]]:
+        return [
+            [(i.id, i.score) for i in engine.recall(RecallRequest(space=space, query=q, limit=50)).items]
+            for q in queries
+        ]
+
+    first = answers()
+    assert all(first)
+    # Rebuild every association edge (the same counts, stored anew and so handed back in another order).
+    (concepts,) = rows(driver, "MATCH (c:Concept {space: $s}) RETURN collect(c.id) AS ids", s=space)
+    refresh_concepts(driver, "neo4j", space, concepts["ids"])
+    assert answers() == first
