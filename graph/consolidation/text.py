@@ -90,8 +90,8 @@ _SHARED_IMAGE = re.compile(r"^\s*\S.*? shared an image:", re.IGNORECASE)
 
 
 def context_bound(text: str) -> bool:
-    """The statement leans on its conversation: a deictic word ("that", "it", "those") whose referent is
-    elsewhere."""
+    """The statement leans on its conversation: a demonstrative ("this", "those", "that looks", "about that")
+    whose referent is elsewhere."""
     return _DEICTIC.search(text) is not None
 
 

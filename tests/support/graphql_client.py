@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any, Protocol
@@ -62,6 +63,20 @@ class GraphQL:
         response = self.raw(query, variables, key=key)
         errors: list[Any] = response.json().get("errors") or []
         return errors
+
+    def upload(self, query: str, filename: str, content: bytes, content_type: str) -> dict[str, Any]:
+        """Run `query` with `$file` bound to an uploaded file (a GraphQL multipart request); returns `data`."""
+        response = self.http.post(  # type: ignore[call-arg]
+            self.path,
+            data={
+                "operations": json.dumps({"query": query, "variables": {"file": None}}),
+                "map": json.dumps({"0": ["variables.file"]}),
+            },
+            files={"0": (filename, content, content_type)},
+            headers={"Authorization": f"Bearer {self.key}"},
+        )
+        assert response.status_code == 200, response.text
+        return response.json()["data"]  # type: ignore[no-any-return]
 
     def ingest(self, records: list[dict[str, Any]], timeout_s: float = 300) -> dict[str, Any]:
         """Ingest through the API and wait for the job; returns the finished job."""

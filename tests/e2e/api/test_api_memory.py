@@ -171,16 +171,7 @@ def test_ingest_rejects_invalid_records_and_writes_nothing(
 def test_ingest_an_uploaded_file(gql: GraphQL, document: dict[str, Any], trajectory: dict[str, Any]) -> None:
     body = "\n".join(json.dumps(r) for r in (document, trajectory)).encode()
     mutation = "mutation($file: Upload!) { ingestFile(file: $file) { __typename ... on Job { id } } }"
-    response = gql.http.post(  # type: ignore[call-arg]
-        "/graphql",
-        data={
-            "operations": json.dumps({"query": mutation, "variables": {"file": None}}),
-            "map": json.dumps({"0": ["variables.file"]}),
-        },
-        files={"0": ("memories.jsonl", body, "application/x-ndjson")},
-        headers={"Authorization": f"Bearer {gql.key}"},
-    )
-    job = response.json()["data"]["ingestFile"]
+    job = gql.upload(mutation, "memories.jsonl", body, "application/x-ndjson")["ingestFile"]
     assert job["__typename"] == "Job"
     done = gql.wait_for_job(job["id"])
     assert done["counts"]["sources"] == 2 and done["counts"]["prescriptions"] >= 1
@@ -190,14 +181,6 @@ def test_an_uploaded_file_that_is_not_text_is_refused_and_writes_nothing(
     gql: GraphQL, driver: neo4j.Driver, space: str
 ) -> None:
     mutation = "mutation($file: Upload!) { ingestFile(file: $file) { __typename ... on InvalidInput { problems } } }"
-    response = gql.http.post(  # type: ignore[call-arg]
-        "/graphql",
-        data={
-            "operations": json.dumps({"query": mutation, "variables": {"file": None}}),
-            "map": json.dumps({"0": ["variables.file"]}),
-        },
-        files={"0": ("memories.jsonl", b"\xff\xfe\x00binary", "application/octet-stream")},
-        headers={"Authorization": f"Bearer {gql.key}"},
-    )
-    assert response.json()["data"]["ingestFile"] == {"__typename": "InvalidInput", "problems": ["file: not UTF-8 text"]}
+    refused = gql.upload(mutation, "memories.jsonl", b"\xff\xfe\x00binary", "application/octet-stream")
+    assert refused["ingestFile"] == {"__typename": "InvalidInput", "problems": ["file: not UTF-8 text"]}
     assert set(label_counts(driver, space)) <= {"Space", "ApiKey"}
