@@ -29,6 +29,7 @@ from graph.admin import delete_space
 from graph.cypher import load
 from graph.driver import get_driver
 from graph.memory_writer import MemoryWriter
+from graph.params import vector_param
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
 
@@ -83,7 +84,7 @@ def main() -> None:
             latencies.append(1000 * (time.perf_counter() - started))
             for step in result.trace:
                 steps[step.step.split(" after")[0].split(" ")[0]].append(step.ms)
-            vector = query_vectors[query].tolist()
+            vector = vector_param(query_vectors[query])
             started = time.perf_counter()
             driver.execute_query(
                 load("recall/dense_propositions"), space=space, vector=vector, fetch=10, k=10, as_of=None

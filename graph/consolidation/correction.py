@@ -21,6 +21,7 @@ from engram.settings import get_settings
 from graph.cypher import load
 from graph.driver import get_driver
 from graph.memory_writer import refresh_concepts
+from graph.params import vector_param
 
 EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
 MAX_TEXT = 20_000
@@ -100,7 +101,7 @@ def correct(
             return _result(driver, database, space, new_id, proposition_id, created=False)
         raise PropositionNotCurrent(proposition_id, old["current_id"])
     keys = sorted({normalize_key(p.display) for p in extract_keyphrases(text, limit=8)} - {""})
-    row = {
+    row: dict[str, Any] = {
         "old_id": proposition_id,
         "new_id": new_id,
         "text": text,
@@ -108,7 +109,7 @@ def correct(
         "predicate": old["predicate"] if predicate is None else predicate,
         "object": object or "",
         "valid_from": valid_from,
-        "embedding": embed([text])[0].tolist(),
+        "embedding": vector_param(embed([text])[0]),
         "reason": reason,
         "keys": keys,
     }

@@ -17,6 +17,7 @@ import neo4j
 import numpy as np
 from numpy.typing import NDArray
 
+from graph.params import vector_param
 from graph.recall.abstraction import Abstractor, OfflineAbstractor
 from graph.recall.controller import HopController
 from graph.recall.lucene import lucene_query
@@ -112,7 +113,7 @@ class RecallEngine:
         trace = _Trace()
         types = request.memory_types or self._router.route(request.query)
         trace.append(TraceStep(step="route", detail={"memory_types": [t.value for t in types]}))
-        vector = self._embed([request.query])[0].tolist()
+        vector = vector_param(self._embed([request.query])[0])
         candidates: dict[str, Candidate] = {}
 
         self._seed(request.query, vector, types, searcher, candidates, trace)

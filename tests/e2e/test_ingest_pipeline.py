@@ -6,8 +6,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 import neo4j
+import numpy as np
 import pytest
 
+from engram.embedding import get_embedder
 from tests.support.graph_queries import association_errors, label_counts, relationship_counts, rows
 from tests.support.jobs import ingest
 
@@ -51,6 +53,22 @@ def test_conversation_becomes_episodes_propositions_and_concepts(
         driver, "MATCH (c:Concept {space: $s, key: 'caroline'}) RETURN c.df AS df, c.idf AS idf", s=space
     )
     assert caroline["df"] >= 2 and caroline["idf"] > 0
+
+
+def test_stored_embeddings_are_the_embedders_vectors(
+    driver: neo4j.Driver, space: str, conversation: dict[str, Any]
+) -> None:
+    """Vectors travel as VectorParam (graph/params.py): what lands in Neo4j must be the model's vector itself."""
+    ingest(space, [conversation])
+    stored = rows(
+        driver,
+        "MATCH (n {space: $s}) WHERE (n:Proposition OR n:Concept) AND n.embedding IS NOT NULL "
+        "RETURN coalesce(n.text, n.name) AS text, n.embedding AS embedding ORDER BY text",
+        s=space,
+    )
+    assert len(stored) >= 10
+    expected = get_embedder().encode([r["text"] for r in stored])
+    np.testing.assert_allclose(np.array([r["embedding"] for r in stored]), expected, atol=1e-5)
 
 
 def test_redelivered_job_changes_nothing(driver: neo4j.Driver, space: str, conversation: dict[str, Any]) -> None:

