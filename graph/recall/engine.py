@@ -323,12 +323,14 @@ class RecallEngine:
         for kind in ItemKind:
             ids = [c.id for c in pool if c.kind is kind and c.id not in rows]
             for record in searcher.hydrate(_LABELS[kind], ids, vector):
-                row = record.data()
-                row["tokens"] = self._count_tokens(row["text"])
+                # dict(record), not record.data(): the rows hold no nodes to convert, and data() walks every value.
+                row: dict[str, Any] = dict(zip(record.keys(), record.values(), strict=True))
+                row["valid_from"] = _time(row["valid_from"])
+                row["provenance"] = [_provenance(p) for p in row["provenance"]]
                 rows[record["id"]] = row
         max_rrf = max((rrf(c.ranks) for c in pool), default=1.0) or 1.0
         max_activation = max((c.activation for c in pool), default=0.0) or 1.0
-        times = [t for r in rows.values() if (t := _native(r["valid_from"])) is not None]
+        times = [r["valid_from"] for r in rows.values() if r["valid_from"] is not None]
         oldest, newest = (min(times), max(times)) if times else (None, None)
         w = self._weights
         items = []
@@ -343,10 +345,9 @@ class RecallEngine:
                 "activation": candidate.activation / max_activation,
                 "confidence": float(row["confidence"]),
                 "importance": float(row["importance"]),
-                "recency": recency(_native(row["valid_from"]), oldest, newest),
+                "recency": recency(row["valid_from"], oldest, newest),
             }
             score = sum(getattr(w, name) * value for name, value in components.items())
-            provenance = [_provenance(p) for p in row["provenance"]]
             items.append(
                 RecallItem(
                     id=candidate.id,
@@ -354,26 +355,29 @@ class RecallEngine:
                     text=row["text"],
                     score=round(score, 6),
                     components={k: round(v, 4) for k, v in components.items()},
-                    provenance=provenance,
-                    tokens=row["tokens"],
-                    valid_from=_native(row["valid_from"]),
+                    provenance=row["provenance"],
+                    tokens=0,  # counted by _prune, for the items it looks at only
+                    valid_from=row["valid_from"],
                     found_by=candidate.found_by,
                 )
             )
         items.sort(key=lambda item: (-item.score, item.id))
         if types and types[0] is MemoryType.EPISODIC:
-            return _as_episodes(items, self._count_tokens)
+            return _as_episodes(items)
         return items
 
-    @staticmethod
-    def _prune(ranked: list[RecallItem], budget: int, limit: int) -> tuple[list[RecallItem], list[dict[str, Any]]]:
+    def _prune(
+        self, ranked: list[RecallItem], budget: int, limit: int
+    ) -> tuple[list[RecallItem], list[dict[str, Any]]]:
         kept: list[RecallItem] = []
         pruned: list[dict[str, Any]] = []
         used = 0
         for item in ranked:
             if len(kept) >= limit:
                 pruned.append({"id": item.id, "reason": f"beyond the limit of {limit} items"})
-            elif used + item.tokens > budget:
+                continue
+            item.tokens = self._count_tokens(item.text)
+            if used + item.tokens > budget:
                 pruned.append({"id": item.id, "reason": f"{item.tokens} tokens would exceed the budget of {budget}"})
             else:
                 kept.append(item)
@@ -381,9 +385,12 @@ class RecallEngine:
         return kept, pruned
 
 
-def _native(value: Any) -> datetime | None:
+def _time(value: Any) -> datetime | None:
+    """A time from a hydrate query: Neo4j's ISO text (`toString`, maybe with a zone name in brackets)."""
     if value is None:
         return None
+    if isinstance(value, str):
+        return datetime.fromisoformat(value.split("[", 1)[0])
     return value.to_native() if hasattr(value, "to_native") else value  # type: ignore[no-any-return]
 
 
@@ -394,11 +401,11 @@ def _provenance(row: dict[str, Any]) -> Provenance:
         source_id=row.get("source_id") or "",
         speaker=row.get("speaker") or "",
         text=row.get("text") or "",
-        occurred_at=_native(row.get("occurred_at")),
+        occurred_at=_time(row.get("occurred_at")),
     )
 
 
-def _as_episodes(items: list[RecallItem], count_tokens: CountTokensFn) -> list[RecallItem]:
+def _as_episodes(items: list[RecallItem]) -> list[RecallItem]:
     """Episodic mode: the episodes behind the ranked knowledge, best first, grouped by source."""
     seen: dict[str, RecallItem] = {}
     for item in items:
@@ -412,7 +419,7 @@ def _as_episodes(items: list[RecallItem], count_tokens: CountTokensFn) -> list[R
                 score=item.score,
                 components=item.components,
                 provenance=[proof],
-                tokens=count_tokens(proof.text),
+                tokens=0,  # counted by _prune
                 valid_from=proof.occurred_at,
                 found_by=[*item.found_by, f"provenance:{item.id}"],
             )
