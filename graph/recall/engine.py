@@ -31,7 +31,7 @@ from graph.recall.models import (
     TraceStep,
 )
 from graph.recall.router import Router, RuleRouter
-from graph.recall.search import GraphSearcher, Hit
+from graph.recall.search import ConceptHit, GraphSearcher, Hit
 from graph.recall.value import ValueWeights, recency, rrf
 
 EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
@@ -116,8 +116,11 @@ class RecallEngine:
         vector = vector_param(self._embed([request.query])[0])
         candidates: dict[str, Candidate] = {}
 
-        self._seed(request.query, vector, types, searcher, candidates, trace)
-        activated = self._abstract_and_propagate(request.query, vector, searcher, candidates, trace)
+        with ThreadPoolExecutor(max_workers=1) as alongside:
+            # Abstraction needs only the query, not the seeds: it runs while the seed searches do.
+            abstraction = alongside.submit(self._abstractor.concepts, request.query, vector, searcher)
+            self._seed(request.query, vector, types, searcher, candidates, trace)
+            activated = self._abstract_and_propagate(abstraction.result(), vector, searcher, candidates, trace)
 
         hops = 1
         ranked = self._rank(request, vector, types, searcher, candidates)
@@ -224,13 +227,12 @@ class RecallEngine:
 
     def _abstract_and_propagate(
         self,
-        query: str,
+        concepts: list[ConceptHit],
         vector: list[float],
         searcher: GraphSearcher,
         candidates: dict[str, Candidate],
         trace: list[TraceStep],
     ) -> set[str]:
-        concepts = self._abstractor.concepts(query, vector, searcher)
         activation: dict[str, float] = {c.id: c.score * c.idf for c in concepts}
         trace.append(
             TraceStep(step="abstract", detail={"concepts": {c.key: round(c.score * c.idf, 3) for c in concepts}})

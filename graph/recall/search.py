@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -68,7 +69,11 @@ class GraphSearcher:
             records = self._run(name, fetch=fetch, k=k, **params)
             if len(records) >= k or fetch >= MAX_FETCH:
                 return [Hit(r["id"], float(r["score"])) for r in records]
-            fetch *= 8  # few round trips: each costs more than the extra candidates
+            # Grow by the share of this space seen in the rows just fetched (with a margin), not by a fixed factor:
+            # a space holding most of the index needs a few more rows (at 100k, 80 -> 160 instead of 640, which
+            # took twice as long), a small one many more; either way few round trips.
+            share = len(records) / fetch
+            fetch = min(MAX_FETCH, max(2 * fetch, math.ceil(1.5 * k / share) if share else 8 * fetch))
 
     def load_sizes(self) -> None:
         if self._sizes is None:
