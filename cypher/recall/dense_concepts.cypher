@@ -1,5 +1,9 @@
+// The concept index is shared by every space, and other spaces may hold the same phrases (the same conversation
+// in two spaces gives identical vectors): the caller over-fetches until k hits of this space are in, or the
+// window's lowest score (`floor`) is already below $min_score, so no qualifying hit lies further out.
 CALL db.index.vector.queryNodes('concept_embedding', $fetch, $vector) YIELD node, score
-WHERE node.space = $space AND score >= $min_score
-RETURN node.id AS id, node.key AS key, coalesce(node.idf, 1.0) AS idf, coalesce(node.df, 0) AS df, score
-ORDER BY score DESC, id
-LIMIT $k
+WITH min(score) AS floor, count(*) AS fetched,
+     collect(CASE WHEN node.space = $space AND score >= $min_score
+             THEN {id: node.id, key: node.key, idf: coalesce(node.idf, 1.0), df: coalesce(node.df, 0), score: score}
+             END) AS hits
+RETURN floor, fetched, hits

@@ -33,6 +33,17 @@ class ConceptHit:
     score: float = 1.0
 
 
+def _next_fetch(fetch: int, hits: int, k: int) -> int:
+    """The next over-fetch from a shared index after `fetch` rows gave `hits` of this space (fewer than k).
+
+    Grows by the space's share seen in those rows (with a margin), not by a fixed factor: a space holding most of
+    the index needs a few more rows (at 100k, 80 -> 160 instead of 640, which took twice as long), a small one
+    many more; either way few round trips.
+    """
+    share = hits / fetch
+    return min(MAX_FETCH, max(2 * fetch, math.ceil(1.5 * k / share) if share else 8 * fetch))
+
+
 class GraphSearcher:
     def __init__(self, driver: neo4j.Driver, database: str, space: str, as_of: datetime | None) -> None:
         self._driver = driver
@@ -69,11 +80,7 @@ class GraphSearcher:
             records = self._run(name, fetch=fetch, k=k, **params)
             if len(records) >= k or fetch >= MAX_FETCH:
                 return [Hit(r["id"], float(r["score"])) for r in records]
-            # Grow by the share of this space seen in the rows just fetched (with a margin), not by a fixed factor:
-            # a space holding most of the index needs a few more rows (at 100k, 80 -> 160 instead of 640, which
-            # took twice as long), a small one many more; either way few round trips.
-            share = len(records) / fetch
-            fetch = min(MAX_FETCH, max(2 * fetch, math.ceil(1.5 * k / share) if share else 8 * fetch))
+            fetch = _next_fetch(fetch, len(records), k)
 
     def load_sizes(self) -> None:
         if self._sizes is None:
@@ -117,9 +124,17 @@ class GraphSearcher:
         return [ConceptHit(r["id"], r["key"], float(r["idf"]), int(r["df"])) for r in records]
 
     def dense_concepts(self, vector: list[float], k: int, min_score: float) -> list[ConceptHit]:
+        """The k concepts of this space closest to `vector` with a score of at least `min_score`."""
         fetch = max(8 * k, 64)
-        records = self._run("dense_concepts", vector=vector, fetch=fetch, k=k, min_score=min_score)
-        return [ConceptHit(r["id"], r["key"], float(r["idf"]), int(r["df"]), float(r["score"])) for r in records]
+        while True:
+            (record,) = self._run("dense_concepts", vector=vector, fetch=fetch, min_score=min_score)
+            hits = sorted(record["hits"], key=lambda h: (-float(h["score"]), h["id"]))
+            exhausted = int(record["fetched"]) < fetch or record["floor"] is None or record["floor"] < min_score
+            if len(hits) >= k or exhausted or fetch >= MAX_FETCH:
+                return [
+                    ConceptHit(h["id"], h["key"], float(h["idf"]), int(h["df"]), float(h["score"])) for h in hits[:k]
+                ]
+            fetch = _next_fetch(fetch, len(hits), k)
 
     def propagate(self, seeds: Sequence[ConceptHit], fanout: int) -> list[tuple[str, ConceptHit, float]]:
         if not seeds:

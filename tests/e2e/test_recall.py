@@ -192,3 +192,42 @@ def test_the_same_memory_answers_the_same_way_whatever_the_store_order(
     (concepts,) = rows(driver, "MATCH (c:Concept {space: $s}) RETURN collect(c.id) AS ids", s=space)
     refresh_concepts(driver, "neo4j", space, concepts["ids"])
     assert answers() == first
+
+
+def test_other_spaces_holding_the_same_concepts_do_not_crowd_out_this_ones(
+    driver: neo4j.Driver, space: str, conversation: dict[str, Any]
+) -> None:
+    """The concept index is shared: 30 other spaces with near-identical concept vectors fill the first window of
+    64 rows, and the abstraction must still find this space's concepts (it over-fetches until it has them)."""
+    from graph.admin import delete_space
+    from graph.params import vector_param
+    from graph.recall.search import GraphSearcher
+
+    ingest(space, [conversation])
+    (concept,) = rows(
+        driver, "MATCH (c:Concept {space: $s, key: 'lgbtq support group'}) RETURN c.embedding AS v", s=space
+    )
+    vector = vector_param(concept["v"])
+    alone = GraphSearcher(driver, "neo4j", space, None).dense_concepts(vector, 3, 0.55)
+    assert len(alone) == 3
+    copies = [f"{space}-copy-{i}" for i in range(30)]
+    try:
+        driver.execute_query(
+            "MATCH (c:Concept {space: $space}) UNWIND $copies AS copy "
+            "CREATE (:Concept {space: copy, id: c.id + copy, key: c.key, name: c.name, "
+            "embedding: [x IN c.embedding | x + 0.02 * (rand() - 0.5)]})",
+            space=space,
+            copies=copies,
+        )
+        first_window = rows(
+            driver,
+            "CALL db.index.vector.queryNodes('concept_embedding', 64, $v) YIELD node WHERE node.space = $s RETURN node",
+            v=vector,
+            s=space,
+        )
+        assert len(first_window) < 3  # one window is not enough any more
+        crowded = GraphSearcher(driver, "neo4j", space, None).dense_concepts(vector, 3, 0.55)
+        assert [c.id for c in crowded] == [c.id for c in alone]
+    finally:
+        for copy in copies:
+            delete_space(driver, "neo4j", copy)
