@@ -52,8 +52,8 @@ class EmbeddingSettings(BaseSettings):
     model_path: str = ""
     # A forward pass holds at most this many texts, and at most batch_tokens padded tokens (texts are batched
     # in order of token length, so short texts share large batches and long ones small ones).
-    batch_size: int = 512
-    batch_tokens: int = 2048
+    batch_size: int = Field(default=512, ge=1)
+    batch_tokens: int = Field(default=2048, ge=1)
     device: str = "cpu"
 
 

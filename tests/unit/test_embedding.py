@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from pydantic import ValidationError
 
 from engram.embedding import Embedder, get_embedder
 from engram.settings import EmbeddingSettings
@@ -40,3 +42,10 @@ def test_a_forward_pass_stays_within_the_token_budget_and_progress_reaches_the_e
     embedder.encode(texts, progress=seen.append)
     assert seen == sorted(seen) and seen[-1] == len(texts) and len(seen) == len(batches)
     assert embedder.encode([]).shape == (0, 384)
+
+
+@pytest.mark.parametrize("name", ["ENGRAM_EMBEDDING_BATCH_SIZE", "ENGRAM_EMBEDDING_BATCH_TOKENS"])
+def test_a_batch_limit_below_one_is_refused_with_the_setting_named(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(name, "0")
+    with pytest.raises(ValidationError, match=name.removeprefix("ENGRAM_EMBEDDING_").lower()):
+        EmbeddingSettings()
