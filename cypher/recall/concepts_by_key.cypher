@@ -9,4 +9,5 @@ CALL (c) {
   RETURN k
 }
 WITH DISTINCT k
-RETURN k.id AS id, k.key AS key, coalesce(k.idf, 1.0) AS idf, coalesce(k.df, 0) AS df
+WITH k.id AS id, k.key AS key, coalesce(k.idf, 1.0) AS idf, coalesce(k.df, 0) AS df
+RETURN collect({id: id, key: key, idf: idf, df: df}) AS rows

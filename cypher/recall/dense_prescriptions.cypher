@@ -1,5 +1,6 @@
 CALL db.index.vector.queryNodes('prescription_embedding', $fetch, $vector) YIELD node, score
 WHERE node.space = $space AND coalesce(node.status, 'active') = 'active'
-RETURN node.id AS id, score
+WITH node.id AS id, score
 ORDER BY score DESC, id
 LIMIT $k
+RETURN collect({id: id, score: score}) AS rows

@@ -11,6 +11,7 @@ CALL (node) {
   RETURN current LIMIT 1
 }
 WITH current, max(score) AS score
-RETURN current.id AS id, score
+WITH current.id AS id, score
 ORDER BY score DESC, id  // ties broken by id: the same memory answers the same way
 LIMIT $k
+RETURN collect({id: id, score: score}) AS rows

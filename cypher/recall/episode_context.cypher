@@ -16,8 +16,11 @@ OPTIONAL MATCH (k:Proposition)-[:PROVEN_BY]->(n)
 WITH anchor, n, distance, k,
      CASE WHEN $as_of IS NULL THEN k.status = 'active'
           ELSE k.recorded_at <= $as_of AND (k.expired_at IS NULL OR k.expired_at > $as_of) END AS current
-RETURN anchor.rank AS anchor_rank, n.id AS episode_id, distance,
-       vector.similarity.cosine(n.embedding, $vector) AS episode_similarity,
-       collect(CASE WHEN current THEN {id: k.id, similarity: vector.similarity.cosine(k.embedding, $vector)} END)
-         AS propositions,
-       count(k) AS knowledge
+WITH anchor, n, distance,
+     collect(CASE WHEN current THEN {id: k.id, similarity: vector.similarity.cosine(k.embedding, $vector)} END)
+       AS propositions,
+     count(k) AS knowledge
+RETURN collect({
+  anchor_rank: anchor.rank, episode_id: n.id, distance: distance,
+  episode_similarity: vector.similarity.cosine(n.embedding, $vector), propositions: propositions, knowledge: knowledge
+}) AS rows

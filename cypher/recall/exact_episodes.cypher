@@ -5,4 +5,5 @@ WHERE node.embedding IS NOT NULL AND ($as_of IS NULL OR node.recorded_at <= $as_
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
 ORDER BY score DESC, node.id
 LIMIT $k
-RETURN node.id AS id, score
+WITH node.id AS id, score
+RETURN collect({id: id, score: score}) AS rows

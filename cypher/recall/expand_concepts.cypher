@@ -10,4 +10,5 @@ CALL (c) {
   ORDER BY similarity DESC, p.id LIMIT $per_concept
   RETURN p, similarity
 }
-RETURN p.id AS id, sum(a.activation) AS activation, collect(c.key) AS via, max(similarity) AS similarity
+WITH p.id AS id, sum(a.activation) AS activation, collect(c.key) AS via, max(similarity) AS similarity
+RETURN collect({id: id, activation: activation, via: via, similarity: similarity}) AS rows

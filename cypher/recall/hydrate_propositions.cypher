@@ -5,6 +5,8 @@ OPTIONAL MATCH (p)-[:PROVEN_BY]->(e:Episode)
 WITH p, e ORDER BY e.occurred_at, e.seq, e.id
 WITH p, collect(e {.id, .external_id, .source_id, .speaker, .text, occurred_at: toString(e.occurred_at)}) AS provenance
 // Times as ISO strings: the Python driver's temporal hydration cost more than the rest of a recall's rows.
-RETURN p.id AS id, p.text AS text, toString(p.valid_from) AS valid_from, coalesce(p.importance, 0.5) AS importance,
-       coalesce(p.confidence, 0.7) AS confidence, vector.similarity.cosine(p.embedding, $vector) AS similarity,
-       provenance
+RETURN collect({
+  id: p.id, text: p.text, valid_from: toString(p.valid_from), importance: coalesce(p.importance, 0.5),
+  confidence: coalesce(p.confidence, 0.7), similarity: vector.similarity.cosine(p.embedding, $vector),
+  provenance: provenance
+}) AS rows

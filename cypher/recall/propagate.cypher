@@ -7,4 +7,5 @@ CALL (c) {
   WITH n, r.count * coalesce(c.idf, 0.0) * coalesce(n.idf, 0.0) AS weight
   RETURN n, weight ORDER BY weight DESC, n.id LIMIT $fanout
 }
-RETURN seed.id AS seed, n.id AS id, n.key AS key, coalesce(n.idf, 1.0) AS idf, coalesce(n.df, 0) AS df, weight
+WITH seed.id AS seed, n.id AS id, n.key AS key, coalesce(n.idf, 1.0) AS idf, coalesce(n.df, 0) AS df, weight
+RETURN collect({seed: seed, id: id, key: key, idf: idf, df: df, weight: weight}) AS rows

@@ -31,7 +31,7 @@ from graph.recall.models import (
     TraceStep,
 )
 from graph.recall.router import Router, RuleRouter
-from graph.recall.search import ConceptHit, GraphSearcher, Hit
+from graph.recall.search import ConceptHit, GraphSearcher, Hit, SpaceSizes
 from graph.recall.value import ValueWeights, recency, rrf
 
 EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
@@ -66,6 +66,10 @@ class RecallTuning:
     # Concepts mentioned more often than this are too general to expand from (their idf is low anyway), and
     # scanning their mentions would dominate latency on large spaces.
     max_expand_df: int = 500
+    # Expansion reads the vector of every mention of the concepts it expands (to take those closest to the
+    # query): at most this many mentions per expansion, most activated concepts first. Bounds the step's cost on
+    # large spaces, where mid-frequency concepts have hundreds of mentions each.
+    expand_mentions: int = 2000
     # Conversational context: the neighbouring utterances of the top items' episodes join the candidates
     # (0 turns it off).
     context_items: int = 10
@@ -107,9 +111,10 @@ class RecallEngine:
         self._controller = controller or HopController()
         self._weights = weights or ValueWeights()
         self._tuning = tuning or RecallTuning()
+        self._space_sizes = SpaceSizes()
 
     def recall(self, request: RecallRequest) -> RecallResult:
-        searcher = GraphSearcher(self._driver, self._database, request.space, request.as_of)
+        searcher = GraphSearcher(self._driver, self._database, request.space, request.as_of, self._space_sizes)
         trace = _Trace()
         types = request.memory_types or self._router.route(request.query)
         trace.append(TraceStep(step="route", detail={"memory_types": [t.value for t in types]}))
@@ -139,7 +144,9 @@ class RecallEngine:
                 break
             hops += 1
             decay = self._tuning.hop_decay ** (hops - 1)
-            hop_activation = {c.id: decay * c.idf for c in new_concepts if c.df <= self._tuning.max_expand_df}
+            hop_activation = concepts_to_expand(
+                self._tuning, {c.id: decay * c.idf for c in new_concepts}, {c.id: c.df for c in new_concepts}
+            )
             activated |= hop_activation.keys()
             self._expand(hop_activation, vector, searcher, candidates, f"hop:{hops}")
             trace.append(TraceStep(step=f"hop {hops}", detail={"concepts": sorted(c.key for c in new_concepts)[:20]}))
@@ -249,8 +256,7 @@ class RecallEngine:
             activation[neighbour.id] = activation.get(neighbour.id, 0.0) + gained
             spread[neighbour.key] = (seed, round(gained, 3))
         df = {c.id: c.df for c in concepts} | {n.id: n.df for _, n, _ in neighbours}
-        specific = {cid: a for cid, a in activation.items() if df.get(cid, 0) <= self._tuning.max_expand_df}
-        top = dict(sorted(specific.items(), key=lambda kv: (-kv[1], kv[0]))[: self._tuning.expand_concepts])
+        top = concepts_to_expand(self._tuning, activation, df)
         trace.append(
             TraceStep(
                 step="propagate", detail={"activated": len(activation), "spread": dict(list(spread.items())[:20])}
@@ -320,47 +326,54 @@ class RecallEngine:
     ) -> list[RecallItem]:
         # Ties broken by id throughout: the same memory answers the same query the same way, whatever the
         # order the store hands rows back in.
-        pool = sorted(candidates.values(), key=lambda c: (-rrf(c.ranks), c.id))[: self._tuning.rerank_pool]
+        fused = sorted(((rrf(c.ranks), c) for c in candidates.values()), key=lambda fc: (-fc[0], fc[1].id))
+        pool = fused[: self._tuning.rerank_pool]
         rows = searcher.hydrated  # rows fetched by an earlier hop are not fetched again
         for kind in ItemKind:
-            ids = [c.id for c in pool if c.kind is kind and c.id not in rows]
-            for record in searcher.hydrate(_LABELS[kind], ids, vector):
-                # dict(record), not record.data(): the rows hold no nodes to convert, and data() walks every value.
-                row: dict[str, Any] = dict(zip(record.keys(), record.values(), strict=True))
+            ids = [c.id for _, c in pool if c.kind is kind and c.id not in rows]
+            for row in searcher.hydrate(_LABELS[kind], ids, vector):
                 row["valid_from"] = _time(row["valid_from"])
                 row["provenance"] = [_provenance(p) for p in row["provenance"]]
-                rows[record["id"]] = row
-        max_rrf = max((rrf(c.ranks) for c in pool), default=1.0) or 1.0
-        max_activation = max((c.activation for c in pool), default=0.0) or 1.0
+                rows[row["id"]] = row
+        max_rrf = (pool[0][0] if pool else 1.0) or 1.0
+        max_activation = max((c.activation for _, c in pool), default=0.0) or 1.0
         times = [r["valid_from"] for r in rows.values() if r["valid_from"] is not None]
         oldest, newest = (min(times), max(times)) if times else (None, None)
         w = self._weights
         items = []
-        for candidate in pool:
+        for fused_rank, candidate in pool:
             if candidate.id not in rows:
                 continue  # deleted or superseded since it was found
             row = rows[candidate.id]
-            similarity = max(0.0, float(row["similarity"] or 0.0))
             components = {
-                "relevance": rrf(candidate.ranks) / max_rrf,
-                "similarity": similarity,
+                "relevance": fused_rank / max_rrf,
+                "similarity": max(0.0, float(row["similarity"] or 0.0)),
                 "activation": candidate.activation / max_activation,
                 "confidence": float(row["confidence"]),
                 "importance": float(row["importance"]),
                 "recency": recency(row["valid_from"], oldest, newest),
             }
-            score = sum(getattr(w, name) * value for name, value in components.items())
+            score = (
+                w.relevance * components["relevance"]
+                + w.similarity * components["similarity"]
+                + w.activation * components["activation"]
+                + w.confidence * components["confidence"]
+                + w.importance * components["importance"]
+                + w.recency * components["recency"]
+            )
+            # model_construct: every field is built right here; validating ~200 items per rank cost more than
+            # scoring them. Components are rounded for display only for the items returned (_prune).
             items.append(
-                RecallItem(
+                RecallItem.model_construct(
                     id=candidate.id,
                     kind=candidate.kind,
                     text=row["text"],
                     score=round(score, 6),
-                    components={k: round(v, 4) for k, v in components.items()},
+                    components=components,
                     provenance=row["provenance"],
                     tokens=0,  # counted by _prune, for the items it looks at only
                     valid_from=row["valid_from"],
-                    found_by=candidate.found_by,
+                    found_by=list(candidate.found_by),
                 )
             )
         items.sort(key=lambda item: (-item.score, item.id))
@@ -382,9 +395,26 @@ class RecallEngine:
             if used + item.tokens > budget:
                 pruned.append({"id": item.id, "reason": f"{item.tokens} tokens would exceed the budget of {budget}"})
             else:
+                item.components = {name: round(value, 4) for name, value in item.components.items()}
                 kept.append(item)
                 used += item.tokens
         return kept, pruned
+
+
+def concepts_to_expand(tuning: RecallTuning, activation: dict[str, float], df: dict[str, int]) -> dict[str, float]:
+    """The most activated concepts that are specific enough to expand, within the expansion's mention budget
+    (a concept that would overrun it is passed over for less frequent ones)."""
+    chosen: dict[str, float] = {}
+    mentions = 0
+    for concept_id, value in sorted(activation.items(), key=lambda kv: (-kv[1], kv[0])):
+        if len(chosen) == tuning.expand_concepts:
+            break
+        concept_df = df.get(concept_id, 0)
+        if concept_df > tuning.max_expand_df or mentions + concept_df > tuning.expand_mentions:
+            continue
+        chosen[concept_id] = value
+        mentions += concept_df
+    return chosen
 
 
 def _time(value: Any) -> datetime | None:
