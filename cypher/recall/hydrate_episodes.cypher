@@ -1,8 +1,8 @@
-UNWIND $ids AS item_id
-MATCH (e:Episode {space: $space, id: item_id})
+UNWIND $items AS item
+MATCH (e:Episode {space: $space, id: item.id})
 USING INDEX e:Episode(space, id)
 RETURN collect({
   id: e.id, text: e.text, valid_from: toString(e.occurred_at), importance: 0.5, confidence: 0.6,
-  similarity: vector.similarity.cosine(e.embedding, $vector),
+  similarity: coalesce(item.similarity, vector.similarity.cosine(e.embedding, $vector)),
   provenance: [e {.id, .external_id, .source_id, .speaker, .text, occurred_at: toString(e.occurred_at)}]
 }) AS rows

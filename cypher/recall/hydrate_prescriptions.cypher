@@ -1,10 +1,10 @@
-UNWIND $ids AS item_id
-MATCH (p:Prescription {space: $space, id: item_id})
+UNWIND $items AS item
+MATCH (p:Prescription {space: $space, id: item.id})
 USING INDEX p:Prescription(space, id)
 OPTIONAL MATCH (p)-[:PROVEN_BY]->(e:Episode)
-WITH p, e ORDER BY e.occurred_at, e.seq, e.id
-WITH p, collect(e {.id, .external_id, .source_id, .speaker, .text, occurred_at: toString(e.occurred_at)}) AS provenance
+WITH item, p, e ORDER BY e.occurred_at, e.seq, e.id
+WITH item, p, collect(e {.id, .external_id, .source_id, .speaker, .text, occurred_at: toString(e.occurred_at)}) AS provenance
 RETURN collect({
   id: p.id, text: p.text, valid_from: null, importance: (p.return_score - 1.0) / 9.0, confidence: 0.7,
-  similarity: vector.similarity.cosine(p.embedding, $vector), provenance: provenance
+  similarity: coalesce(item.similarity, vector.similarity.cosine(p.embedding, $vector)), provenance: provenance
 }) AS rows

@@ -1,12 +1,12 @@
-UNWIND $ids AS item_id
-MATCH (p:Proposition {space: $space, id: item_id})
+UNWIND $items AS item
+MATCH (p:Proposition {space: $space, id: item.id})
 USING INDEX p:Proposition(space, id)
 OPTIONAL MATCH (p)-[:PROVEN_BY]->(e:Episode)
-WITH p, e ORDER BY e.occurred_at, e.seq, e.id
-WITH p, collect(e {.id, .external_id, .source_id, .speaker, .text, occurred_at: toString(e.occurred_at)}) AS provenance
+WITH item, p, e ORDER BY e.occurred_at, e.seq, e.id
+WITH item, p, collect(e {.id, .external_id, .source_id, .speaker, .text, occurred_at: toString(e.occurred_at)}) AS provenance
 // Times as ISO strings: the Python driver's temporal hydration cost more than the rest of a recall's rows.
 RETURN collect({
   id: p.id, text: p.text, valid_from: toString(p.valid_from), importance: coalesce(p.importance, 0.5),
-  confidence: coalesce(p.confidence, 0.7), similarity: vector.similarity.cosine(p.embedding, $vector),
-  provenance: provenance
+  confidence: coalesce(p.confidence, 0.7), provenance: provenance,
+  similarity: coalesce(item.similarity, vector.similarity.cosine(p.embedding, $vector))
 }) AS rows

@@ -46,12 +46,52 @@ class Candidate:
     ranks: dict[str, int] = field(default_factory=dict)
     activation: float = 0.0
     found_by: list[str] = field(default_factory=list)
+    similarity: float | None = None  # the exact cosine to the query, when the step that found it computed it
 
     def add(self, source: str, rank: int) -> None:
         if source not in self.ranks or rank < self.ranks[source]:
             self.ranks[source] = rank
         if source not in self.found_by:
             self.found_by.append(source)
+
+
+@dataclass(frozen=True)
+class _Abstraction:
+    """What the abstraction thread found: the query's concepts, their spread activation, the expansion's rows."""
+
+    concepts: list[ConceptHit]
+    activation: dict[str, float]
+    spread: dict[str, tuple[str, float]]
+    expanded: dict[str, float]
+    expansion: list[dict[str, Any]]
+    ms: float
+
+
+@dataclass(slots=True)
+class Ranked:
+    """A scored candidate; it becomes a RecallItem only if it is returned (a recall ranks ~200 three times)."""
+
+    id: str
+    kind: ItemKind
+    text: str
+    score: float
+    components: dict[str, float]
+    provenance: list[Provenance]
+    valid_from: datetime | None
+    found_by: list[str]
+
+    def item(self, tokens: int) -> RecallItem:
+        return RecallItem(
+            id=self.id,
+            kind=self.kind,
+            text=self.text,
+            score=self.score,
+            components={name: round(value, 4) for name, value in self.components.items()},
+            provenance=self.provenance,
+            tokens=tokens,
+            valid_from=self.valid_from,
+            found_by=self.found_by,
+        )
 
 
 @dataclass(frozen=True)
@@ -69,7 +109,7 @@ class RecallTuning:
     # Expansion reads the vector of every mention of the concepts it expands (to take those closest to the
     # query): at most this many mentions per expansion, most activated concepts first. Bounds the step's cost on
     # large spaces, where mid-frequency concepts have hundreds of mentions each.
-    expand_mentions: int = 2000
+    expand_mentions: int = 1000
     # Conversational context: the neighbouring utterances of the top items' episodes join the candidates
     # (0 turns it off).
     context_items: int = 10
@@ -122,10 +162,11 @@ class RecallEngine:
         candidates: dict[str, Candidate] = {}
 
         with ThreadPoolExecutor(max_workers=1) as alongside:
-            # Abstraction needs only the query, not the seeds: it runs while the seed searches do.
-            abstraction = alongside.submit(self._abstractor.concepts, request.query, vector, searcher)
+            # Abstraction, propagation and expansion need only the query, not the seeds: they run while the seed
+            # searches do, and their candidates join after the seeds' (so the merge order stays the same).
+            abstraction = alongside.submit(self._abstract_and_propagate, request.query, vector, searcher)
             self._seed(request.query, vector, types, searcher, candidates, trace)
-            activated = self._abstract_and_propagate(abstraction.result(), vector, searcher, candidates, trace)
+            activated = self._join_abstraction(abstraction.result(), candidates, trace)
 
         hops = 1
         ranked = self._rank(request, vector, types, searcher, candidates)
@@ -232,18 +273,10 @@ class RecallEngine:
             )
         )
 
-    def _abstract_and_propagate(
-        self,
-        concepts: list[ConceptHit],
-        vector: list[float],
-        searcher: GraphSearcher,
-        candidates: dict[str, Candidate],
-        trace: list[TraceStep],
-    ) -> set[str]:
+    def _abstract_and_propagate(self, query: str, vector: list[float], searcher: GraphSearcher) -> _Abstraction:
+        started = time.perf_counter()
+        concepts = self._abstractor.concepts(query, vector, searcher)
         activation: dict[str, float] = {c.id: c.score * c.idf for c in concepts}
-        trace.append(
-            TraceStep(step="abstract", detail={"concepts": {c.key: round(c.score * c.idf, 3) for c in concepts}})
-        )
         spread: dict[str, tuple[str, float]] = {}
         by_seed: dict[str, float] = {}
         neighbours = searcher.propagate(concepts, self._tuning.concept_fanout)
@@ -257,18 +290,30 @@ class RecallEngine:
             spread[neighbour.key] = (seed, round(gained, 3))
         df = {c.id: c.df for c in concepts} | {n.id: n.df for _, n, _ in neighbours}
         top = concepts_to_expand(self._tuning, activation, df)
+        expansion = searcher.expand(top, vector, self._tuning.per_concept) if top else []
+        return _Abstraction(concepts, activation, spread, top, expansion, 1000 * (time.perf_counter() - started))
+
+    def _join_abstraction(
+        self, abstraction: _Abstraction, candidates: dict[str, Candidate], trace: list[TraceStep]
+    ) -> set[str]:
+        concepts = {c.key: round(c.score * c.idf, 3) for c in abstraction.concepts}
         trace.append(
             TraceStep(
-                step="propagate", detail={"activated": len(activation), "spread": dict(list(spread.items())[:20])}
+                step="abstract",
+                # ms of this step: how long recall waited for it after the seeds; it ran alongside them.
+                detail={"concepts": concepts, "ran_alongside_seed_ms": round(abstraction.ms, 2)},
             )
         )
-        self._expand(top, vector, searcher, candidates, "concepts")
-        trace.append(TraceStep(step="expand", detail={"concepts_expanded": len(top), "candidates": len(candidates)}))
-        return set(activation)
+        spread = dict(list(abstraction.spread.items())[:20])
+        trace.append(TraceStep(step="propagate", detail={"activated": len(abstraction.activation), "spread": spread}))
+        self._merge_expansion(abstraction.expansion, candidates, "concepts")
+        detail = {"concepts_expanded": len(abstraction.expanded), "candidates": len(candidates)}
+        trace.append(TraceStep(step="expand", detail=detail))
+        return set(abstraction.activation)
 
     def _context(
         self,
-        ranked: list[RecallItem],
+        ranked: list[Ranked],
         vector: list[float],
         types: list[MemoryType],
         searcher: GraphSearcher,
@@ -283,12 +328,15 @@ class RecallEngine:
             for proof in item.provenance:
                 anchors.setdefault(proof.episode_id, rank)
         entries: list[tuple[int, int, float, str, ItemKind]] = []
+        similarities: dict[str, float | None] = {}
         for record in searcher.episode_context(anchors, vector):
             anchor_rank, distance = int(record["anchor_rank"]), int(record["distance"])
             for proposition in record["propositions"]:
+                similarities[proposition["id"]] = proposition["similarity"]
                 similarity = float(proposition["similarity"] or 0.0)
                 entries.append((anchor_rank, distance, -similarity, proposition["id"], ItemKind.PROPOSITION))
             if int(record["knowledge"]) == 0 and MemoryType.EPISODIC in types:
+                similarities[record["episode_id"]] = record["episode_similarity"]
                 similarity = float(record["episode_similarity"] or 0.0)
                 entries.append((anchor_rank, distance, -similarity, record["episode_id"], ItemKind.EPISODE))
         entries.sort()
@@ -298,6 +346,9 @@ class RecallEngine:
                 new += 1
                 candidates[item_id] = Candidate(item_id, kind)
             candidates[item_id].add("context", rank)
+            known = similarities[item_id]
+            if known is not None:
+                candidates[item_id].similarity = float(known)
         trace.append(TraceStep(step="context", detail={"anchors": len(anchors), "items": len(entries), "new": new}))
         return len(entries)
 
@@ -309,12 +360,17 @@ class RecallEngine:
         candidates: dict[str, Candidate],
         source: str,
     ) -> None:
-        records = searcher.expand(activation, vector, self._tuning.per_concept)
-        ordered = sorted(records, key=lambda r: (-(float(r["activation"]) * float(r["similarity"])), r["id"]))
-        for rank, record in enumerate(ordered, start=1):
-            candidate = candidates.setdefault(record["id"], Candidate(record["id"], ItemKind.PROPOSITION))
+        self._merge_expansion(searcher.expand(activation, vector, self._tuning.per_concept), candidates, source)
+
+    @staticmethod
+    def _merge_expansion(rows: list[dict[str, Any]], candidates: dict[str, Candidate], source: str) -> None:
+        ordered = sorted(rows, key=lambda r: (-(float(r["activation"]) * float(r["similarity"])), r["id"]))
+        for rank, row in enumerate(ordered, start=1):
+            candidate = candidates.setdefault(row["id"], Candidate(row["id"], ItemKind.PROPOSITION))
             candidate.add(source, rank)
-            candidate.activation = max(candidate.activation, float(record["activation"]))
+            candidate.activation = max(candidate.activation, float(row["activation"]))
+            if row["similarity"] is not None:
+                candidate.similarity = float(row["similarity"])
 
     def _rank(
         self,
@@ -323,15 +379,16 @@ class RecallEngine:
         types: list[MemoryType],
         searcher: GraphSearcher,
         candidates: dict[str, Candidate],
-    ) -> list[RecallItem]:
+    ) -> list[Ranked]:
         # Ties broken by id throughout: the same memory answers the same query the same way, whatever the
         # order the store hands rows back in.
         fused = sorted(((rrf(c.ranks), c) for c in candidates.values()), key=lambda fc: (-fc[0], fc[1].id))
         pool = fused[: self._tuning.rerank_pool]
         rows = searcher.hydrated  # rows fetched by an earlier hop are not fetched again
         for kind in ItemKind:
-            ids = [c.id for _, c in pool if c.kind is kind and c.id not in rows]
-            for row in searcher.hydrate(_LABELS[kind], ids, vector):
+            # A similarity already computed is passed along: reading an item's vector is most of hydrating it.
+            wanted = [(c.id, c.similarity) for _, c in pool if c.kind is kind and c.id not in rows]
+            for row in searcher.hydrate(_LABELS[kind], wanted, vector):
                 row["valid_from"] = _time(row["valid_from"])
                 row["provenance"] = [_provenance(p) for p in row["provenance"]]
                 rows[row["id"]] = row
@@ -361,17 +418,14 @@ class RecallEngine:
                 + w.importance * components["importance"]
                 + w.recency * components["recency"]
             )
-            # model_construct: every field is built right here; validating ~200 items per rank cost more than
-            # scoring them. Components are rounded for display only for the items returned (_prune).
             items.append(
-                RecallItem.model_construct(
+                Ranked(
                     id=candidate.id,
                     kind=candidate.kind,
                     text=row["text"],
                     score=round(score, 6),
                     components=components,
                     provenance=row["provenance"],
-                    tokens=0,  # counted by _prune, for the items it looks at only
                     valid_from=row["valid_from"],
                     found_by=list(candidate.found_by),
                 )
@@ -381,9 +435,7 @@ class RecallEngine:
             return _as_episodes(items)
         return items
 
-    def _prune(
-        self, ranked: list[RecallItem], budget: int, limit: int
-    ) -> tuple[list[RecallItem], list[dict[str, Any]]]:
+    def _prune(self, ranked: list[Ranked], budget: int, limit: int) -> tuple[list[RecallItem], list[dict[str, Any]]]:
         kept: list[RecallItem] = []
         pruned: list[dict[str, Any]] = []
         used = 0
@@ -391,13 +443,12 @@ class RecallEngine:
             if len(kept) >= limit:
                 pruned.append({"id": item.id, "reason": f"beyond the limit of {limit} items"})
                 continue
-            item.tokens = self._count_tokens(item.text)
-            if used + item.tokens > budget:
-                pruned.append({"id": item.id, "reason": f"{item.tokens} tokens would exceed the budget of {budget}"})
+            tokens = self._count_tokens(item.text)
+            if used + tokens > budget:
+                pruned.append({"id": item.id, "reason": f"{tokens} tokens would exceed the budget of {budget}"})
             else:
-                item.components = {name: round(value, 4) for name, value in item.components.items()}
-                kept.append(item)
-                used += item.tokens
+                kept.append(item.item(tokens))
+                used += tokens
         return kept, pruned
 
 
@@ -437,21 +488,20 @@ def _provenance(row: dict[str, Any]) -> Provenance:
     )
 
 
-def _as_episodes(items: list[RecallItem]) -> list[RecallItem]:
+def _as_episodes(items: list[Ranked]) -> list[Ranked]:
     """Episodic mode: the episodes behind the ranked knowledge, best first, grouped by source."""
-    seen: dict[str, RecallItem] = {}
+    seen: dict[str, Ranked] = {}
     for item in items:
         for proof in item.provenance:
             if proof.episode_id in seen:
                 continue
-            seen[proof.episode_id] = RecallItem(
+            seen[proof.episode_id] = Ranked(
                 id=proof.episode_id,
                 kind=ItemKind.EPISODE,
                 text=proof.text,
                 score=item.score,
                 components=item.components,
                 provenance=[proof],
-                tokens=0,  # counted by _prune
                 valid_from=proof.occurred_at,
                 found_by=[*item.found_by, f"provenance:{item.id}"],
             )

@@ -49,3 +49,11 @@ def test_a_batch_limit_below_one_is_refused_with_the_setting_named(name: str, mo
     monkeypatch.setenv(name, "0")
     with pytest.raises(ValidationError, match=name.removeprefix("ENGRAM_EMBEDDING_").lower()):
         EmbeddingSettings()
+
+
+def test_token_counts_are_the_tokenizers_word_pieces_without_truncation() -> None:
+    embedder = get_embedder()
+    long_text = " ".join(TEXTS * 40)  # well past the model's 256-token window
+    for text in [*TEXTS, long_text, "naïve café — 東京 🙂"]:
+        assert embedder.count_tokens(text) == len(embedder.tokenizer.tokenize(text))
+    assert embedder.count_tokens(long_text) > 1000
