@@ -1,6 +1,13 @@
+// `fetched` below $fetch: the index had no more rows to give, so a larger fetch would find nothing new.
 CALL db.index.fulltext.queryNodes('episode_text', $lucene, {limit: $fetch}) YIELD node, score
-WHERE node.space = $space AND ($as_of IS NULL OR node.recorded_at <= $as_of)
-WITH node.id AS id, score
-ORDER BY score DESC, id  // ties broken by id: the same memory answers the same way
-LIMIT $k
-RETURN collect({id: id, score: score}) AS rows
+WITH count(*) AS fetched,
+     collect(CASE WHEN node.space = $space AND ($as_of IS NULL OR node.recorded_at <= $as_of) THEN {node: node, score: score} END) AS own
+CALL (own) {
+  UNWIND own AS hit
+  WITH hit.node AS node, hit.score AS score
+  WITH node.id AS id, score
+  ORDER BY score DESC, id  // ties broken by id: the same memory answers the same way
+  LIMIT $k
+  RETURN collect({id: id, score: score}) AS rows
+}
+RETURN fetched, rows

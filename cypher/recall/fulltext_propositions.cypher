@@ -1,16 +1,23 @@
 // A statement merged into another stays an access path: its hit counts for the proposition that now stands
 // for it (see dense_propositions).
+// `fetched` below $fetch: the index had no more rows to give, so a larger fetch would find nothing new.
 CALL db.index.fulltext.queryNodes('proposition_text', $lucene, {limit: $fetch}) YIELD node, score
-WHERE node.space = $space
-CALL (node) {
-  MATCH path = (current:Proposition)-[:SUPERSEDES*0..8]->(node)
-  WHERE all(r IN relationships(path) WHERE r.reason = 'merge')
-    AND CASE WHEN $as_of IS NULL THEN current.status = 'active'
-        ELSE current.recorded_at <= $as_of AND (current.expired_at IS NULL OR current.expired_at > $as_of) END
-  RETURN current LIMIT 1
+WITH count(*) AS fetched,
+     collect(CASE WHEN node.space = $space THEN {node: node, score: score} END) AS own
+CALL (own) {
+  UNWIND own AS hit
+  WITH hit.node AS node, hit.score AS score
+  CALL (node) {
+    MATCH path = (current:Proposition)-[:SUPERSEDES*0..8]->(node)
+    WHERE all(r IN relationships(path) WHERE r.reason = 'merge')
+      AND CASE WHEN $as_of IS NULL THEN current.status = 'active'
+          ELSE current.recorded_at <= $as_of AND (current.expired_at IS NULL OR current.expired_at > $as_of) END
+    RETURN current LIMIT 1
+  }
+  WITH current, max(score) AS score
+  WITH current.id AS id, score
+  ORDER BY score DESC, id  // ties broken by id: the same memory answers the same way
+  LIMIT $k
+  RETURN collect({id: id, score: score}) AS rows
 }
-WITH current, max(score) AS score
-WITH current.id AS id, score
-ORDER BY score DESC, id  // ties broken by id: the same memory answers the same way
-LIMIT $k
-RETURN collect({id: id, score: score}) AS rows
+RETURN fetched, rows

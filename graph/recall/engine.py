@@ -102,7 +102,7 @@ class RecallTuning:
     per_concept: int = 12  # mentions per concept, closest to the query first
     propagation: float = 0.5  # share of activation passed over one association hop
     hop_decay: float = 0.5
-    rerank_pool: int = 200
+    rerank_pool: int = 120
     # Concepts mentioned more often than this are too general to expand from (their idf is low anyway), and
     # scanning their mentions would dominate latency on large spaces.
     max_expand_df: int = 500
@@ -185,8 +185,12 @@ class RecallEngine:
                 break
             hops += 1
             decay = self._tuning.hop_decay ** (hops - 1)
+            # A later hop carries less activation, and gets a share of the mention budget to match.
             hop_activation = concepts_to_expand(
-                self._tuning, {c.id: decay * c.idf for c in new_concepts}, {c.id: c.df for c in new_concepts}
+                self._tuning,
+                {c.id: decay * c.idf for c in new_concepts},
+                {c.id: c.df for c in new_concepts},
+                budget=round(decay * self._tuning.expand_mentions),
             )
             activated |= hop_activation.keys()
             self._expand(hop_activation, vector, searcher, candidates, f"hop:{hops}")
@@ -452,16 +456,19 @@ class RecallEngine:
         return kept, pruned
 
 
-def concepts_to_expand(tuning: RecallTuning, activation: dict[str, float], df: dict[str, int]) -> dict[str, float]:
+def concepts_to_expand(
+    tuning: RecallTuning, activation: dict[str, float], df: dict[str, int], budget: int | None = None
+) -> dict[str, float]:
     """The most activated concepts that are specific enough to expand, within the expansion's mention budget
-    (a concept that would overrun it is passed over for less frequent ones)."""
+    (`tuning.expand_mentions` unless given; a concept that would overrun it is passed over for rarer ones)."""
+    budget = tuning.expand_mentions if budget is None else budget
     chosen: dict[str, float] = {}
     mentions = 0
     for concept_id, value in sorted(activation.items(), key=lambda kv: (-kv[1], kv[0])):
         if len(chosen) == tuning.expand_concepts:
             break
         concept_df = df.get(concept_id, 0)
-        if concept_df > tuning.max_expand_df or mentions + concept_df > tuning.expand_mentions:
+        if concept_df > tuning.max_expand_df or mentions + concept_df > budget:
             continue
         chosen[concept_id] = value
         mentions += concept_df

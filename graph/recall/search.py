@@ -125,11 +125,13 @@ class GraphSearcher:
         return rows
 
     def _overfetched(self, name: str, k: int, **params: Any) -> list[Hit]:
-        """Indexes cannot filter by space: fetch more until k hits of this space come back or the index is exhausted."""
+        """Indexes cannot filter by space: fetch more until k hits of this space come back or the index has no
+        more rows to give (a full-text query matching few documents)."""
         fetch = max(2 * k, 32)
         while True:
-            rows = self._rows(name, fetch=fetch, k=k, **params)
-            if len(rows) >= k or fetch >= MAX_FETCH:
+            record = self._record(name, fetch=fetch, k=k, **params)
+            rows, fetched = record["rows"], int(record["fetched"])
+            if len(rows) >= k or fetched < fetch or fetch >= MAX_FETCH:
                 return _hits(rows)
             fetch = _next_fetch(fetch, len(rows), k)
 

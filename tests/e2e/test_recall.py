@@ -194,6 +194,23 @@ def test_the_same_memory_answers_the_same_way_whatever_the_store_order(
     assert answers() == first
 
 
+def test_a_full_text_search_matching_few_documents_takes_one_statement(driver: neo4j.Driver, space: str) -> None:
+    """Fewer matches than the window: the index has nothing more to give, so the search must not keep growing its
+    fetch (it used to go on to 8,192 rows in four statements) and must return what this space has."""
+    from graph.recall.search import GraphSearcher
+
+    word = "zq" + space.replace("-", "")[-10:]  # a word no other space holds
+    turns = [
+        {"speaker": "Ann", "id": f"D1:{i}", "text": f"The {word} number {i} arrived {day}."}
+        for i, day in enumerate(["on Monday", "on Tuesday", "today"], start=1)
+    ]
+    ingest(space, [{"type": "conversation", "id": "c", "sessions": [{"id": "s1", "turns": turns}]}])
+    searcher = GraphSearcher(driver, "neo4j", space, None)
+    hits = searcher.fulltext("episodes", word, 40)
+    assert len(hits) == 3
+    assert searcher.queries == 1
+
+
 def test_other_spaces_holding_the_same_concepts_do_not_crowd_out_this_ones(
     driver: neo4j.Driver, space: str, conversation: dict[str, Any]
 ) -> None:

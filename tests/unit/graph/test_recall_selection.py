@@ -14,6 +14,13 @@ def test_expansion_takes_the_most_activated_concepts_within_the_mention_budget()
     assert concepts_to_expand(tuning, activation, df) == {"a": 0.9, "c": 0.7, "d": 0.6}
 
 
+def test_a_later_hop_expands_within_the_budget_it_is_given() -> None:
+    tuning = RecallTuning(expand_concepts=20, max_expand_df=500, expand_mentions=1000)
+    activation, df = {"a": 0.9, "b": 0.8}, {"a": 400, "b": 200}
+    assert concepts_to_expand(tuning, activation, df) == activation
+    assert concepts_to_expand(tuning, activation, df, budget=300) == {"b": 0.8}
+
+
 def test_expansion_skips_concepts_too_general_to_expand() -> None:
     tuning = RecallTuning(expand_concepts=20, max_expand_df=500, expand_mentions=100_000)
     chosen = concepts_to_expand(tuning, {"general": 1.0, "rare": 0.1}, {"general": 501, "rare": 3})
