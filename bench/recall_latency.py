@@ -24,6 +24,7 @@ from tqdm import tqdm
 from bench.common import RESULTS_DIR, write_result
 from bench.synthetic_graph import SyntheticGraph
 from engram.embedding import get_embedder
+from engram.ids import stable_id
 from engram.settings import get_settings
 from graph.admin import delete_space
 from graph.cypher import load
@@ -58,20 +59,28 @@ def main() -> None:
     results: dict[str, object] = {}
     for size in args.sizes:
         space = f"synthetic-{size}"
-        graph = SyntheticGraph(space, size)
-        records, _, _ = driver.execute_query("MATCH (p:Proposition {space: $s}) RETURN count(p) AS n", s=space)
-        if not (args.reuse and records[0]["n"] == size):
+        # Each size is its own tenant with its own topics (seeded by its size): graphs sharing a seed would share
+        # their topic vectors, and the smaller one would be crowded out of its own neighbourhood in the shared
+        # vector index (a case the crowding tests cover for correctness).
+        graph = SyntheticGraph(space, size, seed=size)
+        _, texts, vectors = SyntheticGraph(space, size, seed=size).proposition_batch(0, QUERIES)
+        records, _, _ = driver.execute_query(
+            "MATCH (p:Proposition {space: $s}) WITH count(p) AS n "
+            "OPTIONAL MATCH (first:Proposition {space: $s, id: $first}) RETURN n, first.text AS text",
+            s=space,
+            first=stable_id("prop", space, "0"),
+        )
+        if not (args.reuse and records[0]["n"] == size and records[0]["text"] == texts[0]):
             delete_space(driver, database, space)
             started = time.perf_counter()
             graph.write(MemoryWriter(driver, database), driver, database)
             build_s = time.perf_counter() - started
         else:
             build_s = float("nan")
-        # Queries look like stored facts, and live in the synthetic graph's own vector space (its vectors are
-        # not MiniLM's): the engine gets an embedding function that maps each query text to its vector.
-        _, texts, vectors = graph.proposition_batch(0, QUERIES)
+        # Queries are noisy versions of the first stored facts, in the synthetic graph's own vector space (its
+        # vectors are not MiniLM's): the engine gets an embedding function that maps each query text to its vector.
         queries = [" ".join(t.split()[3:9]) for t in texts]
-        noisy = vectors + 0.3 * graph.rng.standard_normal(vectors.shape).astype(np.float32)
+        noisy = vectors + 0.3 * np.random.default_rng(size + 1).standard_normal(vectors.shape).astype(np.float32)
         query_vectors = dict(zip(queries, noisy / np.linalg.norm(noisy, axis=1, keepdims=True), strict=True))
         engine = RecallEngine(driver, database, partial(_lookup, query_vectors), embedder.count_tokens)
         for query in queries[:WARMUP]:  # plan caches and page cache warm up first; not measured

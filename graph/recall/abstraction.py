@@ -7,6 +7,7 @@ both sit behind `Abstractor`.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol
 
 import neo4j
@@ -37,8 +38,11 @@ class OfflineAbstractor:
         keys = {normalize_key(p.display) for p in phrases}
         # Single words of multi-word phrases too: "support group meeting" should reach "support group".
         keys |= {normalize_key(word) for p in phrases for word in p.display.split()}
-        lexical = searcher.concepts_by_key(sorted(k for k in keys if k))
-        dense = searcher.dense_concepts(vector, self._dense_k, self._min_similarity)
+        # Two independent round trips: side by side.
+        with ThreadPoolExecutor(max_workers=1) as alongside:
+            by_key = alongside.submit(searcher.concepts_by_key, sorted(k for k in keys if k))
+            dense = searcher.dense_concepts(vector, self._dense_k, self._min_similarity)
+            lexical = by_key.result()
         merged: dict[str, ConceptHit] = {c.id: c for c in dense}
         merged.update({c.id: c for c in lexical})  # an exact key match is full confidence
         return list(merged.values())

@@ -245,17 +245,24 @@ class RecallEngine:
             searches["prescription_dense"] = lambda: searcher.dense("prescriptions", vector, k)
             searches["prescription_fulltext"] = lambda: searcher.fulltext("prescriptions", lucene, k)
         searcher.load_sizes()
+        episode_lists = ("episode_dense", "episode_fulltext")
+
+        def episode_knowledge() -> dict[str, tuple[list[str], int]]:
+            # As soon as the episode searches are done, while the proposition searches may still run.
+            found = {h.id for name in episode_lists if name in futures for h in futures[name].result()}
+            return searcher.episode_knowledge(sorted(found))
+
         # The searches are independent round trips: run them side by side (the driver is thread-safe).
-        with ThreadPoolExecutor(max_workers=len(searches) or 1) as pool:
+        with ThreadPoolExecutor(max_workers=len(searches) + 1) as pool:
             futures = {name: pool.submit(search) for name, search in searches.items()}
+            knowledge_future = pool.submit(episode_knowledge)
             lists: dict[str, list[Hit]] = {name: future.result() for name, future in futures.items()}
+            knowledge = knowledge_future.result()
         if "dense" in lists:
             for name in ("dense", "fulltext"):
                 for rank, hit in enumerate(lists[name], start=1):
                     candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.PROPOSITION)).add(name, rank)
-            found = {h.id for name in ("episode_dense", "episode_fulltext") for h in lists[name]}
-            knowledge = searcher.episode_knowledge(sorted(found))
-            for name in ("episode_dense", "episode_fulltext"):
+            for name in episode_lists:
                 for rank, hit in enumerate(lists[name], start=1):
                     propositions, ever = knowledge.get(hit.id, ([], 0))
                     for prop_id in propositions:
