@@ -301,7 +301,7 @@ class RecallEngine:
             spread[neighbour.key] = (seed, round(gained, 3))
         df = {c.id: c.df for c in concepts} | {n.id: n.df for _, n, _ in neighbours}
         top = concepts_to_expand(self._tuning, activation, df)
-        expansion = searcher.expand(top, vector, self._tuning.per_concept) if top else []
+        expansion = searcher.expand(top, vector, self._tuning.per_concept)
         return _Abstraction(concepts, activation, spread, top, expansion, 1000 * (time.perf_counter() - started))
 
     def _join_abstraction(

@@ -184,9 +184,7 @@ class GraphSearcher:
             hits = sorted(record["hits"], key=lambda h: (-float(h["score"]), h["id"]))
             exhausted = int(record["fetched"]) < fetch or record["floor"] is None or record["floor"] < min_score
             if len(hits) >= k or exhausted or fetch >= MAX_FETCH:
-                return [
-                    ConceptHit(h["id"], h["key"], float(h["idf"]), int(h["df"]), float(h["score"])) for h in hits[:k]
-                ]
+                return _concepts(hits[:k])
             fetch = _next_fetch(fetch, len(hits), k)
 
     def propagate(self, seeds: Sequence[ConceptHit], fanout: int) -> list[tuple[str, ConceptHit, float]]:
@@ -225,4 +223,5 @@ def _hits(rows: list[dict[str, Any]]) -> list[Hit]:
 
 
 def _concepts(rows: list[dict[str, Any]]) -> list[ConceptHit]:
-    return [ConceptHit(r["id"], r["key"], float(r["idf"]), int(r["df"])) for r in rows]
+    """Concept rows; a row without a score (an exact key match) is full confidence."""
+    return [ConceptHit(r["id"], r["key"], float(r["idf"]), int(r["df"]), float(r.get("score", 1.0))) for r in rows]
