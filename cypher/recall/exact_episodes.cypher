@@ -1,7 +1,8 @@
 // A small space is scanned exactly instead of through the shared vector index: no over-fetch, no
-// approximate misses when other spaces dominate the index.
+// approximate misses when other spaces dominate the index. With $speakers: only what they said.
 MATCH (node:Episode {space: $space})
 WHERE node.embedding IS NOT NULL AND ($as_of IS NULL OR node.recorded_at <= $as_of)
+  AND ($speakers IS NULL OR node.speaker IN $speakers)
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
 ORDER BY score DESC, node.id
 LIMIT $k

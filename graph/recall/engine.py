@@ -30,6 +30,7 @@ from graph.recall.models import (
     RecallResult,
     TraceStep,
 )
+from graph.recall.participants import named_participants, without_names
 from graph.recall.router import Router, RuleRouter
 from graph.recall.search import ConceptHit, GraphSearcher, Hit, SpaceSizes
 from graph.recall.value import ValueWeights, recency, rrf
@@ -65,6 +66,17 @@ class _Abstraction:
     expanded: dict[str, float]
     expansion: list[dict[str, Any]]
     ms: float
+
+
+@dataclass(frozen=True)
+class _ParticipantSearch:
+    """What the participant searches found: episodes closest to the query's content, said by the participants it
+    names ("participant") and by anyone ("content": a question's premise may credit the wrong person)."""
+
+    participants: list[str]
+    content: str
+    lists: dict[str, list[Hit]]
+    knowledge: dict[str, tuple[list[str], int]]
 
 
 @dataclass(slots=True)
@@ -113,6 +125,8 @@ class RecallTuning:
     # Conversational context: the neighbouring utterances of the top items' episodes join the candidates
     # (0 turns it off).
     context_items: int = 10
+    # Episodes per participant search, run when the query names someone who speaks in the top items (0: off).
+    participant_k: int = 25
 
 
 class _Trace(list[TraceStep]):
@@ -171,7 +185,19 @@ class RecallEngine:
         hops = 1
         ranked = self._rank(request, vector, types, searcher, candidates)
         trace.append(TraceStep(step="rank", detail={"ranked": len(ranked), "hydrated": len(searcher.hydrated)}))
-        if self._tuning.context_items and self._context(ranked, vector, types, searcher, candidates, trace):
+        named = named_participants(request.query, {p.speaker for item in ranked for p in item.provenance})
+        with ThreadPoolExecutor(max_workers=1) as alongside:
+            # Both follow from the first ranking and are independent: the participant searches run while the
+            # context query does.
+            search = None
+            if named and self._tuning.participant_k and MemoryType.SEMANTIC in types:
+                search = alongside.submit(self._participant_search, request.query, named, searcher)
+            merged = 0
+            if self._tuning.context_items:
+                merged = self._context(ranked, vector, types, searcher, candidates, trace)
+            if search is not None:
+                merged += self._join_participants(search.result(), types, candidates, trace)
+        if merged:
             ranked = self._rank(request, vector, types, searcher, candidates)
             trace.append(TraceStep(step="rank with context", detail={"ranked": len(ranked)}))
         while True:
@@ -263,12 +289,7 @@ class RecallEngine:
                 for rank, hit in enumerate(lists[name], start=1):
                     candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.PROPOSITION)).add(name, rank)
             for name in episode_lists:
-                for rank, hit in enumerate(lists[name], start=1):
-                    propositions, ever = knowledge.get(hit.id, ([], 0))
-                    for prop_id in propositions:
-                        candidates.setdefault(prop_id, Candidate(prop_id, ItemKind.PROPOSITION)).add(name, rank)
-                    if ever == 0 and MemoryType.EPISODIC in types:  # an utterance no fact was drawn from
-                        candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.EPISODE)).add(name, rank)
+                _merge_episode_hits(name, lists[name], knowledge, types, candidates)
         if MemoryType.PROCEDURAL in types:
             for name in ("prescription_dense", "prescription_fulltext"):
                 for rank, hit in enumerate(lists[name], start=1):
@@ -283,6 +304,36 @@ class RecallEngine:
                 },
             )
         )
+
+    def _participant_search(self, query: str, participants: list[str], searcher: GraphSearcher) -> _ParticipantSearch:
+        content = without_names(query, participants)
+        if not content:
+            return _ParticipantSearch(participants, content, {}, {})
+        vector = vector_param(self._embed([content])[0])
+        k = self._tuning.participant_k
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            own = pool.submit(searcher.dense, "episodes", vector, k, participants)
+            anyone = pool.submit(searcher.dense, "episodes", vector, k)
+            lists = {"participant": own.result(), "content": anyone.result()}
+        knowledge = searcher.episode_knowledge(sorted({hit.id for hits in lists.values() for hit in hits}))
+        return _ParticipantSearch(participants, content, lists, knowledge)
+
+    @staticmethod
+    def _join_participants(
+        search: _ParticipantSearch, types: list[MemoryType], candidates: dict[str, Candidate], trace: list[TraceStep]
+    ) -> int:
+        """Merges the participant searches' knowledge; returns how many episode hits they had."""
+        before = len(candidates)
+        for name, hits in search.lists.items():
+            _merge_episode_hits(name, hits, search.knowledge, types, candidates)
+        detail = {
+            "named": search.participants,
+            "content": search.content,
+            "hits": {name: len(hits) for name, hits in search.lists.items()},
+            "new": len(candidates) - before,
+        }
+        trace.append(TraceStep(step="participants", detail=detail))
+        return sum(len(hits) for hits in search.lists.values())
 
     def _abstract_and_propagate(self, query: str, vector: list[float], searcher: GraphSearcher) -> _Abstraction:
         started = time.perf_counter()
@@ -461,6 +512,22 @@ class RecallEngine:
                 kept.append(item.item(tokens))
                 used += tokens
         return kept, pruned
+
+
+def _merge_episode_hits(
+    name: str,
+    hits: list[Hit],
+    knowledge: dict[str, tuple[list[str], int]],
+    types: list[MemoryType],
+    candidates: dict[str, Candidate],
+) -> None:
+    """An episode found by a search stands for the current knowledge it proves, at the episode's rank."""
+    for rank, hit in enumerate(hits, start=1):
+        propositions, ever = knowledge.get(hit.id, ([], 0))
+        for prop_id in propositions:
+            candidates.setdefault(prop_id, Candidate(prop_id, ItemKind.PROPOSITION)).add(name, rank)
+        if ever == 0 and MemoryType.EPISODIC in types:  # an utterance no fact was drawn from
+            candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.EPISODE)).add(name, rank)
 
 
 def concepts_to_expand(

@@ -146,11 +146,13 @@ class GraphSearcher:
         assert self._sizes is not None
         return int(self._sizes[label])
 
-    def dense(self, label: str, vector: list[float], k: int) -> list[Hit]:
+    def dense(self, label: str, vector: list[float], k: int, speakers: Sequence[str] | None = None) -> list[Hit]:
+        """The k nodes of `label` closest to `vector`; `speakers` (episodes only) keeps what they said."""
+        said_by = list(speakers) if speakers else None
         if self.size(label) <= EXACT_SCAN_MAX:
             # fetch: room for statements merged into others, which resolve to the same current proposition
-            return _hits(self._rows(f"exact_{label}", vector=vector, k=k, fetch=4 * k))
-        return self._overfetched(f"dense_{label}", k, vector=vector)
+            return _hits(self._rows(f"exact_{label}", vector=vector, k=k, fetch=4 * k, speakers=said_by))
+        return self._overfetched(f"dense_{label}", k, vector=vector, speakers=said_by)
 
     def fulltext(self, label: str, lucene: str, k: int) -> list[Hit]:
         if not lucene:

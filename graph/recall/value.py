@@ -21,7 +21,14 @@ RRF_K = 20
 # down, and dense similarity alone drifts to the topic (it also rewards a question's false premise).
 # The neighbouring turns of the top items' episodes count most: in a conversation the answer to what a top
 # utterance raises (or what its "this" / "it" refers to) is usually in the turn next to it, worded differently.
-LIST_WEIGHTS = {"fulltext": 2.0, "episode_fulltext": 2.0, "prescription_fulltext": 2.0, "context": 3.0}
+LIST_WEIGHTS = {
+    "fulltext": 2.0,
+    "episode_fulltext": 2.0,
+    "prescription_fulltext": 2.0,
+    "context": 3.0,
+    "participant": 3.0,
+    "content": 2.0,
+}
 
 
 def rrf(ranks: dict[str, int]) -> float:

@@ -248,3 +248,61 @@ def test_other_spaces_holding_the_same_concepts_do_not_crowd_out_this_ones(
     finally:
         for copy in copies:
             delete_space(driver, "neo4j", copy)
+
+
+def _chat(chat_id: str, turns: list[tuple[str, str]]) -> dict[str, Any]:
+    return {
+        "type": "conversation",
+        "id": chat_id,
+        "sessions": [
+            {
+                "id": "s1",
+                "started_at": "2024-03-02T10:00:00Z",
+                "turns": [{"speaker": s, "id": f"T{i}", "text": t} for i, (s, t) in enumerate(turns, start=1)],
+            }
+        ],
+    }
+
+
+def test_a_named_participant_is_searched_for_in_what_they_said(
+    engine: RecallEngine, driver: neo4j.Driver, space: str
+) -> None:
+    """The question names Ana; her answers never repeat its words. The name is a filter: the query's content is
+    searched among what Ana said (and among everything, in case the question credits the wrong person)."""
+    turns = [
+        ("Ben", "Ana, you always seem so relaxed lately. Ana, tell me your secret!"),
+        ("Ana", "On Thursdays I go bouldering at the climbing gym with my sister."),
+        ("Ben", "Ana, I saw your photos from the lake, Ana, they looked lovely."),
+        ("Ana", "I also started a pottery course, shaping bowls on the wheel is so calming."),
+        ("Ben", "My manager moved the quarterly review to Friday afternoon, Ana."),
+        ("Ana", "And every weekend I bake sourdough bread for the neighbours."),
+        ("Ben", "Ana, the new bus timetable starts next month, did you hear, Ana?"),
+    ]
+    ingest(space, [_chat("chat-participants", turns)])
+    query = "What hobbies does Ana have?"
+    result = engine.recall(RecallRequest(space=space, query=query, limit=10))
+    step = next(s for s in result.trace if s.step == "participants")
+    assert step.detail["named"] == ["Ana"] and step.detail["content"] == "What hobbies does have?"
+    assert step.detail["hits"]["participant"] == 3  # all she said, and only that
+    hobbies = {"T2", "T4", "T6"}
+    top = [p.external_id for item in result.items[:6] for p in item.provenance]
+    assert hobbies <= set(top)
+    assert any("participant" in item.found_by for item in result.items[:6])
+
+    from graph.driver import get_driver
+
+    embedder = get_embedder()
+    without = RecallEngine(
+        get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=RecallTuning(participant_k=0)
+    ).recall(RecallRequest(space=space, query=query, limit=10))
+    assert all(s.step != "participants" for s in without.trace)
+    found_without = {p.external_id for item in without.items[:6] for p in item.provenance}
+    assert len(hobbies & found_without) < len(hobbies)
+
+
+def test_a_query_naming_nobody_who_speaks_runs_no_participant_search(
+    engine: RecallEngine, space: str, conversation: dict[str, Any]
+) -> None:
+    ingest(space, [conversation])
+    result = engine.recall(RecallRequest(space=space, query="What did Zoltan paint at the lake?"))
+    assert result.items and all(s.step != "participants" for s in result.trace)

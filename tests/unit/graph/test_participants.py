@@ -1,0 +1,31 @@
+from graph.recall.participants import named_participants, without_names
+
+SPEAKERS = {"Melanie", "Caroline", "Jon Snow", ""}
+
+
+def test_a_participant_is_named_by_any_capitalised_part_of_their_name_or_its_possessive() -> None:
+    assert named_participants("What activities does Melanie partake in?", SPEAKERS) == ["Melanie"]
+    assert named_participants("What are Melanie's pets' names?", SPEAKERS) == ["Melanie"]
+    assert named_participants("What did Jon and Caroline bake?", SPEAKERS) == ["Caroline", "Jon Snow"]
+    assert named_participants("What did Caroline\u2019s mother say?", SPEAKERS) == ["Caroline"]
+
+
+def test_words_that_only_contain_a_name_or_are_not_capitalised_name_nobody() -> None:
+    assert named_participants("What did Mel paint?", SPEAKERS) == []
+    assert named_participants("Did melanie and Carolines go?", SPEAKERS) == []
+    assert named_participants("What did we talk about?", SPEAKERS) == []
+    # A lone initial or a one-letter name is too ambiguous to be a name in a question.
+    assert named_participants("What did I say about A?", {"I", "A"}) == []
+
+
+def test_the_content_of_a_query_is_what_is_left_without_the_names() -> None:
+    assert without_names("What activities does Melanie partake in?", ["Melanie"]) == "What activities does partake in?"
+    assert without_names("What are Melanie's pets' names?", ["Melanie"]) == "What are pets' names?"
+    assert without_names("Where did Jon Snow and Caroline meet?", ["Caroline", "Jon Snow"]) == "Where did and meet?"
+
+
+def test_a_query_that_is_only_names_has_no_content() -> None:
+    assert without_names("Caroline?", ["Caroline"]) == ""
+    assert without_names("What does Melanie do for work?", ["Melanie"]) == "What does do for work?"
+    assert without_names("Who is Melanie?", ["Melanie"]) == ""
+    assert without_names("What did Melanie and Caroline do?", ["Caroline", "Melanie"]) == ""
