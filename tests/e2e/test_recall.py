@@ -128,6 +128,21 @@ def test_empty_space_returns_nothing(engine: RecallEngine, space: str) -> None:
     assert result.items == [] and result.tokens == 0
 
 
+def _chat(chat_id: str, turns: list[tuple[str, str]]) -> dict[str, Any]:
+    """A one-session conversation of (speaker, text) turns, ids T1, T2, ..."""
+    return {
+        "type": "conversation",
+        "id": chat_id,
+        "sessions": [
+            {
+                "id": "s1",
+                "started_at": "2024-03-02T10:00:00Z",
+                "turns": [{"speaker": s, "id": f"T{i}", "text": t} for i, (s, t) in enumerate(turns, start=1)],
+            }
+        ],
+    }
+
+
 def test_the_turn_after_a_top_utterance_joins_as_context(engine: RecallEngine, space: str) -> None:
     """The answer sits in the reply, worded with none of the question's words: context brings it up."""
     turns = [
@@ -139,18 +154,7 @@ def test_the_turn_after_a_top_utterance_joins_as_context(engine: RecallEngine, s
         ("Ben", "I am learning to play the cello this winter with a private teacher."),
         ("Ana", "Our neighbours adopted two kittens from the shelter last month."),
     ]
-    chat = {
-        "type": "conversation",
-        "id": "chat-context",
-        "sessions": [
-            {
-                "id": "s1",
-                "started_at": "2024-03-02T10:00:00Z",
-                "turns": [{"speaker": s, "id": f"T{i}", "text": t} for i, (s, t) in enumerate(turns, start=1)],
-            }
-        ],
-    }
-    ingest(space, [chat])
+    ingest(space, [_chat("chat-context", turns)])
     query = "What inspired Ana's painting for the harbour exhibition?"
 
     def answer_rank(result_items: list[Any]) -> int:
@@ -248,20 +252,6 @@ def test_other_spaces_holding_the_same_concepts_do_not_crowd_out_this_ones(
     finally:
         for copy in copies:
             delete_space(driver, "neo4j", copy)
-
-
-def _chat(chat_id: str, turns: list[tuple[str, str]]) -> dict[str, Any]:
-    return {
-        "type": "conversation",
-        "id": chat_id,
-        "sessions": [
-            {
-                "id": "s1",
-                "started_at": "2024-03-02T10:00:00Z",
-                "turns": [{"speaker": s, "id": f"T{i}", "text": t} for i, (s, t) in enumerate(turns, start=1)],
-            }
-        ],
-    }
 
 
 def test_a_named_participant_is_searched_for_in_what_they_said(
