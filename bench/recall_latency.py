@@ -50,7 +50,9 @@ def percentile(values: list[float], q: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description="recall latency on synthetic graphs")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
-    parser.add_argument("--reuse", action="store_true", help="reuse a synthetic space already written")
+    parser.add_argument(
+        "--reuse", action="store_true", help="reuse a synthetic space already written (resume one written part-way)"
+    )
     args = parser.parse_args()
 
     driver = get_driver()
@@ -63,22 +65,25 @@ def main() -> None:
         # their topic vectors, and the smaller one would be crowded out of its own neighbourhood in the shared
         # vector index (a case the crowding tests cover for correctness).
         graph = SyntheticGraph(space, size, seed=size)
-        _, texts, vectors = SyntheticGraph(space, size, seed=size).proposition_batch(0, QUERIES)
+        texts, vectors = graph.first_facts(QUERIES)
         records, _, _ = driver.execute_query(
             "MATCH (p:Proposition {space: $s}) WITH count(p) AS n "
             "OPTIONAL MATCH (first:Proposition {space: $s, id: $first}) RETURN n, first.text AS text",
             s=space,
             first=stable_id("prop", space, "0"),
         )
-        if not (args.reuse and records[0]["n"] == size and records[0]["text"] == texts[0]):
-            delete_space(driver, database, space)
+        same_graph = args.reuse and records[0]["text"] == texts[0]
+        if not (same_graph and records[0]["n"] == size):
+            if not same_graph:  # a space of the same graph that stopped part-way is resumed, not rebuilt
+                delete_space(driver, database, space)
             started = time.perf_counter()
             graph.write(MemoryWriter(driver, database), driver, database)
             build_s = time.perf_counter() - started
         else:
             build_s = float("nan")
-        # Queries are noisy versions of the first stored facts, in the synthetic graph's own vector space (its
-        # vectors are not MiniLM's): the engine gets an embedding function that maps each query text to its vector.
+        # Queries are noisy versions of the first stored facts (words from the middle of their text), in the
+        # synthetic graph's own vector space (its vectors are not MiniLM's): the engine gets an embedding function
+        # that maps each query text to its vector.
         queries = [" ".join(t.split()[3:9]) for t in texts]
         noisy = vectors + 0.3 * np.random.default_rng(size + 1).standard_normal(vectors.shape).astype(np.float32)
         query_vectors = dict(zip(queries, noisy / np.linalg.norm(noisy, axis=1, keepdims=True), strict=True))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import neo4j
 import numpy as np
 from numpy.typing import NDArray
 from tqdm import tqdm
@@ -30,6 +31,7 @@ class SyntheticGraph:
     def __init__(self, space: str, propositions: int, seed: int = 7) -> None:
         self.space = space
         self.size = propositions
+        self.seed = seed
         self.rng = np.random.default_rng(seed)
         self.n_concepts = max(50, propositions // 5)
         self.concept_vectors = _unit(self.rng.standard_normal((self.n_concepts, DIMENSIONS)).astype(np.float32))
@@ -52,6 +54,14 @@ class SyntheticGraph:
             )
             vectors[row] = self.concept_vectors[concepts].sum(axis=0) + 0.6 * self.rng.standard_normal(DIMENSIONS)
         return concept_ids, texts, _unit(vectors)
+
+    def first_facts(self, count: int) -> tuple[list[str], NDArray[np.float32]]:
+        """Texts and vectors of the first `count` stored propositions. A batch draws all its concepts before its
+        words, so a smaller batch would not reproduce them: this draws the first batch as written, from a fresh
+        generator with the graph's seed."""
+        fresh = SyntheticGraph(self.space, self.size, self.seed)
+        _, texts, vectors = fresh.proposition_batch(0, min(BATCH, self.size))
+        return texts[:count], vectors[:count]
 
     def batches(self) -> Iterator[MemoryBatch]:
         for start in range(0, self.size, BATCH):
@@ -88,10 +98,24 @@ class SyntheticGraph:
                 prescription_vectors=np.zeros((0, DIMENSIONS), np.float32),
             )  # fmt: skip
 
-    def write(self, writer: MemoryWriter, driver: object, database: str) -> None:
+    def write(self, writer: MemoryWriter, driver: neo4j.Driver, database: str) -> None:
+        """Write the graph. Batches are generated in order from one seeded generator, so a build that stopped
+        part-way resumes: a batch whose last proposition is stored is skipped (writes are MERGEs, so a batch
+        cut in the middle is simply written again)."""
         concept_ids: set[str] = set()
         for batch in tqdm(self.batches(), total=-(-self.size // BATCH), desc=f"write {self.space}", unit="batch"):
-            concept_ids |= writer.write(batch)
+            if _stored(driver, database, self.space, batch.propositions[-1].id):
+                concept_ids |= {c.id for c in batch.concepts}
+            else:
+                concept_ids |= writer.write(batch)
         ordered = sorted(concept_ids)
         for start in tqdm(range(0, len(ordered), 500), desc="associations", unit="batch"):
-            refresh_concepts(driver, database, self.space, ordered[start : start + 500])  # type: ignore[arg-type]
+            refresh_concepts(driver, database, self.space, ordered[start : start + 500])
+
+
+def _stored(driver: neo4j.Driver, database: str, space: str, proposition_id: str) -> bool:
+    records, _, _ = driver.execute_query(
+        "MATCH (p:Proposition {space: $space, id: $id}) RETURN count(p) AS n",
+        space=space, id=proposition_id, database_=database,
+    )  # fmt: skip
+    return bool(records[0]["n"])

@@ -13,6 +13,7 @@ from engram.extraction.keyphrases import STOPWORDS
 MAX_TERMS = 32
 _TERM = re.compile(r"[^\W_]+", re.UNICODE)
 _LUCENE_KEYWORDS = {"and", "or", "not", "to"}
+_NOT_IN_SPACE_NAME = re.compile(r"[^a-z0-9_.-]")
 
 
 def lucene_query(text: str) -> str:
@@ -23,3 +24,12 @@ def lucene_query(text: str) -> str:
             continue
         terms.append(term)
     return " OR ".join(terms[:MAX_TERMS])
+
+
+def in_space(lucene: str, space: str) -> str:
+    """`lucene` (from `lucene_query`) over the `text` field, restricted to `space` inside the index (the text
+    indexes also index `space`, schema 0005). The space is a phrase: its parts in order, nothing between; a space
+    whose name holds this one's parts as a run ("acme" in "acme-eu") matches it too, so callers still keep only
+    their own space's rows."""
+    phrase = _NOT_IN_SPACE_NAME.sub(" ", space.lower())  # space names are validated; a quote still never passes
+    return f'space:"{phrase}" AND text:({lucene})'

@@ -13,11 +13,16 @@ from typing import Any
 import neo4j
 
 from graph.cypher import load
+from graph.recall.lucene import in_space
 
 MAX_FETCH = 8192
 READ_ATTEMPTS = 3  # a read the server marks retryable (leader switch, deadlock) is tried this often
 # Up to this many nodes of a label, a space is scanned exactly rather than through the shared ANN index.
 EXACT_SCAN_MAX = 5000
+# Up to this many nodes of a label, a space's full-text queries are scoped to it inside the index.
+SCOPED_FULLTEXT_MAX = 20_000
+# An unscoped full-text query that would need more rows than this is scoped to its space (`GraphSearcher.fulltext`).
+SCOPE_FULLTEXT_ABOVE = 4096
 
 
 @dataclass(frozen=True)
@@ -138,7 +143,7 @@ class GraphSearcher:
     def load_sizes(self) -> None:
         if self._sizes is None:
             self._sizes = self._size_cache.get(
-                self._space, lambda: dict(self._record("space_size", cap_plus_one=EXACT_SCAN_MAX + 1))
+                self._space, lambda: dict(self._record("space_size", cap_plus_one=SCOPED_FULLTEXT_MAX + 1))
             )
 
     def size(self, label: str) -> int:
@@ -155,9 +160,24 @@ class GraphSearcher:
         return self._overfetched(f"dense_{label}", k, vector=vector, speakers=said_by)
 
     def fulltext(self, label: str, lucene: str, k: int) -> list[Hit]:
+        """Full-text hits of this space. A small space is searched with the query scoped to it inside the index
+        (schema 0005): it would be crowded out of the shared index's top rows by larger spaces using the same words.
+        A larger one is searched unscoped first: where it holds much of what matches, Lucene's top-k pruning answers
+        in a round or two (1M space: 80-4,096 rows in 10-60 ms, where the scoped query scores every document of
+        the space that matches: ~250 ms); it is scoped only when that many rows were not enough."""
         if not lucene:
             return []
-        return self._overfetched(f"fulltext_{label}", k, lucene=lucene)
+        statement, scoped = f"fulltext_{label}", in_space(lucene, self._space)
+        if self.size(label) <= SCOPED_FULLTEXT_MAX:
+            return self._overfetched(statement, k, lucene=scoped)
+        fetch = max(2 * k, 32)
+        while True:
+            record = self._record(statement, fetch=fetch, k=k, lucene=lucene)
+            if len(record["rows"]) >= k or int(record["fetched"]) < fetch:
+                return _hits(record["rows"])
+            if fetch >= SCOPE_FULLTEXT_ABOVE:
+                return self._overfetched(statement, k, lucene=scoped)
+            fetch = min(_next_fetch(fetch, len(record["rows"]), k), SCOPE_FULLTEXT_ABOVE)
 
     def episode_knowledge(self, episode_ids: Sequence[str]) -> dict[str, tuple[list[str], int]]:
         """Episode -> (ids of the current propositions it proves, how many propositions it ever proved)."""

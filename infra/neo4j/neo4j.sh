@@ -17,6 +17,7 @@ start() {
   {
     echo "server.http.listen_address=127.0.0.1:$NEO4J_HTTP_PORT"
     echo "server.bolt.listen_address=127.0.0.1:$NEO4J_BOLT_PORT"
+    echo "server.memory.pagecache.size=$NEO4J_PAGECACHE"
   } >> "$H/conf/neo4j.conf"
   if [ ! -f "$H/data/dbms/auth.ini" ]; then
     log "setting the initial neo4j password"
@@ -24,7 +25,7 @@ start() {
       org.neo4j.server.startup.Neo4jAdminCommand dbms set-initial-password "$NEO4J_PASSWORD" >"$H/logs/admin.log" 2>&1 \
       || die "set-initial-password failed: see $H/logs/admin.log"
   fi
-  log "starting neo4j (heap $NEO4J_HEAP, bolt 127.0.0.1:$NEO4J_BOLT_PORT, http 127.0.0.1:$NEO4J_HTTP_PORT)"
+  log "starting neo4j (heap $NEO4J_HEAP, page cache $NEO4J_PAGECACHE, bolt 127.0.0.1:$NEO4J_BOLT_PORT, http 127.0.0.1:$NEO4J_HTTP_PORT)"
   nohup java -cp "$H/plugins/*:$H/conf/*:$H/lib/*" \
     -XX:+UseG1GC -XX:-OmitStackTraceInFastThrow -XX:+UnlockExperimentalVMOptions \
     -XX:+TrustFinalNonStaticFields -XX:+DisableExplicitGC -Djdk.nio.maxCachedBufferSize=1024 \

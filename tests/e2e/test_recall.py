@@ -210,9 +210,53 @@ def test_a_full_text_search_matching_few_documents_takes_one_statement(driver: n
     ]
     ingest(space, [{"type": "conversation", "id": "c", "sessions": [{"id": "s1", "turns": turns}]}])
     searcher = GraphSearcher(driver, "neo4j", space, None)
+    searcher.load_sizes()
+    before = searcher.queries
     hits = searcher.fulltext("episodes", word, 40)
     assert len(hits) == 3
-    assert searcher.queries == 1
+    assert searcher.queries - before == 1
+
+
+def test_a_small_space_is_not_crowded_out_of_the_full_text_index(driver: neo4j.Driver, space: str) -> None:
+    """Another space says the same word more often (so it scores higher) in 200 episodes: the first window of the
+    shared index holds none of this space's. The query is scoped to the space inside the index: one statement,
+    this space's three episodes, best first."""
+    from graph.admin import delete_space
+    from graph.recall.search import GraphSearcher
+
+    word = "zq" + space.replace("-", "")[-10:]
+    turns = [
+        {"speaker": "Ann", "id": f"D1:{i}", "text": f"The {word} {extra} arrived."}
+        for i, extra in enumerate(["number one", f"{word} twice", "late"], start=1)
+    ]
+    ingest(space, [{"type": "conversation", "id": "c", "sessions": [{"id": "s1", "turns": turns}]}])
+    crowd = f"crowd-{word}"  # no run of this space's name parts (those would share its scoped window)
+    try:
+        driver.execute_query(
+            "UNWIND range(1, 200) AS i CREATE (:Episode {space: $crowd, id: $crowd + i, text: $text})",
+            crowd=crowd,
+            text=f"{word} {word} {word}",
+        )
+        first_window = rows(
+            driver,
+            "CALL db.index.fulltext.queryNodes('episode_text', $w, {limit: 80}) YIELD node "
+            "WHERE node.space = $s RETURN node",
+            w=word,
+            s=space,
+        )
+        assert first_window == []
+        searcher = GraphSearcher(driver, "neo4j", space, None)
+        searcher.load_sizes()
+        before = searcher.queries
+        hits = searcher.fulltext("episodes", word, 40)
+        assert searcher.queries - before == 1
+        texts = [r["text"] for r in rows(
+            driver, "UNWIND $ids AS id MATCH (e:Episode {space: $s, id: id}) RETURN e.text AS text",
+            ids=[h.id for h in hits], s=space,
+        )]  # fmt: skip
+        assert len(texts) == 3 and f"{word} twice" in texts[0]
+    finally:
+        delete_space(driver, "neo4j", crowd)
 
 
 def test_other_spaces_holding_the_same_concepts_do_not_crowd_out_this_ones(

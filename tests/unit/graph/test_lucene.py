@@ -1,6 +1,6 @@
 import pytest
 
-from graph.recall.lucene import lucene_query
+from graph.recall.lucene import in_space, lucene_query
 
 
 def test_content_words_or_ed_together() -> None:
@@ -25,3 +25,16 @@ def test_metacharacters_and_keywords_never_reach_the_parser(text: str) -> None:
 
 def test_nothing_searchable_gives_an_empty_query() -> None:
     assert lucene_query("?!* the a") == ""
+
+
+def test_a_query_is_scoped_to_its_space_as_a_phrase() -> None:
+    assert in_space("caroline OR group", "bench-locomo-conv-26") == (
+        'space:"bench-locomo-conv-26" AND text:(caroline OR group)'
+    )
+
+
+def test_a_space_name_cannot_close_the_phrase() -> None:
+    scoped = in_space("x", 'a" OR *:* OR "b')
+    assert scoped.count('"') == 2
+    assert "*" not in scoped
+    assert scoped.count(":") == 2  # the two fields, nothing the name brought
