@@ -130,15 +130,21 @@ class GraphSearcher:
         return rows
 
     def _overfetched(self, name: str, k: int, **params: Any) -> list[Hit]:
+        return self._overfetch(name, k, MAX_FETCH, **params)[0]
+
+    def _overfetch(self, name: str, k: int, max_fetch: int, **params: Any) -> tuple[list[Hit], bool]:
         """Indexes cannot filter by space: fetch more until k hits of this space come back or the index has no
-        more rows to give (a full-text query matching few documents)."""
-        fetch = max(2 * k, 32)
+        more rows to give (a full-text query matching few documents). Returns the hits and whether they are all
+        there is to find (False: stopped at `max_fetch` rows)."""
+        fetch = min(max(2 * k, 32), max_fetch)
         while True:
             record = self._record(name, fetch=fetch, k=k, **params)
             rows, fetched = record["rows"], int(record["fetched"])
-            if len(rows) >= k or fetched < fetch or fetch >= MAX_FETCH:
-                return _hits(rows)
-            fetch = _next_fetch(fetch, len(rows), k)
+            if len(rows) >= k or fetched < fetch:
+                return _hits(rows), True
+            if fetch >= max_fetch:
+                return _hits(rows), False
+            fetch = min(_next_fetch(fetch, len(rows), k), max_fetch)
 
     def load_sizes(self) -> None:
         if self._sizes is None:
@@ -170,14 +176,8 @@ class GraphSearcher:
         statement, scoped = f"fulltext_{label}", in_space(lucene, self._space)
         if self.size(label) <= SCOPED_FULLTEXT_MAX:
             return self._overfetched(statement, k, lucene=scoped)
-        fetch = max(2 * k, 32)
-        while True:
-            record = self._record(statement, fetch=fetch, k=k, lucene=lucene)
-            if len(record["rows"]) >= k or int(record["fetched"]) < fetch:
-                return _hits(record["rows"])
-            if fetch >= SCOPE_FULLTEXT_ABOVE:
-                return self._overfetched(statement, k, lucene=scoped)
-            fetch = min(_next_fetch(fetch, len(record["rows"]), k), SCOPE_FULLTEXT_ABOVE)
+        hits, complete = self._overfetch(statement, k, SCOPE_FULLTEXT_ABOVE, lucene=lucene)
+        return hits if complete else self._overfetched(statement, k, lucene=scoped)
 
     def episode_knowledge(self, episode_ids: Sequence[str]) -> dict[str, tuple[list[str], int]]:
         """Episode -> (ids of the current propositions it proves, how many propositions it ever proved)."""
