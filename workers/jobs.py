@@ -132,6 +132,10 @@ class JobStore:
         self._redis.hset(self._key(job_id), mapping=mapping)
 
     def fail(self, job_id: str, error: str) -> None:
+        """Marks the job failed, unless it has already succeeded: a stage redelivered late may fail on the artifacts
+        the completed job dropped, and must not turn a finished job into a failed one."""
+        if self._redis.hget(self._key(job_id), "state") == JobState.SUCCEEDED.value.encode():
+            return
         self._redis.hset(
             self._key(job_id),
             mapping={

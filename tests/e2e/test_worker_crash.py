@@ -112,3 +112,18 @@ def test_killed_worker_mid_job_loses_and_duplicates_nothing(
         assert label_counts(driver, space)["Episode"] == 360
     finally:
         driver.execute_query("MATCH (n {space: $s}) DETACH DELETE n", s=reference)
+
+
+def test_a_stage_redelivered_after_its_job_succeeded_changes_nothing(space: str) -> None:
+    """A worker that dies after finishing a stage but before acknowledging it gets the stage redelivered, possibly
+    after the whole job completed and dropped its artifacts: the late stage must leave the job succeeded."""
+    from workers.tasks.ingest import consolidate_stage, embed_stage, extract_stage, standardize_stage, write_stage
+
+    turns = [{"speaker": "Ann", "text": "I started pottery classes on Monday.", "id": "D1:1"}]
+    job_id = ingest(space, [{"type": "conversation", "id": "late", "sessions": [{"id": "s1", "turns": turns}]}]).id
+    store = get_job_store()
+    for stage in (standardize_stage, extract_stage, embed_stage, write_stage, consolidate_stage):
+        assert stage.apply(args=(job_id,)).get() == job_id
+        assert store.status(job_id).state is JobState.SUCCEEDED
+    store.fail(job_id, "stage write: a late failure")
+    assert store.status(job_id).state is JobState.SUCCEEDED
