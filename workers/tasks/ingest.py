@@ -29,7 +29,7 @@ from graph.key_schema import publish_removed_keys, publish_written_keys
 from graph.memory_writer import MemoryBatch, MemoryWriter, refresh_concepts
 from graph.schema_keys import load_concept_keys
 from workers.celery_app import CPU_QUEUE, GPU_QUEUE, app
-from workers.jobs import JobState, JobStore
+from workers.jobs import JobState, JobStatus, JobStore
 from workers.pipeline.embed import embed_batch
 from workers.pipeline.extract import ExtractedKnowledge, extract
 from workers.pipeline.standardize import StandardizedBatch, standardize
@@ -59,12 +59,12 @@ def get_extractor() -> PropositionExtractor:
 
 
 @contextmanager
-def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[bool]:
-    """Yields whether the job has already succeeded: a stage redelivered after its job completed (its worker died
-    before acknowledging it) finds the job's artifacts dropped and has nothing to do. Marks the job failed when a
-    stage fails for good (a transient error that will be retried does not)."""
+def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[JobStatus]:
+    """Yields the job's status: a stage redelivered after its job succeeded (its worker died before acknowledging
+    it) finds the job's artifacts dropped and has nothing to do. Marks the job failed when a stage fails for good
+    (a transient error that will be retried does not)."""
     try:
-        yield store.status(job_id).state is JobState.SUCCEEDED
+        yield store.status(job_id)
     except TRANSIENT_ERRORS:
         if not retrying:
             store.fail(job_id, f"stage {name}: transient errors persisted after retries")
@@ -91,10 +91,9 @@ def _can_retry(task: Any) -> bool:
 @app.task(name="engram.ingest.standardize", **STAGE_OPTIONS)
 def standardize_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
-    with _stage(store, job_id, "standardize", _can_retry(self)) as succeeded:
-        if succeeded:
+    with _stage(store, job_id, "standardize", _can_retry(self)) as status:
+        if status.state is JobState.SUCCEEDED:
             return job_id
-        status = store.status(job_id)
         started = store.start_stage(job_id, "standardize")
         batch = standardize(status.space, validate_records(store.payload(job_id)))
         store.put_artifact(job_id, "standardize", batch.model_dump(mode="json"), {})
@@ -107,8 +106,8 @@ def standardize_stage(self: Any, job_id: str) -> str:
 @app.task(name="engram.ingest.extract", **STAGE_OPTIONS)
 def extract_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
-    with _stage(store, job_id, "extract", _can_retry(self)) as succeeded:
-        if succeeded:
+    with _stage(store, job_id, "extract", _can_retry(self)) as status:
+        if status.state is JobState.SUCCEEDED:
             return job_id
         started = store.start_stage(job_id, "extract")
         batch = StandardizedBatch.model_validate(store.get_artifact(job_id, "standardize")[0])
@@ -131,8 +130,8 @@ def extract_stage(self: Any, job_id: str) -> str:
 @app.task(name="engram.ingest.embed", **STAGE_OPTIONS)
 def embed_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
-    with _stage(store, job_id, "embed", _can_retry(self)) as succeeded:
-        if succeeded:
+    with _stage(store, job_id, "embed", _can_retry(self)) as status:
+        if status.state is JobState.SUCCEEDED:
             return job_id
         started = store.start_stage(job_id, "embed")
         batch = StandardizedBatch.model_validate(store.get_artifact(job_id, "standardize")[0])
@@ -146,8 +145,8 @@ def embed_stage(self: Any, job_id: str) -> str:
 @app.task(name="engram.ingest.write", **STAGE_OPTIONS)
 def write_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
-    with _stage(store, job_id, "write", _can_retry(self)) as succeeded:
-        if succeeded:
+    with _stage(store, job_id, "write", _can_retry(self)) as status:
+        if status.state is JobState.SUCCEEDED:
             return job_id
         started = store.start_stage(job_id, "write")
         batch = StandardizedBatch.model_validate(store.get_artifact(job_id, "standardize")[0])
@@ -183,10 +182,9 @@ def write_stage(self: Any, job_id: str) -> str:
 @app.task(name="engram.ingest.consolidate", **STAGE_OPTIONS)
 def consolidate_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
-    with _stage(store, job_id, "consolidate", _can_retry(self)) as succeeded:
-        if succeeded:
+    with _stage(store, job_id, "consolidate", _can_retry(self)) as status:
+        if status.state is JobState.SUCCEEDED:
             return job_id
-        status = store.status(job_id)
         started = store.start_stage(job_id, "consolidate")
         space = status.space
         written = store.get_artifact(job_id, "write")[0]
