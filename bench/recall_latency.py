@@ -1,8 +1,9 @@
 """Recall latency on synthetic graphs of 10k / 100k (/ 1M) propositions, without a generative model.
 
-For each size: p50 / p95 of a full recall (query vectors precomputed in the synthetic vector space; embedding a
-query with MiniLM adds about 5-10 ms on top), the mean time per recall step
-(where the time goes), and, as the same-run baseline, the p50 / p95 of a bare top-10 vector-index query.
+For each size: p50 / p95 of a full recall through the space's own vector indexes (a space this large gets them
+at consolidation, graph/space_vectors.py) and, in the same run, through the shared ones; query vectors are
+precomputed in the synthetic vector space (embedding a query with MiniLM adds about 5-10 ms on top). Also the mean
+time per recall step (where the time goes) and, as a same-run baseline, a bare top-10 shared vector-index query.
 Needs the stack running (`make up`). Writes bench/results/recall_latency.json and recall_latency.png.
 
     ~/.cache/engram/venv/bin/python -m bench.recall_latency --sizes 10000 100000 [--reuse]
@@ -31,8 +32,10 @@ from graph.cypher import load
 from graph.driver import get_driver
 from graph.memory_writer import MemoryWriter
 from graph.params import vector_param
-from graph.recall.engine import RecallEngine
+from graph.recall.engine import RecallEngine, RecallTuning
 from graph.recall.models import RecallRequest
+from graph.recall.search import SHARED_VECTOR_INDEXES
+from graph.space_vectors import dedicate
 
 QUERIES = 200
 WARMUP = 20
@@ -81,19 +84,33 @@ def main() -> None:
             build_s = time.perf_counter() - started
         else:
             build_s = float("nan")
+        # As consolidation does for a space this large: vector indexes of its own (graph/space_vectors.py).
+        started = time.perf_counter()
+        own_indexes = dedicate(driver, database, space)
+        dedicate_s = time.perf_counter() - started
         # Queries are noisy versions of the first stored facts (words from the middle of their text), in the
         # synthetic graph's own vector space (its vectors are not MiniLM's): the engine gets an embedding function
         # that maps each query text to its vector.
         queries = [" ".join(t.split()[3:9]) for t in texts]
         noisy = vectors + 0.3 * np.random.default_rng(size + 1).standard_normal(vectors.shape).astype(np.float32)
         query_vectors = dict(zip(queries, noisy / np.linalg.norm(noisy, axis=1, keepdims=True), strict=True))
-        engine = RecallEngine(driver, database, partial(_lookup, query_vectors), embedder.count_tokens)
+        embed = partial(_lookup, query_vectors)
+        engine = RecallEngine(driver, database, embed, embedder.count_tokens)
+        # The same recall through the shared vector indexes, as before the space had its own: measured alongside.
+        shared = RecallEngine(
+            driver, database, embed, embedder.count_tokens, tuning=RecallTuning(own_vector_indexes=False)
+        )
         for query in queries[:WARMUP]:  # plan caches and page cache warm up first; not measured
             engine.recall(RecallRequest(space=space, query=query, limit=25, hop_limit=2))
+            shared.recall(RecallRequest(space=space, query=query, limit=25, hop_limit=2))
         latencies: list[float] = []
+        shared_latencies: list[float] = []
         baseline: list[float] = []
         steps: dict[str, list[float]] = defaultdict(list)
         for query in tqdm(queries, desc=f"recall {size}", unit="q"):
+            started = time.perf_counter()
+            shared.recall(RecallRequest(space=space, query=query, limit=25, hop_limit=2))
+            shared_latencies.append(1000 * (time.perf_counter() - started))
             started = time.perf_counter()
             result = engine.recall(RecallRequest(space=space, query=query, limit=25, hop_limit=2))
             latencies.append(1000 * (time.perf_counter() - started))
@@ -105,18 +122,32 @@ def main() -> None:
             vector = vector_param(query_vectors[query])
             started = time.perf_counter()
             driver.execute_query(
-                load("recall/dense_propositions"), space=space, vector=vector, fetch=10, k=10, as_of=None
+                load("recall/dense_propositions"),
+                space=space,
+                index=SHARED_VECTOR_INDEXES["propositions"],
+                vector=vector,
+                fetch=10,
+                k=10,
+                as_of=None,
+                speakers=None,
             )
             baseline.append(1000 * (time.perf_counter() - started))
         results[str(size)] = {
             "recall_p50_ms": round(percentile(latencies, 50), 1),
             "recall_p95_ms": round(percentile(latencies, 95), 1),
+            "own_vector_indexes": own_indexes,
+            "shared_index_recall_p50_ms": round(percentile(shared_latencies, 50), 1),
+            "shared_index_recall_p95_ms": round(percentile(shared_latencies, 95), 1),
+            "ratio_p95_recall_to_shared_index_recall": round(
+                percentile(latencies, 95) / percentile(shared_latencies, 95), 2
+            ),
             "vector_query_p50_ms": round(percentile(baseline, 50), 2),
             "vector_query_p95_ms": round(percentile(baseline, 95), 2),
             "ratio_p95_recall_to_vector_query": round(percentile(latencies, 95) / percentile(baseline, 95), 1),
             "mean_ms_per_step": {name: round(statistics.fmean(ms), 2) for name, ms in steps.items()},
             "p95_ms_per_step": {name: round(percentile(ms, 95), 2) for name, ms in steps.items()},
             "build_s": round(build_s, 1),
+            "own_vector_indexes_s": round(dedicate_s, 1),
             "queries": len(queries),
         }
         print(size, results[str(size)])

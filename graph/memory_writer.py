@@ -130,6 +130,12 @@ class MemoryWriter:
         tx.run(load("ingest/merge_propositions"), space=space, propositions=propositions)
         tx.run(load("ingest/link_mentions"), space=space, mentions=mentions)
         tx.run(load("ingest/merge_prescriptions"), space=space, prescriptions=prescriptions)
+        tx.run(
+            load("ingest/label_written"),
+            space=space,
+            proposition_ids=[p["id"] for p in propositions],
+            episode_ids=[e["id"] for e in episodes],
+        )
 
 
 class ConceptRefresh(TypedDict):

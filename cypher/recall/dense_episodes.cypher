@@ -1,6 +1,6 @@
 // With $speakers: only what they said (the over-fetch grows by their share of the index's rows).
 // `fetched` below $fetch: the index had no more rows to give, so a larger fetch would find nothing new.
-CALL db.index.vector.queryNodes('episode_embedding', $fetch, $vector) YIELD node, score
+CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node, score
 WITH count(*) AS fetched,
      collect(CASE WHEN node.space = $space AND ($as_of IS NULL OR node.recorded_at <= $as_of)
                        AND ($speakers IS NULL OR node.speaker IN $speakers)

@@ -114,13 +114,18 @@ def correct(
         "keys": keys,
     }
     with driver.session(database=database) as session:
-        written = session.execute_write(
-            lambda tx: tx.run(load("consolidate/correct_proposition"), space=space, **row).single()
-        )
+        written = session.execute_write(lambda tx: _write_correction(tx, space, row))
     if written is None:  # superseded by a concurrent run between the read and the write
         raise PropositionNotCurrent(proposition_id, None)
     refresh_concepts(driver, database, space, sorted(set(old["concept_ids"]) | set(written["concept_ids"])))
     return _result(driver, database, space, new_id, proposition_id, created=True)
+
+
+def _write_correction(tx: neo4j.ManagedTransaction, space: str, row: dict[str, Any]) -> neo4j.Record | None:
+    written = tx.run(load("consolidate/correct_proposition"), space=space, **row).single()
+    if written is not None:  # the correction joins the space's own vector index, if it has one
+        tx.run(load("ingest/label_written"), space=space, proposition_ids=[row["new_id"]], episode_ids=[])
+    return written
 
 
 def _result(

@@ -40,6 +40,7 @@ class ConsolidationReport(BaseModel):
     intents_merged: int
     prescriptions_repointed: int
     dimensions: int
+    own_vector_indexes: bool = False  # the space is searched through vector indexes of its own (space_vectors)
     step_seconds: dict[str, float]
 
     @property

@@ -127,6 +127,9 @@ class RecallTuning:
     context_items: int = 10
     # Episodes per participant search, run when the query names someone who speaks in the top items (0: off).
     participant_k: int = 25
+    # Search a large space's own vector indexes where it has them (graph/space_vectors.py); False: the shared ones
+    # (benchmarks compare the two).
+    own_vector_indexes: bool = True
 
 
 class _Trace(list[TraceStep]):
@@ -168,7 +171,14 @@ class RecallEngine:
         self._space_sizes = SpaceSizes()
 
     def recall(self, request: RecallRequest) -> RecallResult:
-        searcher = GraphSearcher(self._driver, self._database, request.space, request.as_of, self._space_sizes)
+        searcher = GraphSearcher(
+            self._driver,
+            self._database,
+            request.space,
+            request.as_of,
+            self._space_sizes,
+            own_vector_indexes=self._tuning.own_vector_indexes,
+        )
         trace = _Trace()
         types = request.memory_types or self._router.route(request.query)
         trace.append(TraceStep(step="route", detail={"memory_types": [t.value for t in types]}))

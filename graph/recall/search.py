@@ -14,6 +14,7 @@ import neo4j
 
 from graph.cypher import load
 from graph.recall.lucene import in_space
+from graph.space_vectors import SpaceVectorIndexes
 
 MAX_FETCH = 8192
 READ_ATTEMPTS = 3  # a read the server marks retryable (leader switch, deadlock) is tried this often
@@ -23,6 +24,11 @@ EXACT_SCAN_MAX = 5000
 SCOPED_FULLTEXT_MAX = 20_000
 # An unscoped full-text query that would need more rows than this is scoped to its space (`GraphSearcher.fulltext`).
 SCOPE_FULLTEXT_ABOVE = 4096
+SHARED_VECTOR_INDEXES = {
+    "propositions": "proposition_embedding",
+    "episodes": "episode_embedding",
+    "prescriptions": "prescription_embedding",
+}
 
 
 @dataclass(frozen=True)
@@ -83,8 +89,10 @@ class GraphSearcher:
         space: str,
         as_of: datetime | None,
         sizes: SpaceSizes | None = None,
+        own_vector_indexes: bool = True,
     ) -> None:
         self._driver = driver
+        self._own_vector_indexes = own_vector_indexes  # False: the shared indexes even where the space has its own
         self._database = database
         self._space = space
         self._as_of = as_of
@@ -163,7 +171,16 @@ class GraphSearcher:
         if self.size(label) <= EXACT_SCAN_MAX:
             # fetch: room for statements merged into others, which resolve to the same current proposition
             return _hits(self._rows(f"exact_{label}", vector=vector, k=k, fetch=4 * k, speakers=said_by))
-        return self._overfetched(f"dense_{label}", k, vector=vector, speakers=said_by)
+        return self._overfetched(f"dense_{label}", k, index=self.vector_index(label), vector=vector, speakers=said_by)
+
+    def vector_index(self, label: str) -> str:
+        """The vector index that serves this space's `label`: its own once it has them (space_vectors), where
+        nearly every row is its; otherwise the shared one."""
+        self.load_sizes()
+        assert self._sizes is not None
+        has_own = self._own_vector_indexes and self._sizes["own_vector_indexes"]
+        own = SpaceVectorIndexes.of(self._space).by_label() if has_own else {}
+        return own.get(label, SHARED_VECTOR_INDEXES[label])
 
     def fulltext(self, label: str, lucene: str, k: int) -> list[Hit]:
         """Full-text hits of this space. A small space is searched with the query scoped to it inside the index
