@@ -79,9 +79,9 @@ def dedicate(driver: neo4j.Driver, database: str, space: str, threshold: int = D
     with driver.session(database=database) as session:
         session.run(_ddl("create_index", names.propositions, names.proposition_label)).consume()
         session.run(_ddl("create_index", names.episodes, names.episode_label)).consume()
-        session.run(load("space_vectors/start_labelling"), space=space, **names.labels()).consume()
+        session.run(load("space_vectors/start_labelling"), {"space": space, **names.labels()}).consume()
         # Auto-commit: the statement commits in batches of its own.
-        session.run(load("space_vectors/label_existing"), space=space, **names.labels()).consume()
+        session.run(load("space_vectors/label_existing"), {"space": space, **names.labels()}).consume()
         for index in names.by_label().values():
             session.run(load("space_vectors/await_index"), index=index, timeout_s=INDEX_ONLINE_TIMEOUT_S).consume()
         session.run(load("space_vectors/mark_ready"), space=space).consume()
