@@ -19,6 +19,7 @@ from engram.ids import stable_id
 from engram.models import Concept, Episode, Intent, Prescription, Proposition, Source
 from graph.cypher import load
 from graph.params import vector_param
+from graph.space_vectors import label_written
 
 SOURCES_PER_TRANSACTION = 40
 ProgressFn = Callable[[int, int], None]
@@ -130,12 +131,7 @@ class MemoryWriter:
         tx.run(load("ingest/merge_propositions"), space=space, propositions=propositions)
         tx.run(load("ingest/link_mentions"), space=space, mentions=mentions)
         tx.run(load("ingest/merge_prescriptions"), space=space, prescriptions=prescriptions)
-        tx.run(
-            load("ingest/label_written"),
-            space=space,
-            proposition_ids=[p["id"] for p in propositions],
-            episode_ids=[e["id"] for e in episodes],
-        )
+        label_written(tx, space, [p["id"] for p in propositions], [e["id"] for e in episodes])
 
 
 class ConceptRefresh(TypedDict):

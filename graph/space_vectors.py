@@ -3,11 +3,11 @@
 Neo4j 5.26 cannot filter a vector index: recall asks the shared index for more rows until enough are of its space,
 so a 100k space beside a 1M one fetches ~10x the rows it keeps (95 ms per dense search at 100k, 195 ms at 10k),
 and the cost of one tenant's recall grows with the others' data. A space past a size threshold gets a label of
-of its own on its propositions and one on its episodes, and a vector index on each: its searches fetch about k rows
+its own on its propositions and one on its episodes, and a vector index on each: its searches fetch about k rows
 (16 ms at 100k). Small spaces are scanned exactly instead (`graph/recall/search.py`), so the shared indexes only
 serve the spaces in between, and the moment a space is given its own.
 
-`dedicate` (run by consolidation) creates the indexes, has writes label new nodes (`ingest/label_written`),
+`dedicate` (run by consolidation) creates the indexes, has writes label new nodes (`label_written`),
 labels what is stored, and only then marks the space ready for recall; each step is idempotent, and a re-run
 labels what a write racing the first run left out.
 """
@@ -15,6 +15,7 @@ labels what a write racing the first run left out.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import neo4j
@@ -86,6 +87,21 @@ def dedicate(driver: neo4j.Driver, database: str, space: str, threshold: int = D
             session.run(load("space_vectors/await_index"), index=index, timeout_s=INDEX_ONLINE_TIMEOUT_S).consume()
         session.run(load("space_vectors/mark_ready"), space=space).consume()
     return True
+
+
+def label_written(
+    tx: neo4j.ManagedTransaction, space: str, proposition_ids: Sequence[str], episode_ids: Sequence[str]
+) -> None:
+    """In a write's transaction: the new nodes join the space's own indexes, if it has (or is getting) them."""
+    tx.run(
+        load("ingest/label_written"),
+        {
+            "space": space,
+            "proposition_ids": list(proposition_ids),
+            "episode_ids": list(episode_ids),
+            **SpaceVectorIndexes.of(space).labels(),
+        },
+    )
 
 
 def drop(driver: neo4j.Driver, database: str, space: str) -> None:

@@ -1,14 +1,14 @@
-// New propositions and episodes of a space with vector indexes of its own join them (graph/space_vectors.py).
-// Nothing to do for a space without: the Space match finds no labels.
+// New propositions and episodes of a space with vector indexes of its own join them (graph/space_vectors.py;
+// the labels are derived from the space's name). Nothing to do for a space without: the Space match finds none.
 MATCH (s:Space {space: $space, id: $space})
-WHERE s.proposition_label IS NOT NULL
-CALL (s) {
+WHERE s.vector_labelling
+CALL () {
   UNWIND $proposition_ids AS id
   MATCH (n:Proposition {space: $space, id: id})
-  SET n:$(s.proposition_label)
+  SET n:$($proposition_label)
 }
-CALL (s) {
+CALL () {
   UNWIND $episode_ids AS id
   MATCH (n:Episode {space: $space, id: id})
-  SET n:$(s.episode_label)
+  SET n:$($episode_label)
 }

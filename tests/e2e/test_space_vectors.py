@@ -119,3 +119,11 @@ def test_another_space_is_not_in_a_space_s_own_index(
     finally:
         delete_space(driver, "neo4j", space)
         delete_space(driver, "neo4j", other)
+
+
+def test_a_malformed_space_name_is_refused_before_anything_is_made(driver: neo4j.Driver) -> None:
+    bad = "x`) DROP INDEX proposition_embedding //"
+    with pytest.raises(ValueError, match="invalid space name"):
+        dedicate(driver, "neo4j", bad, threshold=0)
+    assert _index_states(driver, SpaceVectorIndexes.of(bad)) == {}
+    assert rows(driver, "SHOW INDEXES YIELD name WHERE name = 'proposition_embedding' RETURN name")
