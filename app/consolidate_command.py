@@ -27,7 +27,7 @@ def print_report(report: ConsolidationReport) -> None:
         f"{report.facts_updated}, {report.duplicate_candidates} candidate pairs judged); conflicts resolved "
         f"{report.conflicts_resolved} in {report.conflicts_found} group(s); aliases added {report.aliases_added}; "
         f"intents merged {report.intents_merged}; late proofs carried {report.late_proofs_carried}; "
-        f"dimensions {report.dimensions}; own vector indexes {'yes' if report.own_vector_indexes else 'no'}",
+        f"dimensions {report.dimensions}; own indexes {'yes' if report.own_indexes else 'no'}",
         highlight=False,
     )
     console.print(f"seconds per step: {report.step_seconds}", highlight=False)

@@ -1,7 +1,7 @@
 """Recall latency on synthetic graphs of 10k / 100k (/ 1M) propositions, without a generative model.
 
-For each size: p50 / p95 of a full recall through the space's own vector indexes (a space this large gets them
-at consolidation, graph/space_vectors.py) and, in the same run, through the shared ones; query vectors are
+For each size: p50 / p95 of a full recall through the space's own indexes (a space this large gets them
+at consolidation, graph/space_indexes.py) and, in the same run, through the shared ones; query vectors are
 precomputed in the synthetic vector space (embedding a query with MiniLM adds about 5-10 ms on top). Also the mean
 time per recall step (where the time goes) and, as a same-run baseline, a bare top-10 shared vector-index query.
 Needs the stack running (`make up`). Writes bench/results/recall_latency.json and recall_latency.png.
@@ -35,7 +35,7 @@ from graph.params import vector_param
 from graph.recall.engine import RecallEngine, RecallTuning
 from graph.recall.models import RecallRequest
 from graph.recall.search import SHARED_VECTOR_INDEXES
-from graph.space_vectors import dedicate
+from graph.space_indexes import dedicate
 
 QUERIES = 200
 WARMUP = 20
@@ -84,7 +84,7 @@ def main() -> None:
             build_s = time.perf_counter() - started
         else:
             build_s = float("nan")
-        # As consolidation does for a space this large: vector indexes of its own (graph/space_vectors.py).
+        # As consolidation does for a space this large: indexes of its own (graph/space_indexes.py).
         started = time.perf_counter()
         own_indexes = dedicate(driver, database, space)
         dedicate_s = time.perf_counter() - started
@@ -96,10 +96,8 @@ def main() -> None:
         query_vectors = dict(zip(queries, noisy / np.linalg.norm(noisy, axis=1, keepdims=True), strict=True))
         embed = partial(_lookup, query_vectors)
         engine = RecallEngine(driver, database, embed, embedder.count_tokens)
-        # The same recall through the shared vector indexes, as before the space had its own: measured alongside.
-        shared = RecallEngine(
-            driver, database, embed, embedder.count_tokens, tuning=RecallTuning(own_vector_indexes=False)
-        )
+        # The same recall through the shared indexes, as before the space had its own: measured alongside.
+        shared = RecallEngine(driver, database, embed, embedder.count_tokens, tuning=RecallTuning(own_indexes=False))
         for query in queries[:WARMUP]:  # plan caches and page cache warm up first; not measured
             engine.recall(RecallRequest(space=space, query=query, limit=25, hop_limit=2))
             shared.recall(RecallRequest(space=space, query=query, limit=25, hop_limit=2))
@@ -135,7 +133,7 @@ def main() -> None:
         results[str(size)] = {
             "recall_p50_ms": round(percentile(latencies, 50), 1),
             "recall_p95_ms": round(percentile(latencies, 95), 1),
-            "own_vector_indexes": own_indexes,
+            "own_indexes": own_indexes,
             "shared_index_recall_p50_ms": round(percentile(shared_latencies, 50), 1),
             "shared_index_recall_p95_ms": round(percentile(shared_latencies, 95), 1),
             "ratio_p95_recall_to_shared_index_recall": round(
@@ -147,7 +145,7 @@ def main() -> None:
             "mean_ms_per_step": {name: round(statistics.fmean(ms), 2) for name, ms in steps.items()},
             "p95_ms_per_step": {name: round(percentile(ms, 95), 2) for name, ms in steps.items()},
             "build_s": round(build_s, 1),
-            "own_vector_indexes_s": round(dedicate_s, 1),
+            "own_indexes_s": round(dedicate_s, 1),
             "queries": len(queries),
         }
         print(size, results[str(size)])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import neo4j
 
 from graph.cypher import load
-from graph.space_vectors import drop
+from graph.space_indexes import drop
 
 
 def delete_space(driver: neo4j.Driver, database: str, space: str) -> None:

@@ -24,6 +24,7 @@ from engram.keys.sync import KeyKind, KeyLog, SyncedSchema
 from engram.keys.tokenization import InvalidKey, KeyTokenizer
 from graph.cypher import load
 from graph.params import vector_param
+from graph.space_indexes import label_written
 
 if TYPE_CHECKING:
     from engram.keys.decoder import KeyDecoder
@@ -103,15 +104,21 @@ class Accommodator:
         if key in self._schema.trie():
             return key
         embedding = vector_param(self._embed([proposed])[0])
-        self._driver.execute_query(
-            load("keys/accommodate_concept"),
-            space=self._space,
-            id=stable_id("con", self._space, key),
-            key=key,
-            name=proposed.strip(),
-            embedding=embedding,
-            database_=self._database,
-        )
+        concept_id = stable_id("con", self._space, key)
+
+        def write(tx: neo4j.ManagedTransaction) -> None:
+            tx.run(
+                load("keys/accommodate_concept"),
+                space=self._space,
+                id=concept_id,
+                key=key,
+                name=proposed.strip(),
+                embedding=embedding,
+            ).consume()
+            label_written(tx, self._space, concepts=[concept_id])
+
+        with self._driver.session(database=self._database) as session:
+            session.execute_write(write)
         self._schema.add([key])
         return key
 

@@ -19,7 +19,7 @@ from engram.ids import stable_id
 from engram.models import Concept, Episode, Intent, Prescription, Proposition, Source
 from graph.cypher import load
 from graph.params import vector_param
-from graph.space_vectors import label_written
+from graph.space_indexes import label_written
 
 SOURCES_PER_TRANSACTION = 40
 ProgressFn = Callable[[int, int], None]
@@ -110,7 +110,9 @@ class MemoryWriter:
 
     @staticmethod
     def _write_schema(tx: neo4j.ManagedTransaction, batch: MemoryBatch) -> None:
-        tx.run(load("ingest/merge_concepts"), space=batch.space, concepts=_rows(batch.concepts, batch.concept_vectors))
+        concepts = _rows(batch.concepts, batch.concept_vectors)
+        tx.run(load("ingest/merge_concepts"), space=batch.space, concepts=concepts)
+        label_written(tx, batch.space, concepts=[c["id"] for c in concepts])
         tx.run(load("ingest/merge_intents"), space=batch.space, intents=_rows(batch.intents, batch.intent_vectors))
 
     @staticmethod
@@ -131,7 +133,7 @@ class MemoryWriter:
         tx.run(load("ingest/merge_propositions"), space=space, propositions=propositions)
         tx.run(load("ingest/link_mentions"), space=space, mentions=mentions)
         tx.run(load("ingest/merge_prescriptions"), space=space, prescriptions=prescriptions)
-        label_written(tx, space, [p["id"] for p in propositions], [e["id"] for e in episodes])
+        label_written(tx, space, propositions=[p["id"] for p in propositions], episodes=[e["id"] for e in episodes])
 
 
 class ConceptRefresh(TypedDict):

@@ -1,7 +1,7 @@
 // Vector search cannot filter inside the index on Neo4j 5.26: over-fetch, then keep this space's current
 // knowledge (or, with $as_of, what the graph held at that time). A statement merged into another (the same fact
 // in other words) stays an access path: its hit counts for the proposition that now stands for it.
-// $index: the shared index, or the space's own (graph/space_vectors.py), where nearly every row is of the space.
+// $index: the shared index, or the space's own (graph/space_indexes.py), where nearly every row is of the space.
 // `fetched` below $fetch: the index had no more rows to give, so a larger fetch would find nothing new.
 CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node, score
 WITH count(*) AS fetched,

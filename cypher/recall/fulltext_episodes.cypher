@@ -1,5 +1,5 @@
 // `fetched` below $fetch: the index had no more rows to give, so a larger fetch would find nothing new.
-CALL db.index.fulltext.queryNodes('episode_text', $lucene, {limit: $fetch}) YIELD node, score
+CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node, score
 WITH count(*) AS fetched,
      collect(CASE WHEN node.space = $space AND ($as_of IS NULL OR node.recorded_at <= $as_of) THEN {node: node, score: score} END) AS own
 CALL (own) {

@@ -1,5 +1,5 @@
 // `fetched` below $fetch: the index had no more rows to give, so a larger fetch would find nothing new.
-CALL db.index.fulltext.queryNodes('prescription_text', $lucene, {limit: $fetch}) YIELD node, score
+CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node, score
 WITH count(*) AS fetched,
      collect(CASE WHEN node.space = $space AND coalesce(node.status, 'active') = 'active' THEN {node: node, score: score} END) AS own
 CALL (own) {

@@ -1,7 +1,7 @@
 // A statement merged into another stays an access path: its hit counts for the proposition that now stands
 // for it (see dense_propositions).
 // `fetched` below $fetch: the index had no more rows to give, so a larger fetch would find nothing new.
-CALL db.index.fulltext.queryNodes('proposition_text', $lucene, {limit: $fetch}) YIELD node, score
+CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node, score
 WITH count(*) AS fetched,
      collect(CASE WHEN node.space = $space THEN {node: node, score: score} END) AS own
 CALL (own) {

@@ -1,7 +1,7 @@
 // How many nodes of each searchable label a space has, counted only up to $cap_plus_one: enough to
 // choose between an exact scan and the shared vector index, and whether full-text queries are scoped to the space,
-// without counting a large space in full; and whether the space has vector indexes of its own (space_vectors).
+// without counting a large space in full; and whether the space has indexes of its own (graph/space_indexes.py).
 RETURN COUNT { MATCH (n:Proposition {space: $space}) RETURN n LIMIT $cap_plus_one } AS propositions,
        COUNT { MATCH (n:Episode {space: $space}) RETURN n LIMIT $cap_plus_one } AS episodes,
        COUNT { MATCH (n:Prescription {space: $space}) RETURN n LIMIT $cap_plus_one } AS prescriptions,
-       COUNT { MATCH (s:Space {space: $space, id: $space}) WHERE s.vector_indexes_ready RETURN s } AS own_vector_indexes
+       COUNT { MATCH (s:Space {space: $space, id: $space}) WHERE s.own_indexes_ready RETURN s } AS own_indexes

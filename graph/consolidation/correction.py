@@ -22,7 +22,7 @@ from graph.cypher import load
 from graph.driver import get_driver
 from graph.memory_writer import refresh_concepts
 from graph.params import vector_param
-from graph.space_vectors import label_written
+from graph.space_indexes import label_written
 
 EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
 MAX_TEXT = 20_000
@@ -125,7 +125,7 @@ def correct(
 def _write_correction(tx: neo4j.ManagedTransaction, space: str, row: dict[str, Any]) -> neo4j.Record | None:
     written = tx.run(load("consolidate/correct_proposition"), space=space, **row).single()
     if written is not None:  # the correction joins the space's own vector index, if it has one
-        label_written(tx, space, [row["new_id"]], [])
+        label_written(tx, space, propositions=[row["new_id"]])
     return written
 
 

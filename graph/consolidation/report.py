@@ -40,7 +40,7 @@ class ConsolidationReport(BaseModel):
     intents_merged: int
     prescriptions_repointed: int
     dimensions: int
-    own_vector_indexes: bool = False  # the space is searched through vector indexes of its own (space_vectors)
+    own_indexes: bool = False  # the space is searched through indexes of its own (space_indexes)
     step_seconds: dict[str, float]
 
     @property

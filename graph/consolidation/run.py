@@ -7,7 +7,7 @@
 5. near-duplicate intents are merged (intents.py);
 6. df/idf and every ASSOCIATED edge are recomputed (associations.py);
 7. Graph Data Science: communities -> Dimensions, PageRank -> concept importance (graph/dimensions.py);
-8. a space grown large gets vector indexes of its own (graph/space_vectors.py).
+8. a space grown large gets vector and full-text indexes of its own (graph/space_indexes.py).
 
 Every step is idempotent and decides on the state it reads, and each write re-checks that what it replaces is
 still current: safe while ingestion runs. Two runs of one space must not overlap (the Celery task and the CLI
@@ -39,7 +39,7 @@ from graph.consolidation.intents import INTENT_THRESHOLD, merge_intents
 from graph.consolidation.report import ConsolidationReport, figures
 from graph.dimensions import build_dimensions
 from graph.driver import get_driver
-from graph.space_vectors import DEDICATE_FROM, dedicate
+from graph.space_indexes import DEDICATE_FROM, dedicate
 
 
 class ConsolidationOptions(BaseModel):
@@ -49,7 +49,7 @@ class ConsolidationOptions(BaseModel):
     topic_merges: bool = True  # merge "the same point in other words" (cosine >= topic_cosine), not only restatements
     fact_updates: bool = True  # the same fact with a new value supersedes the older one
     associations: bool = True  # recompute df/idf and every ASSOCIATED edge of the space
-    own_vector_indexes_from: int = DEDICATE_FROM  # propositions or episodes from which a space gets its own
+    own_indexes_from: int = DEDICATE_FROM  # propositions or episodes from which a space gets its own
 
 
 def consolidate(
@@ -102,7 +102,7 @@ def consolidate(
     if options.dimensions and figures(driver, database, space).association_edges:
         dimensions = build_dimensions(driver, database, space).dimensions
     step("dimensions")
-    own_vector_indexes = dedicate(driver, database, space, options.own_vector_indexes_from)
+    own_indexes = dedicate(driver, database, space, options.own_indexes_from)
     step("vector_indexes")
     after = figures(driver, database, space)
     return ConsolidationReport(
@@ -123,6 +123,6 @@ def consolidate(
         intents_merged=intents.merged,
         prescriptions_repointed=intents.prescriptions_moved,
         dimensions=dimensions,
-        own_vector_indexes=own_vector_indexes,
+        own_indexes=own_indexes,
         step_seconds=steps,
     )

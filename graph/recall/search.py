@@ -14,7 +14,7 @@ import neo4j
 
 from graph.cypher import load
 from graph.recall.lucene import in_space
-from graph.space_vectors import SpaceVectorIndexes
+from graph.space_indexes import SpaceIndexes
 
 MAX_FETCH = 8192
 READ_ATTEMPTS = 3  # a read the server marks retryable (leader switch, deadlock) is tried this often
@@ -28,7 +28,15 @@ SHARED_VECTOR_INDEXES = {
     "propositions": "proposition_embedding",
     "episodes": "episode_embedding",
     "prescriptions": "prescription_embedding",
+    "concepts": "concept_embedding",
 }
+SHARED_FULLTEXT_INDEXES = {
+    "propositions": "proposition_text",
+    "episodes": "episode_text",
+    "prescriptions": "prescription_text",
+}
+
+_SHARED_INDEXES = frozenset(SHARED_VECTOR_INDEXES.values()) | frozenset(SHARED_FULLTEXT_INDEXES.values())
 
 
 @dataclass(frozen=True)
@@ -89,10 +97,10 @@ class GraphSearcher:
         space: str,
         as_of: datetime | None,
         sizes: SpaceSizes | None = None,
-        own_vector_indexes: bool = True,
+        own_indexes: bool = True,
     ) -> None:
         self._driver = driver
-        self._own_vector_indexes = own_vector_indexes  # False: the shared indexes even where the space has its own
+        self._own_indexes = own_indexes  # False: the shared indexes even where the space has its own
         self._database = database
         self._space = space
         self._as_of = as_of
@@ -141,10 +149,11 @@ class GraphSearcher:
         return self._overfetch(name, k, MAX_FETCH, **params)[0]
 
     def _overfetch(self, name: str, k: int, max_fetch: int, **params: Any) -> tuple[list[Hit], bool]:
-        """Indexes cannot filter by space: fetch more until k hits of this space come back or the index has no
-        more rows to give (a full-text query matching few documents). Returns the hits and whether they are all
-        there is to find (False: stopped at `max_fetch` rows)."""
-        fetch = min(max(2 * k, 32), max_fetch)
+        """Shared indexes cannot filter by space: fetch more until k hits of this space come back or the index has
+        no more rows to give (a full-text query matching few documents). Returns the hits and whether they are all
+        there is to find (False: stopped at `max_fetch` rows). From a space's own index every row is its: k rows
+        are asked first (fewer rows is a cheaper HNSW search), more only where merged statements fell together."""
+        fetch = k if params["index"] not in _SHARED_INDEXES else min(max(2 * k, 32), max_fetch)
         while True:
             record = self._record(name, fetch=fetch, k=k, **params)
             rows, fetched = record["rows"], int(record["fetched"])
@@ -173,28 +182,40 @@ class GraphSearcher:
             return _hits(self._rows(f"exact_{label}", vector=vector, k=k, fetch=4 * k, speakers=said_by))
         return self._overfetched(f"dense_{label}", k, index=self.vector_index(label), vector=vector, speakers=said_by)
 
-    def vector_index(self, label: str) -> str:
-        """The vector index that serves this space's `label`: its own once it has them (space_vectors), where
-        nearly every row is its; otherwise the shared one."""
+    def _own(self) -> SpaceIndexes | None:
+        """The space's own indexes (graph/space_indexes.py), once it has them."""
         self.load_sizes()
         assert self._sizes is not None
-        has_own = self._own_vector_indexes and self._sizes["own_vector_indexes"]
-        own = SpaceVectorIndexes.of(self._space).by_label() if has_own else {}
-        return own.get(label, SHARED_VECTOR_INDEXES[label])
+        return SpaceIndexes.of(self._space) if self._own_indexes and self._sizes["own_indexes"] else None
+
+    def vector_index(self, label: str) -> str:
+        """The vector index that serves this space's `label`: its own where it has one (nearly every row is its),
+        otherwise the shared one."""
+        own = self._own()
+        return (own.vector(label) if own else None) or SHARED_VECTOR_INDEXES[label]
+
+    def fulltext_index(self, label: str) -> str:
+        """The full-text index that serves this space's `label`, chosen as `vector_index` is."""
+        own = self._own()
+        return (own.fulltext(label) if own else None) or SHARED_FULLTEXT_INDEXES[label]
 
     def fulltext(self, label: str, lucene: str, k: int) -> list[Hit]:
-        """Full-text hits of this space. A small space is searched with the query scoped to it inside the index
-        (schema 0005): it would be crowded out of the shared index's top rows by larger spaces using the same words.
-        A larger one is searched unscoped first: where it holds much of what matches, Lucene's top-k pruning answers
-        in a round or two (1M space: 80-4,096 rows in 10-60 ms, where the scoped query scores every document of
-        the space that matches: ~250 ms); it is scoped only when that many rows were not enough."""
+        """Full-text hits of this space. A space with an index of its own is searched there, where every row is its.
+        A small space is searched with the query scoped to it inside the shared index (schema 0005): it would be
+        crowded out of the index's top rows by larger spaces using the same words. A larger one is searched
+        unscoped first: where it holds much of what matches, Lucene's top-k pruning answers in a round or two (1M
+        space: 80-4,096 rows in 10-60 ms, where the scoped query scores every document of the space that matches:
+        ~250 ms); it is scoped only when that many rows were not enough."""
         if not lucene:
             return []
-        statement, scoped = f"fulltext_{label}", in_space(lucene, self._space)
+        statement, index = f"fulltext_{label}", self.fulltext_index(label)
+        if index != SHARED_FULLTEXT_INDEXES[label]:
+            return self._overfetched(statement, k, index=index, lucene=lucene)
+        scoped = in_space(lucene, self._space)
         if self.size(label) <= SCOPED_FULLTEXT_MAX:
-            return self._overfetched(statement, k, lucene=scoped)
-        hits, complete = self._overfetch(statement, k, SCOPE_FULLTEXT_ABOVE, lucene=lucene)
-        return hits if complete else self._overfetched(statement, k, lucene=scoped)
+            return self._overfetched(statement, k, index=index, lucene=scoped)
+        hits, complete = self._overfetch(statement, k, SCOPE_FULLTEXT_ABOVE, index=index, lucene=lucene)
+        return hits if complete else self._overfetched(statement, k, index=index, lucene=scoped)
 
     def episode_knowledge(self, episode_ids: Sequence[str]) -> dict[str, tuple[list[str], int]]:
         """Episode -> (ids of the current propositions it proves, how many propositions it ever proved)."""
@@ -217,9 +238,10 @@ class GraphSearcher:
 
     def dense_concepts(self, vector: list[float], k: int, min_score: float) -> list[ConceptHit]:
         """The k concepts of this space closest to `vector` with a score of at least `min_score`."""
-        fetch = max(8 * k, 64)
+        index = self.vector_index("concepts")
+        fetch = k if index not in _SHARED_INDEXES else max(8 * k, 64)
         while True:
-            record = self._record("dense_concepts", vector=vector, fetch=fetch, min_score=min_score)
+            record = self._record("dense_concepts", index=index, vector=vector, fetch=fetch, min_score=min_score)
             hits = sorted(record["hits"], key=lambda h: (-float(h["score"]), h["id"]))
             exhausted = int(record["fetched"]) < fetch or record["floor"] is None or record["floor"] < min_score
             if len(hits) >= k or exhausted or fetch >= MAX_FETCH:

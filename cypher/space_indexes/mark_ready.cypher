@@ -1,3 +1,3 @@
 // Recall searches the space's own indexes from now on (recall/space_size reads this).
 MATCH (s:Space {space: $space, id: $space})
-SET s.vector_indexes_ready = true
+SET s.own_indexes_ready = true

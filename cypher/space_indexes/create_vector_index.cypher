@@ -1,4 +1,4 @@
-// A vector index of a space's own (graph/space_vectors.py). Index names and labels cannot be parameters in
+// A vector index of a space's own (graph/space_indexes.py). Index names and labels cannot be parameters in
 // Cypher DDL: {index} and {label} are filled in from names derived from a hash of the space
 // (hex digits only) and a fixed label, never from user text.
 CREATE VECTOR INDEX {index} IF NOT EXISTS FOR (n:{label}) ON n.embedding
