@@ -4,7 +4,8 @@ For each size: p50 / p95 of a full recall through the space's own indexes (a spa
 at consolidation, graph/space_indexes.py) and, in the same run, through the shared ones; query vectors are
 precomputed in the synthetic vector space (embedding a query with MiniLM adds about 5-10 ms on top). Also the mean
 time per recall step (where the time goes) and, as a same-run baseline, a bare top-10 shared vector-index query.
-Needs the stack running (`make up`). Writes bench/results/recall_latency.json and recall_latency.png.
+Needs the stack running (`make up`). Writes bench/results/<name>.json and <name>.png (`--name`, default
+recall_latency: a run over other sizes can be kept apart from the committed one).
 
     ~/.cache/engram/venv/bin/python -m bench.recall_latency --sizes 10000 100000 [--reuse]
 """
@@ -56,6 +57,7 @@ def main() -> None:
     parser.add_argument(
         "--reuse", action="store_true", help="reuse a synthetic space already written (resume one written part-way)"
     )
+    parser.add_argument("--name", default="recall_latency", help="result files: bench/results/<name>.json and .png")
     args = parser.parse_args()
 
     driver = get_driver()
@@ -149,12 +151,12 @@ def main() -> None:
             "queries": len(queries),
         }
         print(size, results[str(size)])
-    path = write_result("recall_latency", results)
-    chart(results)
+    path = write_result(args.name, results)
+    chart(results, args.name)
     print(path)
 
 
-def chart(results: dict[str, object]) -> None:
+def chart(results: dict[str, object], name: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -173,7 +175,7 @@ def chart(results: dict[str, object]) -> None:
     ax.set_title("Where recall time goes (synthetic graphs, 2-core machine)")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(RESULTS_DIR / "recall_latency.png", dpi=120)
+    fig.savefig(RESULTS_DIR / f"{name}.png", dpi=120)
 
 
 if __name__ == "__main__":
