@@ -8,6 +8,9 @@ a vector index on each, and a full-text index on its propositions' and episodes'
 rows. Small spaces are scanned exactly or searched with the query scoped to them (`graph/recall/search.py`), so
 the shared indexes serve the spaces in between, and the moment a space is given its own.
 
+Their speed also rests on Neo4j merging vector index segments (each segment is a separate HNSW search), which
+`infra/neo4j/conf/neo4j.conf` turns on.
+
 `dedicate` (run by consolidation) creates the indexes, has writes label new nodes (`label_written`), labels what
 is stored, and only then marks the space ready for recall; each step is idempotent, and a re-run labels what a
 write racing the first run left out.
@@ -27,7 +30,8 @@ from graph.cypher import load
 # From this many propositions or episodes a space gets its own indexes (below it, recall scans a space of up to
 # 5,000 exactly, and the shared indexes serve the rest).
 DEDICATE_FROM = 10_000
-INDEX_ONLINE_TIMEOUT_S = 3600  # building the vector index of a 1M-proposition space takes minutes
+# Building the indexes with their segments merged took 9 minutes for a 100k space here; a 1M one takes hours.
+INDEX_ONLINE_TIMEOUT_S = 4 * 3600
 
 # Kind (as recall names it) -> the node label and the singular used in index names.
 _KINDS = {
@@ -62,12 +66,15 @@ class SpaceIndexes:
         return f"Space{_KINDS[kind][0]}s_{self.digest}"
 
     def vector(self, kind: str) -> str | None:
+        """The space's vector index for `kind`; None where it has none (prescriptions: the shared one serves)."""
         return f"{_KINDS[kind][1]}_embedding_{self.digest}" if kind in _KINDS else None
 
     def fulltext(self, kind: str) -> str | None:
+        """The space's full-text index for `kind`; None where it has none."""
         return f"{_KINDS[kind][1]}_text_{self.digest}" if kind in _FULLTEXT_KINDS else None
 
     def indexes(self) -> list[OwnIndex]:
+        """Every index the space gets, in the order `dedicate` creates them."""
         found = []
         for kind in _KINDS:
             for name, ddl in (
