@@ -25,6 +25,7 @@ from bench.locomo_data import Question, Turn, load
 from bench.retrieval_metrics import turn_metrics
 from engram.embedding import get_embedder
 from engram.formats.loading import InputFormat, parse_payload
+from engram.runtime import settle_heap
 from engram.settings import get_settings
 from graph.admin import delete_space
 from graph.driver import get_driver
@@ -128,6 +129,7 @@ def main() -> None:
     query_vectors = embedder.encode([q.text for q in questions])
 
     engine = RecallEngine(get_driver(), get_settings().neo4j.database, embedder.encode, embedder.count_tokens)
+    settle_heap()  # as the API server does once loaded (engram/runtime.py)
     per_system: dict[str, list[tuple[Question, dict[str, float]]]] = {s: [] for s in SYSTEMS}
     item_level: list[tuple[Question, dict[str, float]]] = []
     latencies: list[float] = []

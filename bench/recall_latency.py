@@ -27,6 +27,7 @@ from bench.common import RESULTS_DIR, write_result
 from bench.synthetic_graph import SyntheticGraph
 from engram.embedding import get_embedder
 from engram.ids import stable_id
+from engram.runtime import settle_heap
 from engram.settings import get_settings
 from graph.admin import delete_space
 from graph.cypher import load
@@ -103,6 +104,7 @@ def main() -> None:
         for query in queries[:WARMUP]:  # plan caches and page cache warm up first; not measured
             engine.recall(RecallRequest(space=space, query=query, limit=25, hop_limit=2))
             shared.recall(RecallRequest(space=space, query=query, limit=25, hop_limit=2))
+        settle_heap()  # as the API server does once loaded (engram/runtime.py)
         latencies: list[float] = []
         shared_latencies: list[float] = []
         baseline: list[float] = []

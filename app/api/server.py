@@ -19,6 +19,7 @@ from app.api.limits import BodySizeLimit
 from app.api.schema.build import build_schema
 from app.api.security import RateLimited, RateLimiter, authenticate, presented_key
 from app.api.services import ApiServices, close_services, create_services
+from engram.runtime import settle_heap
 from engram.settings import EngramSettings, get_settings
 from graph.api_keys import InvalidApiKey
 
@@ -41,6 +42,7 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.services = services or await asyncio.to_thread(create_services, settings)
         app.state.rate_limiter = RateLimiter(app.state.services.redis, api.rate_limit_per_minute)
+        settle_heap()  # the model is loaded: full collections stop walking it
         yield
         if owned:
             close_services(app.state.services)
