@@ -13,6 +13,7 @@ recall_latency: a run over other sizes can be kept apart from the committed one)
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import time
 from collections import defaultdict
@@ -52,13 +53,22 @@ def percentile(values: list[float], q: int) -> float:
     return float(np.percentile(np.asarray(values), q))
 
 
+def _result_name(name: str) -> str:
+    """A file name inside bench/results (letters, digits, '_', '-'), never a path."""
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,80}", name):
+        raise argparse.ArgumentTypeError(f"{name!r}: use letters, digits, '_' and '-' only")
+    return name
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="recall latency on synthetic graphs")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument(
         "--reuse", action="store_true", help="reuse a synthetic space already written (resume one written part-way)"
     )
-    parser.add_argument("--name", default="recall_latency", help="result files: bench/results/<name>.json and .png")
+    parser.add_argument(
+        "--name", default="recall_latency", type=_result_name, help="result files: bench/results/<name>.json and .png"
+    )
     args = parser.parse_args()
 
     driver = get_driver()

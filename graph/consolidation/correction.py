@@ -124,7 +124,7 @@ def correct(
 
 def _write_correction(tx: neo4j.ManagedTransaction, space: str, row: dict[str, Any]) -> neo4j.Record | None:
     written = tx.run(load("consolidate/correct_proposition"), space=space, **row).single()
-    if written is not None:  # the correction joins the space's own vector index, if it has one
+    if written is not None:  # the correction joins the space's own indexes, if it has them
         label_written(tx, space, propositions=[row["new_id"]])
     return written
 

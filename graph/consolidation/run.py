@@ -103,7 +103,7 @@ def consolidate(
         dimensions = build_dimensions(driver, database, space).dimensions
     step("dimensions")
     own_indexes = dedicate(driver, database, space, options.own_indexes_from)
-    step("vector_indexes")
+    step("own_indexes")
     after = figures(driver, database, space)
     return ConsolidationReport(
         space=space,

@@ -100,7 +100,8 @@ class GraphSearcher:
         own_indexes: bool = True,
     ) -> None:
         self._driver = driver
-        self._own_indexes = own_indexes  # False: the shared indexes even where the space has its own
+        # The space's own indexes' names (graph/space_indexes.py); None: the shared indexes even where it has them.
+        self._names = SpaceIndexes.of(space) if own_indexes else None
         self._database = database
         self._space = space
         self._as_of = as_of
@@ -153,7 +154,7 @@ class GraphSearcher:
         no more rows to give (a full-text query matching few documents). Returns the hits and whether they are all
         there is to find (False: stopped at `max_fetch` rows). From a space's own index every row is its: k rows
         are asked first (fewer rows is a cheaper HNSW search), more only where merged statements fell together."""
-        fetch = k if params["index"] not in _SHARED_INDEXES else min(max(2 * k, 32), max_fetch)
+        fetch = _first_fetch(params["index"], k, min(max(2 * k, 32), max_fetch))
         while True:
             record = self._record(name, fetch=fetch, k=k, **params)
             rows, fetched = record["rows"], int(record["fetched"])
@@ -183,10 +184,10 @@ class GraphSearcher:
         return self._overfetched(f"dense_{label}", k, index=self.vector_index(label), vector=vector, speakers=said_by)
 
     def _own(self) -> SpaceIndexes | None:
-        """The space's own indexes (graph/space_indexes.py), once it has them."""
+        """The space's own indexes, once it has them."""
         self.load_sizes()
         assert self._sizes is not None
-        return SpaceIndexes.of(self._space) if self._own_indexes and self._sizes["own_indexes"] else None
+        return self._names if self._sizes["own_indexes"] else None
 
     def vector_index(self, label: str) -> str:
         """The vector index that serves this space's `label`: its own where it has one (nearly every row is its),
@@ -239,7 +240,7 @@ class GraphSearcher:
     def dense_concepts(self, vector: list[float], k: int, min_score: float) -> list[ConceptHit]:
         """The k concepts of this space closest to `vector` with a score of at least `min_score`."""
         index = self.vector_index("concepts")
-        fetch = k if index not in _SHARED_INDEXES else max(8 * k, 64)
+        fetch = _first_fetch(index, k, max(8 * k, 64))
         while True:
             record = self._record("dense_concepts", index=index, vector=vector, fetch=fetch, min_score=min_score)
             hits = sorted(record["hits"], key=lambda h: (-float(h["score"]), h["id"]))
@@ -276,6 +277,12 @@ class GraphSearcher:
         if not ids:
             return []
         return _concepts(self._rows("top_item_concepts", ids=list(ids)))
+
+
+def _first_fetch(index: str, k: int, shared: int) -> int:
+    """Rows to ask an index for first: k from a space's own index, where every row is the space's; `shared` (an
+    over-fetch) from a shared one."""
+    return shared if index in _SHARED_INDEXES else k
 
 
 def _hits(rows: list[dict[str, Any]]) -> list[Hit]:
