@@ -42,7 +42,19 @@ from graph.space_indexes import dedicate
 
 QUERIES = 200
 WARMUP = 20
-STEPS = ("route", "seed", "abstract", "propagate", "expand", "rank", "context", "controller", "hop", "rerank")
+STEPS = (
+    "route",
+    "seed",
+    "abstract",
+    "propagate",
+    "expand",
+    "rank",
+    "context",
+    "controller",
+    "hop",
+    "diversify",
+    "rerank",
+)
 
 
 def _lookup(vectors: dict[str, NDArray[np.float32]], texts: Sequence[str]) -> NDArray[np.float32]:

@@ -60,10 +60,20 @@ class TraceStep(BaseModel):
     ms: float = 0.0  # wall time of the step
 
 
+class SourceGroup(BaseModel):
+    """The returned items that a source (a conversation session, a document) proves, best first."""
+
+    source_id: str
+    item_ids: list[str]
+
+
 class RecallResult(BaseModel):
     query: str
     memory_types: list[MemoryType]
-    items: list[RecallItem]
+    items: list[RecallItem]  # best first, in every mode
+    # The items grouped by the source of their first proving episode; sources ordered by their best item. In
+    # episodic mode, the episodes by the conversation or document they belong to.
+    sources: list[SourceGroup] = []
     tokens: int
     hops: int
     trace: list[TraceStep]

@@ -110,6 +110,7 @@ class GraphSearcher:
         self._size_cache = sizes or SpaceSizes(ttl_s=0.0)
         self._sizes: dict[str, int] | None = None
         self.hydrated: dict[str, dict[str, Any]] = {}  # item rows already fetched during this recall
+        self._vectors: dict[str, list[float]] = {}  # item embeddings already fetched during this recall
 
     @property
     def space(self) -> str:
@@ -272,6 +273,23 @@ class GraphSearcher:
             return []
         rows = [{"id": item_id, "similarity": similarity} for item_id, similarity in items]
         return self._rows(f"hydrate_{label}", items=rows, vector=vector)
+
+    def item_vectors(self, items: Sequence[tuple[str, str]]) -> dict[str, list[float]]:
+        """Embeddings of (id, kind) pairs, kind one of proposition / prescription / episode; an item deleted since
+        it was ranked is missing. Those fetched earlier in this recall are not fetched again."""
+        ids: dict[str, list[str]] = {"proposition": [], "prescription": [], "episode": []}
+        for item_id, kind in items:
+            if item_id not in self._vectors:
+                ids[kind].append(item_id)
+        if any(ids.values()):
+            rows = self._rows(
+                "item_vectors",
+                propositions=ids["proposition"],
+                prescriptions=ids["prescription"],
+                episodes=ids["episode"],
+            )
+            self._vectors.update((row["id"], row["vector"]) for row in rows if row["vector"] is not None)
+        return {item_id: self._vectors[item_id] for item_id, _ in items if item_id in self._vectors}
 
     def item_concepts(self, ids: Sequence[str]) -> list[ConceptHit]:
         if not ids:

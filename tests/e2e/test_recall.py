@@ -52,7 +52,7 @@ def test_token_budget_prunes_and_says_why(engine: RecallEngine, space: str, conv
     assert any("exceed the budget of 20" in p["reason"] for p in pruned)
 
 
-def test_episodic_mode_returns_episodes_grouped_by_source(
+def test_episodic_mode_returns_episodes_best_first_and_grouped_by_source(
     engine: RecallEngine, space: str, conversation: dict[str, Any]
 ) -> None:
     ingest(space, [conversation])
@@ -60,8 +60,17 @@ def test_episodic_mode_returns_episodes_grouped_by_source(
         RecallRequest(space=space, query="Melanie painting and running", memory_types=[MemoryType.EPISODIC])
     )
     assert result.items and all(i.kind is ItemKind.EPISODE for i in result.items)
-    sources = [i.provenance[0].source_id for i in result.items]
-    assert sources == sorted(sources, key=sources.index)  # each source's episodes are contiguous
+    assert len({i.id for i in result.items}) == len(result.items)
+    # Best first across sources; the grouping is alongside: every episode once, under its own source, sources in
+    # the order of their best episode, each group's episodes in rank order.
+    source_of = {i.id: i.provenance[0].source_id for i in result.items}
+    rank = {i.id: n for n, i in enumerate(result.items)}
+    grouped = [item_id for group in result.sources for item_id in group.item_ids]
+    assert sorted(grouped) == sorted(rank)
+    assert all(source_of[item_id] == group.source_id for group in result.sources for item_id in group.item_ids)
+    assert all(ids == sorted(ids, key=rank.__getitem__) for ids in (g.item_ids for g in result.sources))
+    firsts = [rank[g.item_ids[0]] for g in result.sources]
+    assert firsts == sorted(firsts) and firsts[0] == 0
 
 
 def test_procedural_queries_find_prescriptions(engine: RecallEngine, space: str, trajectory: dict[str, Any]) -> None:
@@ -326,9 +335,11 @@ def test_a_named_participant_is_searched_for_in_what_they_said(
     from graph.driver import get_driver
 
     embedder = get_embedder()
-    without = RecallEngine(
-        get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=RecallTuning(participant_k=0)
-    ).recall(RecallRequest(space=space, query=query, limit=10))
+    # Diversification off too: by itself it brings the three hobbies up here, past Ben's lines that only name her.
+    alone = RecallTuning(participant_k=0, diversity=0.0)
+    without = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=alone).recall(
+        RecallRequest(space=space, query=query, limit=10)
+    )
     assert all(s.step != "participants" for s in without.trace)
     found_without = {p.external_id for item in without.items[:6] for p in item.provenance}
     assert len(hobbies & found_without) < len(hobbies)
@@ -340,3 +351,43 @@ def test_a_query_naming_nobody_who_speaks_runs_no_participant_search(
     ingest(space, [conversation])
     result = engine.recall(RecallRequest(space=space, query="What did Zoltan paint at the lake?"))
     assert result.items and all(s.step != "participants" for s in result.trace)
+
+
+def test_a_near_duplicate_gives_way_to_a_distinct_memory(engine: RecallEngine, space: str) -> None:
+    """Ana says three times that she runs by the river and once that she swims: asked what exercise she does, the
+    swim comes up right after the first run, not after all three (maximal marginal relevance)."""
+    turns = [
+        ("Ana", "I went running along the river this morning before work."),
+        ("Ben", "My manager moved the quarterly review to Friday afternoon."),
+        ("Ana", "Running along the river this morning before work was lovely."),
+        ("Ben", "The new bus timetable starts next month."),
+        ("Ana", "Every morning before work I go running along the river."),
+        ("Ben", "Our neighbours adopted two kittens from the shelter."),
+        ("Ana", "On Saturdays I swim laps at the city pool."),
+    ]
+    ingest(space, [_chat("chat-diversity", turns)])
+    request = RecallRequest(space=space, query="What exercise does Ana do?", limit=8)
+
+    def turn_order(result_items: list[Any]) -> list[str]:
+        return [p.external_id for item in result_items for p in item.provenance]
+
+    result = engine.recall(request)
+    assert turn_order(result.items)[:2] == ["T5", "T7"]
+    step = next(s for s in result.trace if s.step == "diversify")
+    placed = [item.id for item in result.items]
+    assert step.detail["moved_down"]
+    for moved in step.detail["moved_down"]:
+        assert moved["to"] > moved["from"] and moved["cosine"] > 0.5
+        assert placed.index(moved["closest"]) < placed.index(moved["id"])  # redundant with what is above it
+    assert all("redundancy" in item.components for item in result.items)
+
+    from graph.driver import get_driver
+
+    embedder = get_embedder()
+    without = RecallEngine(
+        get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=RecallTuning(diversity=0.0)
+    ).recall(request)
+    assert all(s.step != "diversify" for s in without.trace)
+    assert turn_order(without.items).index("T7") == 3  # behind all three runs
+    assert [i.score for i in without.items] == sorted((i.score for i in without.items), reverse=True)
+    assert {i.id for i in without.items} == {i.id for i in result.items}  # reordered, nothing lost

@@ -9,7 +9,7 @@ from strawberry.scalars import JSON
 
 from app.api.schema.json import to_json
 from app.api.schema.nodes import Info, Node, node_from_row
-from graph.recall.models import MemoryType, Provenance, RecallItem, RecallResult, TraceStep
+from graph.recall.models import MemoryType, Provenance, RecallItem, RecallResult, SourceGroup, TraceStep
 
 strawberry.enum(MemoryType, description="episodic: what happened; semantic: facts; procedural: how")
 
@@ -67,6 +67,18 @@ class RecallHit:
         )
 
 
+@strawberry.type(description="The returned items a source (a conversation session, a document) proves, best first.")
+class RecallSource:
+    source_id: strawberry.ID
+    item_ids: list[strawberry.ID]
+
+    @staticmethod
+    def of(group: SourceGroup) -> RecallSource:
+        return RecallSource(
+            source_id=strawberry.ID(group.source_id), item_ids=[strawberry.ID(i) for i in group.item_ids]
+        )
+
+
 @strawberry.type(description="One step of recall and what it decided.")
 class RecallTraceStep:
     step: str
@@ -82,7 +94,10 @@ class RecallTraceStep:
 class Recall:
     query: str
     memory_types: list[MemoryType]
-    items: list[RecallHit]
+    items: list[RecallHit] = strawberry.field(description="best first, in every mode")
+    sources: list[RecallSource] = strawberry.field(
+        description="the items grouped by the source of their first proving episode, sources by their best item"
+    )
     tokens: int = strawberry.field(description="tokens of the returned texts (within the budget)")
     hops: int
     trace: list[RecallTraceStep]
@@ -94,6 +109,7 @@ class Recall:
             query=result.query,
             memory_types=list(result.memory_types),
             items=[RecallHit.of(i) for i in result.items],
+            sources=[RecallSource.of(g) for g in result.sources],
             tokens=result.tokens,
             hops=result.hops,
             trace=[RecallTraceStep.of(s) for s in result.trace],

@@ -1,0 +1,56 @@
+"""Maximal marginal relevance over the head of a ranking (graph/recall/diversity.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from graph.recall.diversity import mmr_order
+
+
+def _vectors(*rows: list[float]) -> np.ndarray:
+    return np.array(rows, dtype=np.float32)
+
+
+def test_a_near_duplicate_gives_way_to_the_next_distinct_item() -> None:
+    scores = np.array([1.0, 0.95, 0.9])
+    # The second item says what the first says; the third is about something else.
+    vectors = _vectors([1.0, 0.0], [0.99, 0.14], [0.0, 1.0])
+    order = mmr_order(scores, vectors, trade_off=0.25)
+    assert [p.index for p in order] == [0, 2, 1]
+    assert order[0].redundancy == 0.0 and order[0].closest is None
+    assert order[1].closest is None and order[1].redundancy == 0.0  # orthogonal: redundant with nothing
+    assert order[2].closest == 0 and order[2].redundancy == pytest.approx(0.99, abs=0.01)
+
+
+def test_a_clearly_better_item_keeps_its_place_despite_redundancy() -> None:
+    scores = np.array([1.0, 0.9, 0.3])
+    vectors = _vectors([1.0, 0.0], [0.9, 0.44], [0.0, 1.0])
+    assert [p.index for p in mmr_order(scores, vectors, trade_off=0.25)] == [0, 1, 2]
+
+
+def test_no_trade_off_keeps_the_order_and_ties_keep_the_input_order() -> None:
+    scores = np.array([0.5, 0.5, 0.5, 0.2])
+    vectors = _vectors([1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0])
+    assert [p.index for p in mmr_order(scores, vectors, trade_off=0.0)] == [0, 1, 2, 3]
+
+
+def test_a_missing_vector_is_redundant_with_nothing() -> None:
+    scores = np.array([1.0, 0.9, 0.85])
+    vectors = _vectors([1.0, 0.0], [1.0, 0.0], [0.0, 0.0])
+    order = mmr_order(scores, vectors, trade_off=0.25)
+    assert [p.index for p in order] == [0, 2, 1]
+    assert order[1].redundancy == 0.0
+
+
+def test_vectors_need_not_be_unit_length() -> None:
+    scores = np.array([1.0, 0.95, 0.9])
+    scaled = _vectors([3.0, 0.0], [0.5, 0.07], [0.0, 7.0])
+    unit = _vectors([1.0, 0.0], [0.99, 0.14], [0.0, 1.0])
+    assert [p.index for p in mmr_order(scores, scaled, 0.25)] == [p.index for p in mmr_order(scores, unit, 0.25)]
+
+
+def test_an_empty_head_and_a_bad_trade_off() -> None:
+    assert mmr_order(np.array([]), np.zeros((0, 4), dtype=np.float32), 0.25) == []
+    with pytest.raises(ValueError, match="trade_off"):
+        mmr_order(np.array([1.0]), _vectors([1.0]), 1.0)
