@@ -222,13 +222,10 @@ class RecallEngine:
         diversify = self._tuning.diversity > 0
         while True:
             top_ids = [item.id for item in ranked[:5] if item.kind is ItemKind.PROPOSITION]
-            with ThreadPoolExecutor(max_workers=1) as alongside:
-                # The head's vectors, for diversifying it, are fetched while the controller's query runs (after a
-                # further hop only the new head items' are).
-                vectors = alongside.submit(searcher.item_vectors, self._head(ranked)) if diversify else None
-                new_concepts = [c for c in searcher.item_concepts(top_ids) if c.id not in activated]
-                if vectors is not None:
-                    vectors.result()  # a failed fetch fails the recall here, not silently
+            # The head's vectors, for diversifying it, come in the controller's statement (after a further hop, only
+            # the new head items').
+            head = self._head(ranked) if diversify else []
+            new_concepts = [c for c in searcher.top_items(top_ids, head) if c.id not in activated]
             top_similarity = max((item.components["similarity"] for item in ranked[:5]), default=0.0)
             decision = self._controller.decide(hops, request.hop_limit, len(new_concepts), top_similarity)
             detail = {"another_hop": decision.another, "reason": decision.reason}

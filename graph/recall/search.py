@@ -274,27 +274,31 @@ class GraphSearcher:
         rows = [{"id": item_id, "similarity": similarity} for item_id, similarity in items]
         return self._rows(f"hydrate_{label}", items=rows, vector=vector)
 
-    def item_vectors(self, items: Sequence[tuple[str, str]]) -> dict[str, list[float]]:
-        """Embeddings of (id, kind) pairs, kind one of proposition / prescription / episode; an item deleted since
-        it was ranked is missing. Those fetched earlier in this recall are not fetched again."""
-        ids: dict[str, list[str]] = {"proposition": [], "prescription": [], "episode": []}
-        for item_id, kind in items:
+    def top_items(self, ids: Sequence[str], head: Sequence[tuple[str, str]]) -> list[ConceptHit]:
+        """The concepts the propositions `ids` mention; fetches alongside, in the same statement, the embeddings of
+        the `head` items, (id, kind) pairs with kind proposition / prescription / episode, not fetched before in
+        this recall (`item_vectors` hands them out)."""
+        wanted: dict[str, list[str]] = {"proposition": [], "prescription": [], "episode": []}
+        for item_id, kind in head:
             if item_id not in self._vectors:
-                ids[kind].append(item_id)
-        if any(ids.values()):
-            rows = self._rows(
-                "item_vectors",
-                propositions=ids["proposition"],
-                prescriptions=ids["prescription"],
-                episodes=ids["episode"],
-            )
-            self._vectors.update((row["id"], row["vector"]) for row in rows if row["vector"] is not None)
-        return {item_id: self._vectors[item_id] for item_id, _ in items if item_id in self._vectors}
-
-    def item_concepts(self, ids: Sequence[str]) -> list[ConceptHit]:
-        if not ids:
+                wanted[kind].append(item_id)
+        if not ids and not any(wanted.values()):
             return []
-        return _concepts(self._rows("top_item_concepts", ids=list(ids)))
+        record = self._record(
+            "top_items",
+            ids=list(ids),
+            propositions=wanted["proposition"],
+            prescriptions=wanted["prescription"],
+            episodes=wanted["episode"],
+        )
+        self._vectors.update((row["id"], row["vector"]) for row in record["vectors"] if row["vector"] is not None)
+        return _concepts(record["concepts"])
+
+    def item_vectors(self, items: Sequence[tuple[str, str]]) -> dict[str, list[float]]:
+        """Embeddings of (id, kind) pairs; those not fetched yet by `top_items` are fetched now. An item deleted
+        since it was ranked is missing."""
+        self.top_items([], items)
+        return {item_id: self._vectors[item_id] for item_id, _ in items if item_id in self._vectors}
 
 
 def _first_fetch(index: str, k: int, shared: int) -> int:
