@@ -2,8 +2,8 @@
 
 A conversation repeats itself: the ten items closest to a question are often one topic said five ways, while a
 question that gathers several things ("what activities does Melanie do?") needs one item on each. Each next item
-is the one whose value (score over the top score) minus `trade_off` times its closest cosine to an item already
-placed is greatest, so a near-duplicate of what is already returned gives way to the next distinct memory.
+is the one with the greatest (1 - trade_off) x score / top score - trade_off x (its closest cosine to an item already
+placed), so a near-duplicate of what is already returned gives way to the next distinct memory.
 """
 
 from __future__ import annotations

@@ -529,10 +529,13 @@ class RecallEngine:
 
     def _diversify(self, ranked: list[Ranked], searcher: GraphSearcher, trace: list[TraceStep]) -> list[Ranked]:
         """Reorders the head of the ranking by maximal marginal relevance; each head item gets a `redundancy`
-        component (its closest cosine to an item placed above it) and the trace names the items moved down."""
+        component (its closest cosine to an item placed above it) and the trace lists the items moved down, each
+        with the closest item placed above it."""
         head = ranked[: self._tuning.diversity_window]
+        if len(head) < 2:
+            return ranked
         vectors = searcher.item_vectors(self._head(ranked))
-        if len(head) < 2 or not vectors:
+        if not vectors:
             return ranked
         dimensions = len(next(iter(vectors.values())))
         matrix = np.zeros((len(head), dimensions), dtype=np.float32)

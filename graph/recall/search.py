@@ -110,7 +110,8 @@ class GraphSearcher:
         self._size_cache = sizes or SpaceSizes(ttl_s=0.0)
         self._sizes: dict[str, int] | None = None
         self.hydrated: dict[str, dict[str, Any]] = {}  # item rows already fetched during this recall
-        self._vectors: dict[str, list[float]] = {}  # item embeddings already fetched during this recall
+        # Item embeddings already asked for during this recall (None: the item has none, or is gone).
+        self._vectors: dict[str, list[float] | None] = {}
 
     @property
     def space(self) -> str:
@@ -291,14 +292,16 @@ class GraphSearcher:
             prescriptions=wanted["prescription"],
             episodes=wanted["episode"],
         )
-        self._vectors.update((row["id"], row["vector"]) for row in record["vectors"] if row["vector"] is not None)
+        found = {row["id"]: row["vector"] for row in record["vectors"]}
+        for kind_ids in wanted.values():
+            self._vectors.update((item_id, found.get(item_id)) for item_id in kind_ids)
         return _concepts(record["concepts"])
 
     def item_vectors(self, items: Sequence[tuple[str, str]]) -> dict[str, list[float]]:
         """Embeddings of (id, kind) pairs; those not fetched yet by `top_items` are fetched now. An item deleted
         since it was ranked is missing."""
         self.top_items([], items)
-        return {item_id: self._vectors[item_id] for item_id, _ in items if item_id in self._vectors}
+        return {item_id: vector for item_id, _ in items if (vector := self._vectors.get(item_id)) is not None}
 
 
 def _first_fetch(index: str, k: int, shared: int) -> int:

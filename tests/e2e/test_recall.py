@@ -71,6 +71,16 @@ def test_episodic_mode_returns_episodes_best_first_and_grouped_by_source(
     assert all(ids == sorted(ids, key=rank.__getitem__) for ids in (g.item_ids for g in result.sources))
     firsts = [rank[g.item_ids[0]] for g in result.sources]
     assert firsts == sorted(firsts) and firsts[0] == 0
+    # Best first: without diversification, in score order across sources (not one source's episodes, then the next).
+    from graph.driver import get_driver
+
+    embedder = get_embedder()
+    plain = RecallEngine(
+        get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=RecallTuning(diversity=0.0)
+    ).recall(RecallRequest(space=space, query="Melanie painting and running", memory_types=[MemoryType.EPISODIC]))
+    scores = [i.score for i in plain.items]
+    assert len({i.provenance[0].source_id for i in plain.items}) > 1
+    assert scores == sorted(scores, reverse=True)
 
 
 def test_procedural_queries_find_prescriptions(engine: RecallEngine, space: str, trajectory: dict[str, Any]) -> None:
@@ -323,7 +333,14 @@ def test_a_named_participant_is_searched_for_in_what_they_said(
     ]
     ingest(space, [_chat("chat-participants", turns)])
     query = "What hobbies does Ana have?"
-    result = engine.recall(RecallRequest(space=space, query=query, limit=10))
+    from graph.driver import get_driver
+
+    embedder = get_embedder()
+    # Diversification off in both arms: by itself it brings the three hobbies up here, past Ben's lines that only
+    # name her; the comparison is of the participant search alone.
+    result = RecallEngine(
+        get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=RecallTuning(diversity=0.0)
+    ).recall(RecallRequest(space=space, query=query, limit=10))
     step = next(s for s in result.trace if s.step == "participants")
     assert step.detail["named"] == ["Ana"] and step.detail["content"] == "What hobbies does have?"
     assert step.detail["hits"]["participant"] == 3  # all she said, and only that
@@ -332,10 +349,6 @@ def test_a_named_participant_is_searched_for_in_what_they_said(
     assert hobbies <= set(top)
     assert any("participant" in item.found_by for item in result.items[:6])
 
-    from graph.driver import get_driver
-
-    embedder = get_embedder()
-    # Diversification off too: by itself it brings the three hobbies up here, past Ben's lines that only name her.
     alone = RecallTuning(participant_k=0, diversity=0.0)
     without = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=alone).recall(
         RecallRequest(space=space, query=query, limit=10)
@@ -366,7 +379,7 @@ def test_a_near_duplicate_gives_way_to_a_distinct_memory(engine: RecallEngine, s
         ("Ana", "On Saturdays I swim laps at the city pool."),
     ]
     ingest(space, [_chat("chat-diversity", turns)])
-    request = RecallRequest(space=space, query="What exercise does Ana do?", limit=8)
+    request = RecallRequest(space=space, query="What exercise does Ana do?", limit=50)  # every candidate
 
     def turn_order(result_items: list[Any]) -> list[str]:
         return [p.external_id for item in result_items for p in item.provenance]
@@ -375,6 +388,7 @@ def test_a_near_duplicate_gives_way_to_a_distinct_memory(engine: RecallEngine, s
     assert turn_order(result.items)[:2] == ["T5", "T7"]
     step = next(s for s in result.trace if s.step == "diversify")
     placed = [item.id for item in result.items]
+    assert len(placed) < 40  # the whole ranking came back: every item the trace names is in it
     assert step.detail["moved_down"]
     for moved in step.detail["moved_down"]:
         assert moved["to"] > moved["from"] and moved["cosine"] > 0.5

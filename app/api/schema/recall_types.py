@@ -96,7 +96,8 @@ class Recall:
     memory_types: list[MemoryType]
     items: list[RecallHit] = strawberry.field(description="best first, in every mode")
     sources: list[RecallSource] = strawberry.field(
-        description="the items grouped by the source of their first proving episode, sources by their best item"
+        description="the items grouped by the source of their first proving episode (sources by their best item; an"
+        " item with no provenance is in no group)"
     )
     tokens: int = strawberry.field(description="tokens of the returned texts (within the budget)")
     hops: int
