@@ -140,6 +140,11 @@ class RecallTuning:
     diversity: float = 0.25
     diversity_window: int = 40
 
+    def __post_init__(self) -> None:
+        # Checked when the engine is configured, not at its first recall.
+        if not 0.0 <= self.diversity < 1.0:
+            raise ValueError(f"diversity must be in [0, 1), got {self.diversity}")
+
 
 class _Trace(list[TraceStep]):
     """Trace steps stamped with the time since the previous step (so the steps add up to the whole)."""
@@ -224,7 +229,7 @@ class RecallEngine:
             top_ids = [item.id for item in ranked[:5] if item.kind is ItemKind.PROPOSITION]
             # The head's vectors, for diversifying it, come in the controller's statement (after a further hop, only
             # the new head items').
-            head = self._head(ranked) if diversify else []
+            head = _kinds(ranked[: self._tuning.diversity_window]) if diversify else []
             new_concepts = [c for c in searcher.top_items(top_ids, head) if c.id not in activated]
             top_similarity = max((item.components["similarity"] for item in ranked[:5]), default=0.0)
             decision = self._controller.decide(hops, request.hop_limit, len(new_concepts), top_similarity)
@@ -523,10 +528,6 @@ class RecallEngine:
             return _as_episodes(items)
         return items
 
-    def _head(self, ranked: list[Ranked]) -> list[tuple[str, str]]:
-        """(id, kind) of the items diversification reorders."""
-        return [(item.id, item.kind.value) for item in ranked[: self._tuning.diversity_window]]
-
     def _diversify(self, ranked: list[Ranked], searcher: GraphSearcher, trace: list[TraceStep]) -> list[Ranked]:
         """Reorders the head of the ranking by maximal marginal relevance; each head item gets a `redundancy`
         component (its closest cosine to an item placed above it) and the trace lists the items moved down, each
@@ -534,7 +535,7 @@ class RecallEngine:
         head = ranked[: self._tuning.diversity_window]
         if len(head) < 2:
             return ranked
-        vectors = searcher.item_vectors(self._head(ranked))
+        vectors = searcher.item_vectors(_kinds(head))
         if not vectors:
             return ranked
         dimensions = len(next(iter(vectors.values())))
@@ -655,6 +656,10 @@ def _as_episodes(items: list[Ranked]) -> list[Ranked]:
                 found_by=[*item.found_by, f"provenance:{item.id}"],
             )
     return list(seen.values())
+
+
+def _kinds(items: Sequence[Ranked]) -> list[tuple[str, ItemKind]]:
+    return [(item.id, item.kind) for item in items]
 
 
 def by_source(items: Sequence[RecallItem]) -> list[SourceGroup]:

@@ -14,6 +14,7 @@ import neo4j
 
 from graph.cypher import load
 from graph.recall.lucene import in_space
+from graph.recall.models import ItemKind
 from graph.space_indexes import SpaceIndexes
 
 MAX_FETCH = 8192
@@ -275,11 +276,10 @@ class GraphSearcher:
         rows = [{"id": item_id, "similarity": similarity} for item_id, similarity in items]
         return self._rows(f"hydrate_{label}", items=rows, vector=vector)
 
-    def top_items(self, ids: Sequence[str], head: Sequence[tuple[str, str]]) -> list[ConceptHit]:
+    def top_items(self, ids: Sequence[str], head: Sequence[tuple[str, ItemKind]]) -> list[ConceptHit]:
         """The concepts the propositions `ids` mention; fetches alongside, in the same statement, the embeddings of
-        the `head` items, (id, kind) pairs with kind proposition / prescription / episode, not fetched before in
-        this recall (`item_vectors` hands them out)."""
-        wanted: dict[str, list[str]] = {"proposition": [], "prescription": [], "episode": []}
+        the `head` items ((id, kind) pairs) not fetched before in this recall (`item_vectors` hands them out)."""
+        wanted: dict[ItemKind, list[str]] = {kind: [] for kind in ItemKind}
         for item_id, kind in head:
             if item_id not in self._vectors:
                 wanted[kind].append(item_id)
@@ -288,16 +288,16 @@ class GraphSearcher:
         record = self._record(
             "top_items",
             ids=list(ids),
-            propositions=wanted["proposition"],
-            prescriptions=wanted["prescription"],
-            episodes=wanted["episode"],
+            propositions=wanted[ItemKind.PROPOSITION],
+            prescriptions=wanted[ItemKind.PRESCRIPTION],
+            episodes=wanted[ItemKind.EPISODE],
         )
         found = {row["id"]: row["vector"] for row in record["vectors"]}
         for kind_ids in wanted.values():
             self._vectors.update((item_id, found.get(item_id)) for item_id in kind_ids)
         return _concepts(record["concepts"])
 
-    def item_vectors(self, items: Sequence[tuple[str, str]]) -> dict[str, list[float]]:
+    def item_vectors(self, items: Sequence[tuple[str, ItemKind]]) -> dict[str, list[float]]:
         """Embeddings of (id, kind) pairs; those not fetched yet by `top_items` are fetched now. An item deleted
         since it was ranked is missing."""
         self.top_items([], items)

@@ -54,3 +54,13 @@ def test_an_empty_head_and_a_bad_trade_off() -> None:
     assert mmr_order(np.array([]), np.zeros((0, 4), dtype=np.float32), 0.25) == []
     with pytest.raises(ValueError, match="trade_off"):
         mmr_order(np.array([1.0]), _vectors([1.0]), 1.0)
+
+
+def test_a_recall_tuning_with_a_bad_trade_off_is_refused_when_configured() -> None:
+    from graph.recall.engine import RecallTuning
+
+    with pytest.raises(ValueError, match="diversity"):
+        RecallTuning(diversity=1.0)
+    with pytest.raises(ValueError, match="diversity"):
+        RecallTuning(diversity=-0.1)
+    assert RecallTuning(diversity=0.0).diversity == 0.0
