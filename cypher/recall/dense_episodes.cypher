@@ -1,5 +1,7 @@
 // With $speakers: only what they said (the over-fetch grows by their share of the index's rows).
 // `fetched` below $fetch: the index had no more rows to give, so a larger fetch would find nothing new.
+// Each hit comes with the current knowledge it proves and how much it ever proved (graph/recall/search.py,
+// `Hit`): recall needs both, and a second round trip for them cost a statement a search.
 CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node, score
 WITH count(*) AS fetched,
      collect(CASE WHEN node.space = $space AND ($as_of IS NULL OR node.recorded_at <= $as_of)
@@ -8,9 +10,13 @@ WITH count(*) AS fetched,
 CALL (own) {
   UNWIND own AS hit
   WITH hit.node AS node, hit.score AS score
-  WITH node.id AS id, score
-  ORDER BY score DESC, id  // ties broken by id: the same memory answers the same way
+  ORDER BY score DESC, node.id  // ties broken by id: the same memory answers the same way
   LIMIT $k
-  RETURN collect({id: id, score: score}) AS rows
+  OPTIONAL MATCH (k:Proposition)-[:PROVEN_BY]->(node)
+  WITH node, score, k, CASE WHEN $as_of IS NULL THEN k.status = 'active'
+       ELSE k.recorded_at <= $as_of AND (k.expired_at IS NULL OR k.expired_at > $as_of) END AS current
+  WITH node, score, collect(CASE WHEN current THEN k.id END) AS propositions, count(k) AS knowledge
+  ORDER BY score DESC, node.id
+  RETURN collect({id: node.id, score: score, propositions: propositions, knowledge: knowledge}) AS rows
 }
 RETURN fetched, rows

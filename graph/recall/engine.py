@@ -78,7 +78,6 @@ class _ParticipantSearch:
     participants: list[str]
     content: str
     lists: dict[str, list[Hit]]
-    knowledge: dict[str, tuple[list[str], int]]
 
 
 @dataclass(slots=True)
@@ -302,25 +301,16 @@ class RecallEngine:
             searches["prescription_dense"] = lambda: searcher.dense("prescriptions", vector, k)
             searches["prescription_fulltext"] = lambda: searcher.fulltext("prescriptions", lucene, k)
         searcher.load_sizes()
-        episode_lists = ("episode_dense", "episode_fulltext")
-
-        def episode_knowledge() -> dict[str, tuple[list[str], int]]:
-            # As soon as the episode searches are done, while the proposition searches may still run.
-            found = {h.id for name in episode_lists if name in futures for h in futures[name].result()}
-            return searcher.episode_knowledge(sorted(found))
-
         # The searches are independent round trips: run them side by side (the driver is thread-safe).
-        with ThreadPoolExecutor(max_workers=len(searches) + 1) as pool:
+        with ThreadPoolExecutor(max_workers=len(searches)) as pool:
             futures = {name: pool.submit(search) for name, search in searches.items()}
-            knowledge_future = pool.submit(episode_knowledge)
             lists: dict[str, list[Hit]] = {name: future.result() for name, future in futures.items()}
-            knowledge = knowledge_future.result()
         if "dense" in lists:
             for name in ("dense", "fulltext"):
                 for rank, hit in enumerate(lists[name], start=1):
                     candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.PROPOSITION)).add(name, rank)
-            for name in episode_lists:
-                _merge_episode_hits(name, lists[name], knowledge, types, candidates)
+            for name in ("episode_dense", "episode_fulltext"):
+                _merge_episode_hits(name, lists[name], types, candidates)
         if MemoryType.PROCEDURAL in types:
             for name in ("prescription_dense", "prescription_fulltext"):
                 for rank, hit in enumerate(lists[name], start=1):
@@ -339,15 +329,14 @@ class RecallEngine:
     def _participant_search(self, query: str, participants: list[str], searcher: GraphSearcher) -> _ParticipantSearch:
         content = without_names(query, participants)
         if not content:
-            return _ParticipantSearch(participants, content, {}, {})
+            return _ParticipantSearch(participants, content, {})
         vector = vector_param(self._embed([content])[0])
         k = self._tuning.participant_k
         with ThreadPoolExecutor(max_workers=2) as pool:
             own = pool.submit(searcher.dense, "episodes", vector, k, participants)
             anyone = pool.submit(searcher.dense, "episodes", vector, k)
             lists = {"participant": own.result(), "content": anyone.result()}
-        knowledge = searcher.episode_knowledge(sorted({hit.id for hits in lists.values() for hit in hits}))
-        return _ParticipantSearch(participants, content, lists, knowledge)
+        return _ParticipantSearch(participants, content, lists)
 
     @staticmethod
     def _join_participants(
@@ -356,7 +345,7 @@ class RecallEngine:
         """Merges the participant searches' knowledge; returns how many episode hits they had."""
         before = len(candidates)
         for name, hits in search.lists.items():
-            _merge_episode_hits(name, hits, search.knowledge, types, candidates)
+            _merge_episode_hits(name, hits, types, candidates)
         detail = {
             "named": search.participants,
             "content": search.content,
@@ -580,19 +569,12 @@ class RecallEngine:
         return kept, pruned
 
 
-def _merge_episode_hits(
-    name: str,
-    hits: list[Hit],
-    knowledge: dict[str, tuple[list[str], int]],
-    types: list[MemoryType],
-    candidates: dict[str, Candidate],
-) -> None:
+def _merge_episode_hits(name: str, hits: list[Hit], types: list[MemoryType], candidates: dict[str, Candidate]) -> None:
     """An episode found by a search stands for the current knowledge it proves, at the episode's rank."""
     for rank, hit in enumerate(hits, start=1):
-        propositions, ever = knowledge.get(hit.id, ([], 0))
-        for prop_id in propositions:
+        for prop_id in hit.proves:
             candidates.setdefault(prop_id, Candidate(prop_id, ItemKind.PROPOSITION)).add(name, rank)
-        if ever == 0 and MemoryType.EPISODIC in types:  # an utterance no fact was drawn from
+        if hit.ever_proved == 0 and MemoryType.EPISODIC in types:  # an utterance no fact was drawn from
             candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.EPISODE)).add(name, rank)
 
 

@@ -44,6 +44,10 @@ _SHARED_INDEXES = frozenset(SHARED_VECTOR_INDEXES.values()) | frozenset(SHARED_F
 class Hit:
     id: str
     score: float
+    # An episode hit's knowledge, read in its search's statement: the current propositions it proves, and how many
+    # it ever proved (an episode whose knowledge was superseded is not chit-chat and must not resurface in its place).
+    proves: tuple[str, ...] = ()
+    ever_proved: int = 0
 
 
 @dataclass(frozen=True)
@@ -221,13 +225,6 @@ class GraphSearcher:
         hits, complete = self._overfetch(statement, k, SCOPE_FULLTEXT_ABOVE, index=index, lucene=lucene)
         return hits if complete else self._overfetched(statement, k, index=index, lucene=scoped)
 
-    def episode_knowledge(self, episode_ids: Sequence[str]) -> dict[str, tuple[list[str], int]]:
-        """Episode -> (ids of the current propositions it proves, how many propositions it ever proved)."""
-        if not episode_ids:
-            return {}
-        rows = self._rows("episode_knowledge", episode_ids=list(episode_ids))
-        return {r["episode_id"]: (list(r["proposition_ids"]), int(r["knowledge"])) for r in rows}
-
     def episode_context(self, anchors: dict[str, int], vector: list[float]) -> list[dict[str, Any]]:
         """Episode id -> rank of the item it proves; returns the neighbouring episodes and their knowledge."""
         if not anchors:
@@ -311,8 +308,12 @@ def _first_fetch(index: str, k: int, shared: int) -> int:
 
 
 def _hits(rows: list[dict[str, Any]]) -> list[Hit]:
-    """Best first, ties broken by id (the statements order their rows so too; this does not depend on it)."""
-    return sorted((Hit(r["id"], float(r["score"])) for r in rows), key=lambda h: (-h.score, h.id))
+    """Best first, ties broken by id (the statements order their rows so too; this does not depend on it). Episode
+    rows carry their knowledge (`propositions`, `knowledge`)."""
+    hits = (
+        Hit(r["id"], float(r["score"]), tuple(r.get("propositions") or ()), int(r.get("knowledge") or 0)) for r in rows
+    )
+    return sorted(hits, key=lambda h: (-h.score, h.id))
 
 
 def _concepts(rows: list[dict[str, Any]]) -> list[ConceptHit]:

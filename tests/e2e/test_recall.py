@@ -236,6 +236,41 @@ def test_a_full_text_search_matching_few_documents_takes_one_statement(driver: n
     assert searcher.queries - before == 1
 
 
+def test_an_episode_hit_brings_the_knowledge_it_proves_in_the_same_statement(driver: neo4j.Driver, space: str) -> None:
+    """Episode searches hand back, per hit, the current propositions the episode proves and how many it ever proved
+    (recall used to ask for them in a second statement): a turn stating a fact proves it, a greeting proves nothing."""
+    from graph.params import vector_param
+    from graph.recall.search import GraphSearcher
+
+    turns = [
+        {"speaker": "Ann", "id": "D1:1", "text": "Hi there!"},
+        {"speaker": "Ann", "id": "D1:2", "text": "I adopted a grey cat named Pixel last spring."},
+    ]
+    ingest(space, [{"type": "conversation", "id": "c", "sessions": [{"id": "s1", "turns": turns}]}])
+    episodes = rows(
+        driver,
+        "MATCH (e:Episode {space: $s}) OPTIONAL MATCH (p:Proposition {status: 'active'})-[:PROVEN_BY]->(e) "
+        "RETURN e.external_id AS turn, e.id AS id, collect(p.id) AS proves",
+        s=space,
+    )
+    by_turn = {r["turn"]: r for r in episodes}
+    assert by_turn["D1:2"]["proves"] and not by_turn["D1:1"]["proves"]
+    searcher = GraphSearcher(driver, "neo4j", space, None)
+    searcher.load_sizes()
+    vector = vector_param(get_embedder().encode(["Ann's cat Pixel"])[0])
+    for search in (
+        lambda: searcher.dense("episodes", vector, 10),
+        lambda: searcher.fulltext("episodes", "pixel OR hi", 10),
+    ):
+        before = searcher.queries
+        found = {hit.id: hit for hit in search()}
+        assert searcher.queries - before == 1
+        fact, greeting = found[by_turn["D1:2"]["id"]], found[by_turn["D1:1"]["id"]]
+        assert sorted(fact.proves) == sorted(by_turn["D1:2"]["proves"])
+        assert fact.ever_proved == len(fact.proves)
+        assert greeting.proves == () and greeting.ever_proved == 0
+
+
 def test_a_small_space_is_not_crowded_out_of_the_full_text_index(driver: neo4j.Driver, space: str) -> None:
     """Another space says the same word more often (so it scores higher) in 200 episodes: the first window of the
     shared index holds none of this space's. The query is scoped to the space inside the index: one statement,
