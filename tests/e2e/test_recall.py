@@ -10,7 +10,8 @@ import pytest
 from engram.embedding import get_embedder
 from graph.memory_writer import refresh_concepts
 from graph.recall.engine import RecallEngine, RecallTuning
-from graph.recall.models import ItemKind, MemoryType, RecallRequest
+from graph.recall.models import ItemKind, MemoryType, RecallRequest, RecallResult
+from graph.recall.value import ValueWeights
 from tests.support.graph_queries import label_counts, rows
 from tests.support.jobs import ingest
 
@@ -401,9 +402,10 @@ def test_a_query_naming_nobody_who_speaks_runs_no_participant_search(
     assert result.items and all(s.step != "participants" for s in result.trace)
 
 
-def test_a_near_duplicate_gives_way_to_a_distinct_memory(engine: RecallEngine, space: str) -> None:
+def test_a_near_duplicate_gives_way_to_a_distinct_memory(space: str) -> None:
     """Ana says three times that she runs by the river and once that she swims: asked what exercise she does, the
-    swim comes up right after the first run, not after all three (maximal marginal relevance)."""
+    swim comes up right after the first run, not after all three (maximal marginal relevance). Both arms rank with
+    a value function that weighs concept activation high enough to put the three runs first without it."""
     turns = [
         ("Ana", "I went running along the river this morning before work."),
         ("Ben", "My manager moved the quarterly review to Friday afternoon."),
@@ -419,7 +421,17 @@ def test_a_near_duplicate_gives_way_to_a_distinct_memory(engine: RecallEngine, s
     def turn_order(result_items: list[Any]) -> list[str]:
         return [p.external_id for item in result_items for p in item.provenance]
 
-    result = engine.recall(request)
+    from graph.driver import get_driver
+
+    embedder = get_embedder()
+    weights = ValueWeights(relevance=0.6, similarity=0.1, activation=0.2)
+
+    def recall(tuning: RecallTuning) -> RecallResult:
+        return RecallEngine(
+            get_driver(), "neo4j", embedder.encode, embedder.count_tokens, weights=weights, tuning=tuning
+        ).recall(request)
+
+    result = recall(RecallTuning())
     assert turn_order(result.items)[:2] == ["T5", "T7"]
     step = next(s for s in result.trace if s.step == "diversify")
     placed = [item.id for item in result.items]
@@ -430,12 +442,7 @@ def test_a_near_duplicate_gives_way_to_a_distinct_memory(engine: RecallEngine, s
         assert placed.index(moved["closest"]) < placed.index(moved["id"])  # redundant with what is above it
     assert all("redundancy" in item.components for item in result.items)
 
-    from graph.driver import get_driver
-
-    embedder = get_embedder()
-    without = RecallEngine(
-        get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=RecallTuning(diversity=0.0)
-    ).recall(request)
+    without = recall(RecallTuning(diversity=0.0))
     assert all(s.step != "diversify" for s in without.trace)
     assert turn_order(without.items).index("T7") == 3  # behind all three runs
     assert [i.score for i in without.items] == sorted((i.score for i in without.items), reverse=True)
