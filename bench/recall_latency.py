@@ -127,7 +127,11 @@ def main() -> None:
         noisy = vectors + 0.3 * np.random.default_rng(size + 1).standard_normal(vectors.shape).astype(np.float32)
         query_vectors = dict(zip(queries, noisy / np.linalg.norm(noisy, axis=1, keepdims=True), strict=True))
         embed = partial(_lookup, query_vectors)
-        engine = RecallEngine(driver, database, embed, embedder.count_tokens)
+        # Its own indexes only where this run gave them (a --reuse of a space dedicated by an earlier run must not
+        # measure them while the result says shared).
+        engine = RecallEngine(
+            driver, database, embed, embedder.count_tokens, tuning=RecallTuning(own_indexes=own_indexes)
+        )
         # The same recall through the shared indexes, as before the space had its own: measured alongside.
         shared = RecallEngine(driver, database, embed, embedder.count_tokens, tuning=RecallTuning(own_indexes=False))
         for query in queries[:WARMUP]:  # plan caches and page cache warm up first; not measured

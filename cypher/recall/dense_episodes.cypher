@@ -12,10 +12,10 @@ CALL (own) {
   WITH hit.node AS node, hit.score AS score
   ORDER BY score DESC, node.id  // ties broken by id: the same memory answers the same way
   LIMIT $k
-  OPTIONAL MATCH (k:Proposition)-[:PROVEN_BY]->(node)
-  WITH node, score, k, CASE WHEN $as_of IS NULL THEN k.status = 'active'
-       ELSE k.recorded_at <= $as_of AND (k.expired_at IS NULL OR k.expired_at > $as_of) END AS current
-  WITH node, score, collect(CASE WHEN current THEN k.id END) AS propositions, count(k) AS knowledge
+  OPTIONAL MATCH (p:Proposition)-[:PROVEN_BY]->(node)
+  WITH node, score, p, CASE WHEN $as_of IS NULL THEN p.status = 'active'
+       ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END AS current
+  WITH node, score, collect(CASE WHEN current THEN p.id END) AS propositions, count(p) AS knowledge
   ORDER BY score DESC, node.id
   RETURN collect({id: node.id, score: score, propositions: propositions, knowledge: knowledge}) AS rows
 }

@@ -7,8 +7,9 @@ WHERE node.embedding IS NOT NULL AND ($as_of IS NULL OR node.recorded_at <= $as_
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
 ORDER BY score DESC, node.id
 LIMIT $k
-OPTIONAL MATCH (k:Proposition)-[:PROVEN_BY]->(node)
-WITH node, score, k, CASE WHEN $as_of IS NULL THEN k.status = 'active'
-     ELSE k.recorded_at <= $as_of AND (k.expired_at IS NULL OR k.expired_at > $as_of) END AS current
-WITH node, score, collect(CASE WHEN current THEN k.id END) AS propositions, count(k) AS knowledge
+OPTIONAL MATCH (p:Proposition)-[:PROVEN_BY]->(node)
+WITH node, score, p, CASE WHEN $as_of IS NULL THEN p.status = 'active'
+     ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END AS current
+WITH node, score, collect(CASE WHEN current THEN p.id END) AS propositions, count(p) AS knowledge
+ORDER BY score DESC, node.id
 RETURN collect({id: node.id, score: score, propositions: propositions, knowledge: knowledge}) AS rows

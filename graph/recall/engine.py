@@ -134,8 +134,8 @@ class RecallTuning:
     own_indexes: bool = True
     # Maximal marginal relevance over the head of the ranking (graph/recall/diversity.py): the weight of an
     # item's closest cosine to an item placed above it (0: off), and how many of the best items are reordered.
-    # LoCoMo dev (bench.locomo_recall), same recall otherwise: R@10 all-no-adv 73.6 -> 74.0, multi-hop 48.8 -> 49.0,
-    # adversarial 71.1 -> 72.6, open-domain (51 questions) 50.3 -> 47.9.
+    # LoCoMo dev (bench.locomo_recall), same recall otherwise, under the earlier value weights: R@10 all-no-adv 73.6
+    # -> 74.0, multi-hop 48.8 -> 49.0, adversarial 71.1 -> 72.6, open-domain (51 questions) 50.3 -> 47.9.
     diversity: float = 0.25
     diversity_window: int = 40
 

@@ -166,9 +166,9 @@ class GraphSearcher:
             record = self._record(name, fetch=fetch, k=k, **params)
             rows, fetched = record["rows"], int(record["fetched"])
             if len(rows) >= k or fetched < fetch:
-                return _hits(rows), True
+                return _hits(rows, name), True
             if fetch >= max_fetch:
-                return _hits(rows), False
+                return _hits(rows, name), False
             fetch = min(_next_fetch(fetch, len(rows), k), max_fetch)
 
     def load_sizes(self) -> None:
@@ -187,7 +187,8 @@ class GraphSearcher:
         said_by = list(speakers) if speakers else None
         if self.size(label) <= EXACT_SCAN_MAX:
             # fetch: room for statements merged into others, which resolve to the same current proposition
-            return _hits(self._rows(f"exact_{label}", vector=vector, k=k, fetch=4 * k, speakers=said_by))
+            statement = f"exact_{label}"
+            return _hits(self._rows(statement, vector=vector, k=k, fetch=4 * k, speakers=said_by), statement)
         return self._overfetched(f"dense_{label}", k, index=self.vector_index(label), vector=vector, speakers=said_by)
 
     def _own(self) -> SpaceIndexes | None:
@@ -307,12 +308,14 @@ def _first_fetch(index: str, k: int, shared: int) -> int:
     return shared if index in _SHARED_INDEXES else k
 
 
-def _hits(rows: list[dict[str, Any]]) -> list[Hit]:
-    """Best first, ties broken by id (the statements order their rows so too; this does not depend on it). Episode
-    rows carry their knowledge (`propositions`, `knowledge`)."""
-    hits = (
-        Hit(r["id"], float(r["score"]), tuple(r.get("propositions") or ()), int(r.get("knowledge") or 0)) for r in rows
-    )
+def _hits(rows: list[dict[str, Any]], statement: str) -> list[Hit]:
+    """Best first, ties broken by id (the statements order their rows so too; this does not depend on it). The
+    episode statements' rows must carry their knowledge (`propositions`, `knowledge`): a row without it is an error,
+    not chit-chat."""
+    if statement.endswith("_episodes"):
+        hits = [Hit(r["id"], float(r["score"]), tuple(sorted(r["propositions"])), int(r["knowledge"])) for r in rows]
+    else:
+        hits = [Hit(r["id"], float(r["score"])) for r in rows]
     return sorted(hits, key=lambda h: (-h.score, h.id))
 
 

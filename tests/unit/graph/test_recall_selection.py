@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from graph.recall.engine import RecallTuning, concepts_to_expand
 from graph.recall.search import SpaceSizes, _hits
 
@@ -61,4 +63,12 @@ def test_space_sizes_without_a_lifetime_are_counted_every_time() -> None:
 
 def test_hits_are_ordered_best_first_with_ties_by_id() -> None:
     rows = [{"id": "b", "score": 0.5}, {"id": "c", "score": 0.9}, {"id": "a", "score": 0.5}]
-    assert [h.id for h in _hits(rows)] == ["c", "a", "b"]
+    assert [h.id for h in _hits(rows, "dense_propositions")] == ["c", "a", "b"]
+
+
+def test_episode_hits_carry_their_knowledge_and_must_have_it() -> None:
+    rows = [{"id": "e1", "score": 0.7, "propositions": ["p2", "p1"], "knowledge": 3}]
+    (hit,) = _hits(rows, "exact_episodes")
+    assert hit.proves == ("p1", "p2") and hit.ever_proved == 3  # sorted: the same answer whatever the store order
+    with pytest.raises(KeyError):  # an episode row without its knowledge is a broken statement, not chit-chat
+        _hits([{"id": "e1", "score": 0.7}], "dense_episodes")
