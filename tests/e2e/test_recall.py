@@ -249,11 +249,7 @@ def test_an_episode_hit_brings_the_knowledge_it_proves_in_the_same_statement(
     from graph.recall import search
 
     monkeypatch.setattr(search, "EXACT_SCAN_MAX", exact_scan_max)
-    turns = [
-        {"speaker": "Ann", "id": "D1:1", "text": "Hi there!"},
-        {"speaker": "Ann", "id": "D1:2", "text": "I adopted a grey cat named Pixel last spring."},
-    ]
-    ingest(space, [{"type": "conversation", "id": "c", "sessions": [{"id": "s1", "turns": turns}]}])
+    ingest(space, [_chat("c", [("Ann", "Hi there!"), ("Ann", "I adopted a grey cat named Pixel last spring.")])])
     episodes = rows(
         driver,
         "MATCH (e:Episode {space: $s}) OPTIONAL MATCH (p:Proposition {status: 'active'})-[:PROVEN_BY]->(e) "
@@ -261,8 +257,8 @@ def test_an_episode_hit_brings_the_knowledge_it_proves_in_the_same_statement(
         s=space,
     )
     by_turn = {r["turn"]: r for r in episodes}
-    stated = sorted(by_turn["D1:2"]["proves"])
-    assert stated and not by_turn["D1:1"]["proves"]
+    stated = sorted(by_turn["T2"]["proves"])
+    assert stated and not by_turn["T1"]["proves"]
     vector = vector_param(get_embedder().encode(["Ann's cat Pixel"])[0])
 
     def hits_by_id() -> list[dict[str, search.Hit]]:
@@ -278,14 +274,14 @@ def test_an_episode_hit_brings_the_knowledge_it_proves_in_the_same_statement(
         return [dense, fulltext]
 
     for found in hits_by_id():
-        fact, greeting = found[by_turn["D1:2"]["id"]], found[by_turn["D1:1"]["id"]]
+        fact, greeting = found[by_turn["T2"]["id"]], found[by_turn["T1"]["id"]]
         assert list(fact.proves) == stated and fact.ever_proved == len(stated)
         assert greeting.proves == () and greeting.ever_proved == 0
 
     driver.execute_query("UNWIND $ids AS id MATCH (p:Proposition {space: $s, id: id}) SET p.status = 'superseded'",
                          ids=stated, s=space)  # fmt: skip
     for found in hits_by_id():
-        fact = found[by_turn["D1:2"]["id"]]
+        fact = found[by_turn["T2"]["id"]]
         assert fact.proves == () and fact.ever_proved == len(stated)
 
 
