@@ -14,8 +14,10 @@ CALL (own) {
   LIMIT $k
   OPTIONAL MATCH (p:Proposition)-[:PROVEN_BY]->(node)
   WITH node, score, p, CASE WHEN $as_of IS NULL THEN p.status = 'active'
-       ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END AS current
-  WITH node, score, collect(CASE WHEN current THEN p.id END) AS propositions, count(p) AS knowledge
+       ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END AS current,
+       $as_of IS NULL OR p.recorded_at <= $as_of AS known  // what memory had recorded by then
+  WITH node, score, collect(CASE WHEN current THEN p.id END) AS propositions,
+       count(CASE WHEN known THEN p END) AS knowledge
   ORDER BY score DESC, node.id
   RETURN collect({id: node.id, score: score, propositions: propositions, knowledge: knowledge}) AS rows
 }

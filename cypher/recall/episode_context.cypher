@@ -15,11 +15,12 @@ WHERE n.space = $space AND ($as_of IS NULL OR n.recorded_at <= $as_of)
 OPTIONAL MATCH (k:Proposition)-[:PROVEN_BY]->(n)
 WITH anchor, n, distance, k,
      CASE WHEN $as_of IS NULL THEN k.status = 'active'
-          ELSE k.recorded_at <= $as_of AND (k.expired_at IS NULL OR k.expired_at > $as_of) END AS current
+          ELSE k.recorded_at <= $as_of AND (k.expired_at IS NULL OR k.expired_at > $as_of) END AS current,
+          $as_of IS NULL OR k.recorded_at <= $as_of AS known  // what memory had recorded by then
 WITH anchor, n, distance,
      collect(CASE WHEN current THEN {id: k.id, similarity: vector.similarity.cosine(k.embedding, $vector)} END)
        AS propositions,
-     count(k) AS knowledge
+     count(CASE WHEN known THEN k END) AS knowledge
 RETURN collect({
   anchor_rank: anchor.rank, episode_id: n.id, distance: distance,
   episode_similarity: vector.similarity.cosine(n.embedding, $vector), propositions: propositions, knowledge: knowledge

@@ -211,6 +211,13 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
     driver: neo4j.Driver, explored: Explored, settings: EngramSettings, tmp_path: Path
 ) -> None:
     from selenium import webdriver
+    from selenium.common.exceptions import (
+        ElementClickInterceptedException,
+        ElementNotInteractableException,
+        NoSuchElementException,
+        StaleElementReferenceException,
+        TimeoutException,
+    )
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.remote.webdriver import WebDriver
@@ -221,7 +228,15 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1600,1000"):
         options.add_argument(arg)
     browser = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    wait = WebDriverWait(browser, 60)
+    # React re-renders the Browser's controls while frames appear: an element found a moment ago may be replaced or
+    # not yet clickable, so lookups and clicks are retried until the wait's deadline.
+    settling = (
+        NoSuchElementException,
+        StaleElementReferenceException,
+        ElementNotInteractableException,
+        ElementClickInterceptedException,
+    )
+    wait = WebDriverWait(browser, 60, ignored_exceptions=settling)
     parameters = {**explored.parameters, "proposition": "melanie"}  # words: several propositions of Melanie's
     (query,) = [q for q in exploration_queries() if q.name == "proposition_provenance"]
     expected = {
@@ -236,11 +251,44 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
     snippet_nodes = {n.element_id for r in _run(driver, snippet, {}) for n in _nodes(list(r.values()))}
     assert snippet_nodes
 
+    def click(selector: str) -> None:
+        def clicked(b: WebDriver) -> bool:
+            b.find_element(By.CSS_SELECTOR, selector).click()
+            return True
+
+        wait.until(clicked, f"could not click {selector}")
+
     def run_in_editor(command: str) -> None:
         """Paste `command` into the editor, as a person would, and run it."""
-        browser.find_element(By.CSS_SELECTOR, "#monaco-main-editor").click()
+        click("#monaco-main-editor")
         browser.execute_script(PASTE, command)
-        browser.find_element(By.CSS_SELECTOR, "[data-testid=editor-Run]").click()
+        click("[data-testid=editor-Run]")
+
+    def connected(b: WebDriver) -> bool:
+        return "Connected to Neo4j" in b.page_source
+
+    def connect() -> None:
+        """Fill in the password and connect; again if a click went to a form still being set up."""
+        username = wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "[data-testid=username]"))
+        assert username.get_attribute("value") == "neo4j"  # pre-filled from the URL
+
+        def submitted(b: WebDriver) -> bool:
+            if connected(b):
+                return True
+            password = b.find_element(By.CSS_SELECTOR, "[data-testid=password]")
+            password.clear()
+            password.send_keys(settings.neo4j.password.get_secret_value())
+            b.find_element(By.CSS_SELECTOR, "[data-testid=connect]").click()
+            return True
+
+        for attempt in range(3):
+            wait.until(submitted, "could not fill in the connect form")
+            try:
+                WebDriverWait(browser, 30).until(connected)
+                return
+            except TimeoutException:
+                if attempt == 2:
+                    raise
 
     def drawn(count: int) -> Callable[[WebDriver], bool]:
         return lambda b: len(b.find_elements(By.CSS_SELECTOR, "svg g.node")) == count
@@ -248,12 +296,8 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
     try:
         # The URL `engram browser` prints: it pre-fills the connect form and puts `:params` in the editor.
         browser.get(browser_url(settings, parameters))
-        password = wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "[data-testid=password]"))
-        assert browser.find_element(By.CSS_SELECTOR, "[data-testid=username]").get_attribute("value") == "neo4j"
-        password.send_keys(settings.neo4j.password.get_secret_value())
-        browser.find_element(By.CSS_SELECTOR, "[data-testid=connect]").click()
-        wait.until(lambda b: "Connected to Neo4j" in b.page_source)
-        browser.find_element(By.CSS_SELECTOR, "[data-testid=editor-Run]").click()
+        connect()
+        click("[data-testid=editor-Run]")
         wait.until(lambda b: "Successfully set your parameters" in b.page_source)
 
         # What `engram browser --style` prints, then the query, pasted into the editor.
@@ -268,9 +312,9 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
         run_in_editor(query.text)
         wait.until(drawn(len(expected)))  # every node the query returns is drawn
         # The result frame is the newest, so the first: full screen, then zoom the graph to fit it.
-        browser.find_element(By.CSS_SELECTOR, "button[title=Fullscreen]").click()
+        click("button[title=Fullscreen]")
         time.sleep(3)  # the force layout settles
-        browser.find_element(By.CSS_SELECTOR, "button[aria-label=zoom-to-fit]").click()
+        click("button[aria-label=zoom-to-fit]")
         time.sleep(2)
         shot = Path(os.environ.get("ENGRAM_BROWSER_SCREENSHOT") or tmp_path / "browser.png")
         shot.parent.mkdir(parents=True, exist_ok=True)
@@ -281,6 +325,8 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
         browser.save_screenshot(str(tmp_path / "failure.png"))
         (tmp_path / "failure.html").write_text(browser.page_source, encoding="utf-8")
         print(f"Browser at the failure: {tmp_path / 'failure.png'}")
+        # What the Browser said (a connection error, a query error) reaches the CI log, not only the screenshot.
+        print("Browser text at the failure:", " ".join(browser.find_element(By.TAG_NAME, "body").text.split())[-2000:])
         raise
     finally:
         browser.quit()

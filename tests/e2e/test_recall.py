@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 import neo4j
@@ -243,8 +244,9 @@ def test_an_episode_hit_brings_the_knowledge_it_proves_in_the_same_statement(
 ) -> None:
     """Episode searches hand back, per hit, the current propositions the episode proves and how many it ever proved
     (recall used to ask for them in a second statement): a turn stating a fact proves it, a greeting proves nothing,
-    and once the fact is superseded the turn proves nothing current but is still not chit-chat. Through the exact
-    scan of a small space and through the vector index (a large space's path)."""
+    and once the fact is superseded the turn proves nothing current but is still not chit-chat. Asked `as_of` a
+    time before the fact was recorded (extracted a day after the turn), the turn had proved nothing yet. Through the
+    exact scan of a small space and through the vector index (a large space's path)."""
     from graph.params import vector_param
     from graph.recall import search
 
@@ -261,8 +263,8 @@ def test_an_episode_hit_brings_the_knowledge_it_proves_in_the_same_statement(
     assert stated and not by_turn["T1"]["proves"]
     vector = vector_param(get_embedder().encode(["Ann's cat Pixel"])[0])
 
-    def hits_by_id() -> list[dict[str, search.Hit]]:
-        searcher = search.GraphSearcher(driver, "neo4j", space, None)
+    def hits_by_id(as_of: datetime | None = None) -> list[dict[str, search.Hit]]:
+        searcher = search.GraphSearcher(driver, "neo4j", space, as_of)
         searcher.load_sizes()
         before = searcher.queries
         dense = {hit.id: hit for hit in searcher.dense("episodes", vector, 10)}
@@ -277,6 +279,20 @@ def test_an_episode_hit_brings_the_knowledge_it_proves_in_the_same_statement(
         fact, greeting = found[by_turn["T2"]["id"]], found[by_turn["T1"]["id"]]
         assert list(fact.proves) == stated and fact.ever_proved == len(stated)
         assert greeting.proves == () and greeting.ever_proved == 0
+
+    (recorded,) = rows(
+        driver,
+        "UNWIND $ids AS id MATCH (p:Proposition {space: $s, id: id}) "
+        "SET p.recorded_at = p.recorded_at + duration('P1D') WITH count(*) AS moved "
+        "MATCH (e:Episode {space: $s}) RETURN max(e.recorded_at) AS episodes",
+        ids=stated,
+        s=space,
+    )
+    for found in hits_by_id(recorded["episodes"].to_native()):
+        fact = found[by_turn["T2"]["id"]]
+        assert fact.proves == () and fact.ever_proved == 0
+    for found in hits_by_id(recorded["episodes"].to_native() + timedelta(days=2)):
+        assert list(found[by_turn["T2"]["id"]].proves) == stated
 
     driver.execute_query("UNWIND $ids AS id MATCH (p:Proposition {space: $s, id: id}) SET p.status = 'superseded'",
                          ids=stated, s=space)  # fmt: skip
