@@ -93,7 +93,7 @@ def check_worker(settings: EngramSettings) -> CheckResult:
     from workers.celery_app import app as celery_app
 
     try:
-        replies = celery_app.control.ping(timeout=3.0)
+        replies = celery_app.control.ping(timeout=5.0)  # a loaded machine answers late
     except Exception as exc:
         return CheckResult("Celery worker", False, str(exc), "engram up")
     if not replies:

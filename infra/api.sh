@@ -13,7 +13,7 @@ start() {
   log "starting the GraphQL API on http://127.0.0.1:$ENGRAM_API_PORT/graphql"
   nohup "$ENGRAM_VENV/bin/python" -m app.api.server >"$API_DIR/api.log" 2>&1 &
   echo $! >"$PID"
-  wait_for api 90 curl -fsS "http://127.0.0.1:$ENGRAM_API_PORT/healthz" \
+  wait_for api 90 curl -fsS -m 5 "http://127.0.0.1:$ENGRAM_API_PORT/healthz" \
     || die "the API did not answer /healthz within 90 s (log: $API_DIR/api.log)"
   log "api up (pid $(cat "$PID"))"
 }

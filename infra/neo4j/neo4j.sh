@@ -6,7 +6,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 H="$NEO4J_HOME_DIR"
 PID="$H/run/engram-neo4j.pid"
 
-http_ok() { curl -fs -o /dev/null "http://127.0.0.1:$NEO4J_HTTP_PORT/"; }
+http_ok() { curl -fs -m 5 -o /dev/null "http://127.0.0.1:$NEO4J_HTTP_PORT/"; }
 
 start() {
   [ -f "$H/lib/neo4j-5.26.19.jar" ] || die "Neo4j is not assembled in $H: run infra/install.sh"

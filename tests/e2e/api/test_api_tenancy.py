@@ -77,6 +77,7 @@ def test_tenant_a_cannot_reach_tenant_b(
     b_job = b(operation("ingest"), {"records": [{"type": "document", "id": "memo", "text": "A short memo."}]})
     job = gql(operation("job"), {"id": b_job["ingest"]["id"]})["job"]
     assert job["__typename"] == "NotFound"
+    b.wait_for_job(b_job["ingest"]["id"])  # finished before the fixture deletes B's space (a late job re-creates it)
     b_key_id = b(operation("api_keys"), operation_name="ApiKeys")["apiKeys"][0]["id"]
     revoke = gql(operation("api_keys"), {"id": b_key_id}, operation_name="RevokeApiKey")["revokeApiKey"]
     assert revoke["__typename"] == "NotFound"
@@ -120,3 +121,4 @@ def test_subscription_to_another_tenants_job_is_refused(
         assert message["type"] == "error" or (message["type"] == "next" and message["payload"].get("errors"))
         text = str(message["payload"])
         assert "no job" in text and "Another memo" not in text
+    b.wait_for_job(job["ingest"]["id"])  # finished before the fixture deletes B's space (a late job re-creates it)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engram.keys.tokenization import KeyTokenizer
+from tests.support.hypothesis_checks import SUPPRESSED_CHECKS
 from tests.support.key_strategies import schemas
 from tests.support.tiny_lm import CORPUS
 
@@ -61,7 +62,7 @@ _KEYS = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, deadline=None, suppress_health_check=SUPPRESSED_CHECKS)
 @given(keys=st.lists(_KEYS, min_size=1, max_size=80, unique=True) | schemas(max_size=40))
 def test_cached_tokens_equal_direct_encoding(
     tokenizers: list[tuple[KeyTokenizer, KeyTokenizer]], keys: list[str]

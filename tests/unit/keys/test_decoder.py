@@ -7,15 +7,16 @@ what may. Beam search with as many beams as keys must find every key (each valid
 from __future__ import annotations
 
 import torch
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engram.keys.decoder import KeyDecoder
 from engram.keys.trie import KeyTrie
+from tests.support.hypothesis_checks import SUPPRESSED_CHECKS
 from tests.support.key_strategies import schemas
 
 PROMPT = "Name the memory key.\nKey:\n"
-SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=SUPPRESSED_CHECKS)
 
 
 @SETTINGS
@@ -39,7 +40,7 @@ def test_beams_are_distinct_keys_of_the_schema(decoder: KeyDecoder, keys: list[s
     assert set(named) <= set(keys)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=SUPPRESSED_CHECKS)
 @given(keys=schemas(max_size=5), added=schemas(max_size=3), removed=st.sets(st.integers(0, 9), max_size=3))
 def test_inserts_and_removals_show_in_the_next_generation(
     decoder: KeyDecoder, keys: list[str], added: list[str], removed: set[int]

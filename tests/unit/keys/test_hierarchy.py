@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engram.keys.decoder import KeyDecoder
 from engram.keys.hierarchy import HierarchicalSchema, split_key
+from tests.support.hypothesis_checks import SUPPRESSED_CHECKS
 
 PROMPT = "Name the memory key.\nKey:\n"
 _PART = st.text(alphabet=st.characters(blacklist_characters="/", blacklist_categories=["Cs"]), min_size=1, max_size=6)
@@ -18,7 +19,7 @@ def test_a_key_splits_at_its_first_separator() -> None:
     assert split_key("/alice") is None and split_key("person/") is None
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=6, deadline=None, suppress_health_check=SUPPRESSED_CHECKS)
 @given(pairs=st.lists(st.tuples(_PART, _PART), min_size=1, max_size=4, unique=True), k=st.integers(1, 3))
 def test_named_keys_exist_and_are_distinct(decoder: KeyDecoder, pairs: list[tuple[str, str]], k: int) -> None:
     keys = [f"{c}/{r}" for c, r in pairs]

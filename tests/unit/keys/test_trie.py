@@ -7,12 +7,13 @@ from hypothesis import strategies as st
 
 from engram.keys.tokenization import KeyTokenizer
 from engram.keys.trie import KeyTrie
+from tests.support.hypothesis_checks import SUPPRESSED_CHECKS
 from tests.support.key_strategies import schemas, writable_keys
 
 OPERATIONS = st.lists(st.tuples(st.booleans(), st.integers(0, 30)), max_size=30)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, suppress_health_check=SUPPRESSED_CHECKS)
 @given(initial=schemas(), more=schemas(), operations=OPERATIONS, merge_every=st.integers(1, 6))
 def test_the_trie_holds_exactly_the_live_keys(
     key_tokenizer: KeyTokenizer,
