@@ -39,6 +39,9 @@ class WorkerSettings(BaseSettings):
     # a stage still running when it expires would run twice (harmless: idempotent, but wasted work).
     visibility_timeout_s: int = 900
     restore_interval_s: int = 5
+    # Restoring is done under a Redis lock; a worker killed while holding it (kill -9, OOM) leaves it behind, and
+    # no worker restores anything until it expires (kombu's default: 5 minutes). A restore takes milliseconds.
+    restore_lock_s: int = Field(default=60, ge=5)
     # Pool processes (infra/worker.sh passes the same variable to celery --concurrency).
     concurrency: int = 2
     # Torch threads per pool process; 0 = cores / concurrency, so parallel jobs do not oversubscribe the CPU.

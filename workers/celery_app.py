@@ -49,6 +49,7 @@ def create_celery_app() -> Celery:
             "visibility_timeout": settings.worker.visibility_timeout_s,
             "unacked_restore_interval": settings.worker.restore_interval_s,
             "unacked_restore_throttle": 1,
+            "unacked_mutex_expire": settings.worker.restore_lock_s,
         },
         worker_hijack_root_logger=False,
         # Periodic consolidation of every space, for `celery -A workers.celery_app:app beat` (not started by

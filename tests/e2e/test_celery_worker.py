@@ -28,3 +28,15 @@ def test_embedding_task_matches_local_embeddings() -> None:
     local = get_embedder().encode(texts)
     assert remote.shape == (2, 384)
     assert np.allclose(remote, local, atol=1e-4)
+
+
+def test_a_killed_workers_restore_lock_expires_in_a_minute(settings: EngramSettings) -> None:
+    """Unacknowledged messages of a dead worker are restored under a Redis lock; a worker killed while holding it
+    blocks every restore until the lock expires (kombu's default: 5 minutes). Kombu ignores transport options it
+    does not know, so the setting is read back from kombu's own channel."""
+    from workers.celery_app import app as celery_app
+
+    with celery_app.connection_for_write() as connection:
+        channel = connection.default_channel
+        assert channel.unacked_mutex_expire == settings.worker.restore_lock_s == 60
+        assert channel.visibility_timeout == settings.worker.visibility_timeout_s
