@@ -49,7 +49,7 @@ start() {
 
 case "${1:-status}" in
   start) start ;;
-  stop) stop_pid "$PID" neo4j 60 ;;
+  stop) stop_pid "$PID" neo4j 240 ;;  # a large graph's shutdown checkpoint takes minutes; a kill forces recovery
   status) if pid_alive "$PID" && http_ok; then echo "neo4j: running (pid $(cat "$PID"))"; else echo "neo4j: stopped"; exit 3; fi ;;
   *) die "usage: neo4j.sh start|stop|status" ;;
 esac
