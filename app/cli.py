@@ -11,6 +11,7 @@ from rich.console import Console
 
 from app import api_commands
 from app.consolidate_command import consolidate_command
+from app.mcp_command import mcp_command
 from engram.formats.loading import InputFormat
 from engram.settings import PROJECT_ROOT, get_settings
 
@@ -143,6 +144,7 @@ def doctor() -> None:
 
 
 cli.command("consolidate")(consolidate_command)
+cli.command("mcp")(mcp_command)
 
 
 api_commands.register(cli)

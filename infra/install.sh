@@ -24,7 +24,7 @@ command -v curl >/dev/null || apt_install curl
 { command -v chromium >/dev/null && command -v chromedriver >/dev/null; } || apt_install chromium chromium-driver
 
 # Python environment, keyed on the dependency list so a warm machine skips pip entirely.
-py_stamp="$ENGRAM_VENV/.engram-deps-$(sha256sum "$ENGRAM_ROOT/pyproject.toml" | cut -c1-16)"
+py_stamp="$ENGRAM_VENV/.engram-deps-$(cat "$ENGRAM_ROOT/pyproject.toml" "$ENGRAM_ROOT/clients/python/pyproject.toml" | sha256sum | cut -c1-16)"
 if [ ! -x "$ENGRAM_VENV/bin/python" ]; then
   log "creating virtualenv $ENGRAM_VENV"
   mkdir -p "$(dirname "$ENGRAM_VENV")"
@@ -33,14 +33,26 @@ fi
 if [ ! -f "$py_stamp" ]; then
   log "installing Python dependencies (first time: several minutes, torch is large)"
   "$ENGRAM_VENV/bin/pip" install -q --upgrade pip
+  # The typed client first: app/mcp imports it, and it is not a PyPI package.
+  "$ENGRAM_VENV/bin/pip" install -q -e "$ENGRAM_ROOT/clients/python"
   "$ENGRAM_VENV/bin/pip" install -q -e "$ENGRAM_ROOT[dev]"
   rm -f "$ENGRAM_VENV"/.engram-deps-*; touch "$py_stamp"
 fi
 # The editable install must point at this checkout (CI clones elsewhere); re-point it cheaply if not.
-here=$(cd / && "$ENGRAM_VENV/bin/python" -c 'import app, pathlib; print(pathlib.Path(app.__file__).resolve().parent.parent)' 2>/dev/null || true)
-if [ "$here" != "$ENGRAM_ROOT" ]; then
-  log "pointing the editable install at $ENGRAM_ROOT"
-  "$ENGRAM_VENV/bin/pip" install -q --no-deps -e "$ENGRAM_ROOT"
+here=$(cd / && "$ENGRAM_VENV/bin/python" -c 'import app, engram_client, pathlib; print(pathlib.Path(app.__file__).resolve().parent.parent, pathlib.Path(engram_client.__file__).resolve().parent.parent.parent.parent)' 2>/dev/null || true)
+if [ "$here" != "$ENGRAM_ROOT $ENGRAM_ROOT" ]; then
+  log "pointing the editable installs at $ENGRAM_ROOT"
+  "$ENGRAM_VENV/bin/pip" install -q --no-deps -e "$ENGRAM_ROOT/clients/python" -e "$ENGRAM_ROOT"
+fi
+
+# ariadne-codegen (regenerates clients/python/engram_client, and checks it for drift in the tests) needs a
+# graphql-core older than strawberry's, so it lives in a venv of its own.
+codegen_stamp="$ENGRAM_CODEGEN_VENV/.engram-codegen-$ARIADNE_CODEGEN_VERSION"
+if [ ! -f "$codegen_stamp" ]; then
+  log "creating the code generator's virtualenv $ENGRAM_CODEGEN_VENV"
+  python3.11 -m venv "$ENGRAM_CODEGEN_VENV" 2>/dev/null || python3 -m venv "$ENGRAM_CODEGEN_VENV"
+  "$ENGRAM_CODEGEN_VENV/bin/pip" install -q "ariadne-codegen==$ARIADNE_CODEGEN_VERSION"
+  rm -f "$ENGRAM_CODEGEN_VENV"/.engram-codegen-*; touch "$codegen_stamp"
 fi
 
 # Neo4j server home from Maven Central (jars cached in ~/.m2, so a fresh clone re-assembles in seconds).

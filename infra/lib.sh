@@ -3,6 +3,8 @@ ENGRAM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # All server state (jars, data, logs, pids) lives in one git-ignored folder.
 ENGRAM_STATE="${ENGRAM_STATE:-$ENGRAM_ROOT/.engram}"
 ENGRAM_VENV="${ENGRAM_VENV:-$HOME/.cache/engram/venv}"
+export ENGRAM_CODEGEN_VENV="${ENGRAM_CODEGEN_VENV:-$HOME/.cache/engram/codegen-venv}"
+ARIADNE_CODEGEN_VERSION=0.19.0
 NEO4J_HOME_DIR="$ENGRAM_STATE/neo4j"
 NEO4J_PASSWORD="${NEO4J_PASSWORD:-engram-dev-password}"
 NEO4J_HEAP="${NEO4J_HEAP:-2g}"

@@ -1,4 +1,4 @@
-"""The FastAPI application: GraphQL at /graphql (HTTP and graphql-transport-ws), /healthz, limits and auth."""
+"""The FastAPI application: GraphQL at /graphql (HTTP and graphql-transport-ws), MCP at /mcp, /healthz, limits, auth."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from app.api.limits import BodySizeLimit
 from app.api.schema.build import build_schema
 from app.api.security import RateLimited, RateLimiter, authenticate, presented_key
 from app.api.services import ApiServices, close_services, create_services
+from app.mcp.transports import mount_mcp
 from engram.runtime import settle_heap
 from engram.settings import EngramSettings, get_settings
 from graph.api_keys import InvalidApiKey
@@ -43,7 +44,8 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
         app.state.services = services or await asyncio.to_thread(create_services, settings)
         app.state.rate_limiter = RateLimiter(app.state.services.redis, api.rate_limit_per_minute)
         settle_heap()  # the model is loaded: full collections stop walking it
-        yield
+        async with mcp_server.session_manager.run():
+            yield
         if owned:
             close_services(app.state.services)
 
@@ -78,6 +80,8 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
         multipart_uploads_enabled=True,
     )
     app.include_router(router, prefix="/graphql")
+    # The agents' door: MCP tools over streamable HTTP, calling this app's GraphQL in-process.
+    mcp_server = mount_mcp(app, api.admin_key.get_secret_value())
 
     @app.exception_handler(InvalidApiKey)
     async def invalid_key(_: Request, exc: InvalidApiKey) -> JSONResponse:

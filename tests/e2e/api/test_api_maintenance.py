@@ -8,15 +8,6 @@ from typing import Any
 
 from tests.support.graphql_client import GraphQL, operation
 
-CORRECT = """
-mutation($id: ID!, $text: String!) {
-  correct(input: {propositionId: $id, text: $text, reason: "user said so"}) {
-    __typename
-    ... on Corrected { created proposition { id text status provenance { externalId } } supersedes { id status } }
-    ... on UserError { message }
-  }
-}
-"""
 HISTORY = """
 query($id: ID!) {
   history(propositionId: $id) {
@@ -32,7 +23,9 @@ def test_correct_supersedes_and_keeps_history(gql: GraphQL, conversation: dict[s
     old = gql(operation("recall"), {"query": "adoption agencies"})["recall"]["items"][0]
     text = "Caroline chose an adoption agency in Portland."
     before_correction = datetime.now(UTC).isoformat()
-    corrected = gql(CORRECT, {"id": old["id"], "text": text})["correct"]
+    corrected = gql(operation("correct"), {"propositionId": old["id"], "text": text, "reason": "user said so"})[
+        "correct"
+    ]
     assert corrected["__typename"] == "Corrected" and corrected["created"] is True
     assert corrected["proposition"]["text"] == text and corrected["proposition"]["status"] == "ACTIVE"
     assert corrected["supersedes"] == {"id": old["id"], "status": "SUPERSEDED"}
@@ -48,10 +41,15 @@ def test_correct_supersedes_and_keeps_history(gql: GraphQL, conversation: dict[s
     then = gql(operation("recall"), {"query": "adoption agency", "asOf": before_correction})["recall"]["items"]
     assert old["id"] in {i["id"] for i in then} and corrected["proposition"]["id"] not in {i["id"] for i in then}
     # The same correction again changes nothing; correcting the superseded one is refused with the reason.
-    assert gql(CORRECT, {"id": old["id"], "text": text})["correct"]["created"] is False
-    stale = gql(CORRECT, {"id": old["id"], "text": "Something else entirely."})["correct"]
+    assert (
+        gql(operation("correct"), {"propositionId": old["id"], "text": text, "reason": "user said so"})["correct"][
+            "created"
+        ]
+        is False
+    )
+    stale = gql(operation("correct"), {"propositionId": old["id"], "text": "Something else entirely."})["correct"]
     assert stale["__typename"] == "InvalidInput" and "superseded" in stale["message"]
-    missing = gql(CORRECT, {"id": "prop_00000000000000000000", "text": "x"})["correct"]
+    missing = gql(operation("correct"), {"propositionId": "prop_00000000000000000000", "text": "x"})["correct"]
     assert missing["__typename"] == "NotFound"
 
 

@@ -1,0 +1,92 @@
+"""What the MCP tools return: plain Pydantic models, so each tool publishes its output schema."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class JobReport(BaseModel):
+    """An ingest job: queued, running, or finished with counts of what it wrote."""
+
+    job_id: str
+    state: str = Field(description="QUEUED, RUNNING, SUCCEEDED or FAILED")
+    stage: str = ""
+    fraction: float = Field(default=0.0, description="share of the job done, 0..1")
+    counts: dict[str, Any] = Field(default_factory=dict, description="what the job wrote, once it ran")
+    error: str = ""
+    finished: bool = False
+
+
+class Evidence(BaseModel):
+    """An episode that proves a recalled item: who said or did what, and when."""
+
+    episode_id: str
+    source_id: str
+    external_id: str
+    speaker: str
+    text: str
+    occurred_at: datetime | None
+
+
+class RecalledItem(BaseModel):
+    id: str
+    kind: str = Field(description="proposition, prescription or episode")
+    text: str
+    score: float = Field(description="the value function's score; items come in ranking order")
+    components: dict[str, Any] = Field(description="the value function's parts behind the score")
+    valid_from: datetime | None
+    provenance: list[Evidence]
+
+
+class RecallAnswer(BaseModel):
+    """Recalled knowledge, best first, with the episodes behind each item."""
+
+    query: str
+    memory_types: list[str] = Field(description="the memory types the router chose (or that were asked for)")
+    tokens: int = Field(description="tokens the returned items take, within the budget")
+    items: list[RecalledItem]
+    context: str = Field(description="the items as compact numbered text, ready for a model's context")
+
+
+class ForgetReport(BaseModel):
+    episode_ids: list[str]
+    knowledge_ids: list[str]
+    source_ids: list[str]
+    intent_ids: list[str]
+    concepts_removed: int
+    not_found: list[str] = Field(description="ids asked for that are not in this space")
+
+
+class CorrectionReport(BaseModel):
+    created: bool = Field(description="false when this exact correction had been applied before")
+    proposition_id: str = Field(description="the new, current proposition")
+    text: str
+    supersedes_id: str = Field(description="the corrected proposition, kept as history")
+
+
+class DimensionSummary(BaseModel):
+    id: str
+    label: str
+    concept_count: int
+    top_concepts: list[str]
+
+
+class ConceptSummary(BaseModel):
+    key: str
+    name: str
+    dimension: str | None
+    associated: list[str] = Field(description="the most strongly associated concept keys")
+    aliases: list[str]
+    propositions: list[str] = Field(description="'<id>: <text>' for the concept's first propositions")
+    total_propositions: int
+
+
+class LinkedNode(BaseModel):
+    link_type: str
+    outgoing: bool
+    node_id: str
+    node_kind: str
+    text: str = Field(description="the node's text, or its key for a concept")

@@ -1,0 +1,30 @@
+"""Recalled items as compact numbered text for a model's context: statement, kind, score, first evidence."""
+
+from __future__ import annotations
+
+from app.mcp.models import RecalledItem
+
+MAX_EVIDENCE_CHARS = 160
+
+
+def _evidence(item: RecalledItem) -> str:
+    if not item.provenance:
+        return ""
+    first = item.provenance[0]
+    when = f" on {first.occurred_at:%Y-%m-%d}" if first.occurred_at else ""
+    text = first.text if len(first.text) <= MAX_EVIDENCE_CHARS else first.text[: MAX_EVIDENCE_CHARS - 1] + "…"
+    more = f" (+{len(item.provenance) - 1} more)" if len(item.provenance) > 1 else ""
+    # A turn's text already starts with its speaker; a step or passage may have none.
+    who = "" if not first.speaker or text.startswith(f"{first.speaker}:") else f" {first.speaker}"
+    return f' | evidence{who}{when}: "{text}"{more}'
+
+
+def render_context(items: list[RecalledItem]) -> str:
+    """One line per item, best first; an empty memory says so instead of returning nothing."""
+    if not items:
+        return "(nothing recalled)"
+    lines = []
+    for rank, item in enumerate(items, start=1):
+        valid = f", true from {item.valid_from:%Y-%m-%d}" if item.valid_from else ""
+        lines.append(f"{rank}. {item.text} [{item.kind} {item.score:.2f}{valid}; id {item.id}]{_evidence(item)}")
+    return "\n".join(lines)

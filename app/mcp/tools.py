@@ -1,0 +1,190 @@
+"""The memory tools an agent calls, each a thin adapter over one GraphQL operation of the typed client.
+
+Nothing here reads or writes the graph itself: every call goes through the GraphQL API (in-process for the
+HTTP endpoint, over HTTP for stdio), so validation, limits, tenancy and auth are the API's, in one place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Any, cast
+
+import httpx
+from engram_client import AsyncEngramClient, LinkType, MemoryType
+from engram_client.exceptions import GraphQLClientGraphQLMultiError, GraphQLClientHttpError
+
+from app.mcp.models import (
+    ConceptSummary,
+    CorrectionReport,
+    DimensionSummary,
+    Evidence,
+    ForgetReport,
+    JobReport,
+    LinkedNode,
+    RecallAnswer,
+    RecalledItem,
+)
+from app.mcp.render import render_context
+from engram.formats.records import Record
+
+FINISHED = {"SUCCEEDED", "FAILED"}
+POLL_S = 0.5
+
+
+class ToolFailure(Exception):
+    """A request the API refused, with the API's own words: the agent can act on them."""
+
+
+def _refused(result: Any) -> ToolFailure:
+    problems = getattr(result, "problems", None)
+    detail = f" ({'; '.join(problems)})" if problems else ""
+    return ToolFailure(f"{result.typename__}: {result.message}{detail}")
+
+
+class MemoryTools:
+    """The tools' logic over one client; the client carries the caller's API key (it selects the space)."""
+
+    def __init__(self, client: AsyncEngramClient) -> None:
+        self._client = client
+
+    async def remember(self, records: list[Record], wait: bool, timeout_s: float) -> JobReport:
+        payload = [record.model_dump(mode="json", exclude_none=True) for record in records]
+        queued = (await self._client.ingest(records=payload)).ingest
+        if queued.typename__ != "Job":
+            raise _refused(queued)
+        report = JobReport(job_id=queued.id, state=queued.state.value)
+        if not wait:
+            return report
+        deadline = asyncio.get_running_loop().time() + timeout_s
+        while not report.finished and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(POLL_S)
+            report = await self.job(report.job_id)
+        return report
+
+    async def job(self, job_id: str) -> JobReport:
+        found = (await self._client.job(id=job_id)).job
+        if found.typename__ != "Job":
+            raise _refused(found)
+        return JobReport(
+            job_id=found.id,
+            state=found.state.value,
+            stage=found.stage,
+            fraction=found.fraction,
+            counts=dict(found.counts or {}),
+            error=found.error,
+            finished=found.state.value in FINISHED,
+        )
+
+    async def recall(
+        self,
+        query: str,
+        memory_types: list[MemoryType] | None,
+        token_budget: int,
+        limit: int,
+        as_of: datetime | None,
+    ) -> RecallAnswer:
+        result = (
+            await self._client.recall(
+                query=query, memory_types=memory_types, token_budget=token_budget, limit=limit, as_of=as_of
+            )
+        ).recall
+        if result.typename__ != "Recall":
+            raise _refused(result)
+        items = [
+            RecalledItem(
+                id=item.id,
+                kind=item.kind,
+                text=item.text,
+                score=item.score,
+                components=dict(item.components or {}),
+                valid_from=item.valid_from,
+                provenance=[Evidence.model_validate(p.model_dump()) for p in item.provenance],
+            )
+            for item in result.items
+        ]
+        return RecallAnswer(
+            query=query,
+            memory_types=[m.value for m in result.memory_types],
+            tokens=result.tokens,
+            items=items,
+            context=render_context(items),
+        )
+
+    async def forget(self, episode_ids: list[str], source_ids: list[str], knowledge_ids: list[str]) -> ForgetReport:
+        result = (
+            await self._client.forget(episode_ids=episode_ids, source_ids=source_ids, knowledge_ids=knowledge_ids)
+        ).forget
+        if result.typename__ != "Forgotten":
+            raise _refused(result)
+        return ForgetReport.model_validate(result.model_dump())
+
+    async def correct(
+        self, proposition_id: str, text: str, valid_from: datetime | None, reason: str
+    ) -> CorrectionReport:
+        result = (
+            await self._client.correct(proposition_id=proposition_id, text=text, valid_from=valid_from, reason=reason)
+        ).correct
+        if result.typename__ != "Corrected":
+            raise _refused(result)
+        current = result.proposition
+        return CorrectionReport(
+            created=result.created,
+            proposition_id=result.proposition_id,
+            text=current.text if current else text,
+            supersedes_id=result.supersedes_id,
+        )
+
+    async def dimensions(self) -> list[DimensionSummary]:
+        page = (await self._client.dimensions()).dimensions
+        return [
+            DimensionSummary(
+                id=edge.node.dimension.id,
+                label=edge.node.dimension.label,
+                concept_count=edge.node.concept_count,
+                top_concepts=[c.node.concept.key for c in edge.node.concepts.edges],
+            )
+            for edge in page.edges
+        ]
+
+    async def concept(self, key: str, first: int) -> ConceptSummary:
+        found = (await self._client.concept_page(key=key, first=first)).concept
+        if found.typename__ != "ConceptPage":
+            raise _refused(found)
+        return ConceptSummary(
+            key=found.concept.key,
+            name=found.concept.name,
+            dimension=found.dimension.label if found.dimension else None,
+            associated=[a.key for a in found.associated],
+            aliases=list(found.aliases),
+            propositions=[f"{e.node.id}: {e.node.text}" for e in found.propositions.edges],
+            total_propositions=found.propositions.total_count or 0,
+        )
+
+    async def follow(self, node_id: str, link_type: LinkType) -> list[LinkedNode]:
+        found = (await self._client.follow(node_id=node_id, link_type=link_type)).follow
+        if found.typename__ != "Links":
+            raise _refused(found)
+        return [
+            LinkedNode(
+                link_type=link.type_.value,
+                outgoing=link.outgoing,
+                node_id=link.node.id,
+                node_kind=link.node.typename__,
+                text=str(getattr(link.node, "text", None) or getattr(link.node, "key", None) or ""),
+            )
+            for link in found.links
+            if link.node is not None
+        ]
+
+
+def api_failure(exc: GraphQLClientHttpError | GraphQLClientGraphQLMultiError) -> ToolFailure:
+    """The API's refusal (a wrong key: 401, a rate limit: 429, a malformed call) as a tool error."""
+    if isinstance(exc, GraphQLClientHttpError):
+        response = cast(httpx.Response, exc.response)
+        try:
+            message = response.json()["errors"][0]["message"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            message = response.text[:200]
+        return ToolFailure(f"HTTP {exc.status_code}: {message}")
+    return ToolFailure("; ".join(error.message for error in exc.errors))

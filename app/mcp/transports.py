@@ -1,0 +1,100 @@
+"""Where the MCP tools' GraphQL client comes from: the API over HTTP (stdio server) or the API app in-process (/mcp)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, cast
+
+import httpx
+from engram_client import AsyncEngramClient
+from fastapi import FastAPI
+from mcp.server.fastmcp import Context, FastMCP
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from app.api.security import authenticate, presented_key
+from app.mcp.server import ClientSource, build_mcp_server
+from graph.api_keys import InvalidApiKey
+
+IN_PROCESS_URL = "http://engram.internal/graphql"  # never resolved: the ASGI transport calls the app directly
+
+
+def _client(url: str, http: httpx.AsyncClient) -> AsyncEngramClient:
+    # httpx's AsyncClient is what the generated client's HttpClient protocol describes; only its stricter
+    # `post` signature keeps a type checker from seeing that.
+    return AsyncEngramClient(url=url, http_client=cast(Any, http))
+
+
+def remote_client_source(url: str, api_key: str, timeout_s: float = 120.0) -> ClientSource:
+    """One client for the process's life (stdio serves one agent with one key)."""
+    http = httpx.AsyncClient(headers={"Authorization": f"Bearer {api_key}"}, timeout=timeout_s)
+    client = _client(url, http)
+
+    def source(ctx: Context[Any, Any, Any]) -> AsyncEngramClient:
+        return client
+
+    return source
+
+
+def in_process_client_source() -> ClientSource:
+    """A client per call that sends the MCP request's own key to the API app it is mounted in."""
+
+    def source(ctx: Context[Any, Any, Any]) -> AsyncEngramClient:
+        request = ctx.request_context.request
+        if request is None:  # only the HTTP transport reaches here
+            raise RuntimeError("the in-process MCP client needs the HTTP request")
+        key = presented_key(request.headers) or ""
+        http = httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=request.app), headers={"Authorization": f"Bearer {key}"}, timeout=None
+        )
+        return _client(IN_PROCESS_URL, http)
+
+    return source
+
+
+class RequireSpaceKey:
+    """Refuses an MCP request without a valid key of a space before any MCP handling (401/403, as GraphQL does)."""
+
+    def __init__(self, app: ASGIApp, admin_key: str) -> None:
+        self._app = app
+        self._admin_key = admin_key
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self._app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        key = presented_key(headers)
+        services = scope["app"].state.services
+        try:
+            caller = await asyncio.to_thread(authenticate, key, services.keys, self._admin_key)
+        except InvalidApiKey as exc:
+            await _refuse(send, 401, "UNAUTHENTICATED", f"{exc}: send a valid key as 'Authorization: Bearer egk_...'")
+            return
+        if caller is None:
+            await _refuse(send, 401, "UNAUTHENTICATED", "send an API key: 'Authorization: Bearer egk_...'")
+            return
+        if caller.space is None:
+            await _refuse(send, 403, "FORBIDDEN", "the admin key manages spaces; use a space's API key for memory")
+            return
+        await self._app(scope, receive, send)
+
+
+async def _refuse(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"errors": [{"message": message, "extensions": {"code": code}}]}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if status == 401:
+        headers.append((b"www-authenticate", b"Bearer"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def mount_mcp(app: FastAPI, admin_key: str) -> FastMCP[Any]:
+    """Serve the tools at /mcp on `app`; the caller runs `server.session_manager.run()` in its lifespan."""
+    server = build_mcp_server(in_process_client_source())
+    starlette_app = server.streamable_http_app()  # creates the session manager
+    endpoint = next(r for r in starlette_app.routes if isinstance(r, Route) and r.path == "/mcp")
+    guarded = RequireSpaceKey(endpoint.app, admin_key)
+    app.router.routes.append(Route("/mcp", endpoint=guarded, methods=["GET", "POST", "DELETE"]))
+    return server

@@ -1,0 +1,40 @@
+from enum import Enum
+
+
+class InputFormat(str, Enum):
+    JSONL = "JSONL"
+    JSON = "JSON"
+    LOCOMO = "LOCOMO"
+
+
+class JobState(str, Enum):
+    QUEUED = "QUEUED"
+    RUNNING = "RUNNING"
+    SUCCEEDED = "SUCCEEDED"
+    FAILED = "FAILED"
+
+
+class KnowledgeStatus(str, Enum):
+    ACTIVE = "ACTIVE"
+    SUPERSEDED = "SUPERSEDED"
+
+
+class LinkType(str, Enum):
+    RELATED_TO = "RELATED_TO"
+    NEXT = "NEXT"
+    CAUSED_BY = "CAUSED_BY"
+    CONTRASTS_WITH = "CONTRASTS_WITH"
+    ASSOCIATED = "ASSOCIATED"
+    SAME_AS = "SAME_AS"
+    MENTIONS = "MENTIONS"
+    PROVEN_BY = "PROVEN_BY"
+    SUPERSEDES = "SUPERSEDES"
+    IN = "IN"
+    PART_OF = "PART_OF"
+    SOLVES = "SOLVES"
+
+
+class MemoryType(str, Enum):
+    EPISODIC = "EPISODIC"
+    SEMANTIC = "SEMANTIC"
+    PROCEDURAL = "PROCEDURAL"

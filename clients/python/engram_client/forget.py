@@ -1,0 +1,34 @@
+from typing import Literal, Union
+
+from pydantic import Field
+
+from .base_model import BaseModel
+
+
+class Forget(BaseModel):
+    forget: Union[
+        "ForgetForgetForgotten", "ForgetForgetInvalidInput", "ForgetForgetOverBudget"
+    ] = Field(discriminator="typename__")
+
+
+class ForgetForgetForgotten(BaseModel):
+    typename__: Literal["Forgotten"] = Field(alias="__typename")
+    episode_ids: list[str] = Field(alias="episodeIds")
+    knowledge_ids: list[str] = Field(alias="knowledgeIds")
+    source_ids: list[str] = Field(alias="sourceIds")
+    intent_ids: list[str] = Field(alias="intentIds")
+    concepts_removed: int = Field(alias="conceptsRemoved")
+    not_found: list[str] = Field(alias="notFound")
+
+
+class ForgetForgetInvalidInput(BaseModel):
+    typename__: Literal["InvalidInput"] = Field(alias="__typename")
+    message: str
+
+
+class ForgetForgetOverBudget(BaseModel):
+    typename__: Literal["OverBudget"] = Field(alias="__typename")
+    message: str
+
+
+Forget.model_rebuild()

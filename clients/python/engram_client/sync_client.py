@@ -1,0 +1,555 @@
+from datetime import datetime
+from typing import Any, Optional, Union
+
+from .api_keys import ApiKeys
+from .base_client import BaseClient
+from .base_model import UNSET, UnsetType
+from .concept_page import ConceptPage
+from .correct import Correct
+from .create_api_key import CreateApiKey
+from .create_space import CreateSpace
+from .dimensions import Dimensions
+from .enums import LinkType, MemoryType
+from .follow import Follow
+from .forget import Forget
+from .ingest import Ingest
+from .job import Job
+from .recall import Recall
+from .revoke_api_key import RevokeApiKey
+from .source_episodes import SourceEpisodes
+from .stats import Stats
+
+
+def gql(q: str) -> str:
+    return q
+
+
+class EngramClient(BaseClient):
+    def create_api_key(self, label: str, **kwargs: Any) -> CreateApiKey:
+        query = gql("""
+            mutation CreateApiKey($label: String!) {
+              createApiKey(label: $label) {
+                secret
+                key {
+                  id
+                  label
+                  createdAt
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {"label": label}
+        response = self.execute(
+            query=query, operation_name="CreateApiKey", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return CreateApiKey.model_validate(data)
+
+    def api_keys(self, **kwargs: Any) -> ApiKeys:
+        query = gql("""
+            query ApiKeys {
+              apiKeys {
+                id
+                label
+                createdAt
+                revokedAt
+              }
+            }
+            """)
+        variables: dict[str, object] = {}
+        response = self.execute(
+            query=query, operation_name="ApiKeys", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return ApiKeys.model_validate(data)
+
+    def revoke_api_key(self, id: str, **kwargs: Any) -> RevokeApiKey:
+        query = gql("""
+            mutation RevokeApiKey($id: ID!) {
+              revokeApiKey(id: $id) {
+                __typename
+                ... on ApiKey {
+                  id
+                  revokedAt
+                }
+                ... on NotFound {
+                  message
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {"id": id}
+        response = self.execute(
+            query=query, operation_name="RevokeApiKey", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return RevokeApiKey.model_validate(data)
+
+    def concept_page(
+        self,
+        key: str,
+        first: Union[Optional[int], UnsetType] = UNSET,
+        after: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> ConceptPage:
+        query = gql("""
+            query ConceptPage($key: String!, $first: Int = 10, $after: String) {
+              concept(key: $key) {
+                __typename
+                ... on ConceptPage {
+                  concept {
+                    id
+                    key
+                    name
+                    df
+                    importance
+                  }
+                  dimension {
+                    id
+                    label
+                  }
+                  associated {
+                    key
+                    weight
+                  }
+                  aliases
+                  propositions(first: $first, after: $after) {
+                    totalCount
+                    pageInfo {
+                      hasNextPage
+                      endCursor
+                    }
+                    edges {
+                      cursor
+                      node {
+                        id
+                        text
+                        validFrom
+                        provenance {
+                          externalId
+                          text
+                        }
+                      }
+                    }
+                  }
+                }
+                ... on NotFound {
+                  message
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {"key": key, "first": first, "after": after}
+        response = self.execute(
+            query=query, operation_name="ConceptPage", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return ConceptPage.model_validate(data)
+
+    def correct(
+        self,
+        proposition_id: str,
+        text: str,
+        valid_from: Union[Optional[datetime], UnsetType] = UNSET,
+        reason: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> Correct:
+        query = gql("""
+            mutation Correct($propositionId: ID!, $text: String!, $validFrom: DateTime, $reason: String = "") {
+              correct(
+                input: {propositionId: $propositionId, text: $text, validFrom: $validFrom, reason: $reason}
+              ) {
+                __typename
+                ... on Corrected {
+                  created
+                  propositionId
+                  supersedesId
+                  proposition {
+                    id
+                    text
+                    status
+                    provenance {
+                      externalId
+                    }
+                  }
+                  supersedes {
+                    id
+                    status
+                  }
+                }
+                ... on UserError {
+                  message
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "propositionId": proposition_id,
+            "text": text,
+            "validFrom": valid_from,
+            "reason": reason,
+        }
+        response = self.execute(
+            query=query, operation_name="Correct", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Correct.model_validate(data)
+
+    def create_space(self, name: str, **kwargs: Any) -> CreateSpace:
+        query = gql("""
+            mutation CreateSpace($name: String!) {
+              createSpace(name: $name) {
+                __typename
+                ... on SpaceCreated {
+                  space
+                  created
+                  key {
+                    secret
+                    key {
+                      id
+                      label
+                      createdAt
+                    }
+                  }
+                }
+                ... on InvalidInput {
+                  message
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {"name": name}
+        response = self.execute(
+            query=query, operation_name="CreateSpace", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return CreateSpace.model_validate(data)
+
+    def dimensions(self, **kwargs: Any) -> Dimensions:
+        query = gql("""
+            query Dimensions {
+              dimensions(first: 10) {
+                totalCount
+                edges {
+                  node {
+                    dimension {
+                      id
+                      label
+                    }
+                    conceptCount
+                    concepts(first: 5) {
+                      edges {
+                        node {
+                          concept {
+                            key
+                          }
+                          summary
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {}
+        response = self.execute(
+            query=query, operation_name="Dimensions", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Dimensions.model_validate(data)
+
+    def follow(self, node_id: str, link_type: LinkType, **kwargs: Any) -> Follow:
+        query = gql("""
+            query Follow($nodeId: ID!, $linkType: LinkType!) {
+              follow(nodeId: $nodeId, linkType: $linkType) {
+                __typename
+                ... on Links {
+                  links {
+                    type
+                    outgoing
+                    properties
+                    node {
+                      id
+                      __typename
+                      ... on Episode {
+                        speaker
+                        text
+                      }
+                      ... on Proposition {
+                        text
+                      }
+                      ... on Concept {
+                        key
+                      }
+                      ... on Prescription {
+                        text
+                      }
+                      ... on Intent {
+                        text
+                      }
+                      ... on Source {
+                        title
+                      }
+                    }
+                  }
+                }
+                ... on NotFound {
+                  message
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {"nodeId": node_id, "linkType": link_type}
+        response = self.execute(
+            query=query, operation_name="Follow", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Follow.model_validate(data)
+
+    def forget(
+        self,
+        episode_ids: Union[Optional[list[str]], UnsetType] = UNSET,
+        source_ids: Union[Optional[list[str]], UnsetType] = UNSET,
+        knowledge_ids: Union[Optional[list[str]], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> Forget:
+        query = gql("""
+            mutation Forget($episodeIds: [ID!] = [], $sourceIds: [ID!] = [], $knowledgeIds: [ID!] = []) {
+              forget(
+                input: {episodeIds: $episodeIds, sourceIds: $sourceIds, knowledgeIds: $knowledgeIds}
+              ) {
+                __typename
+                ... on Forgotten {
+                  episodeIds
+                  knowledgeIds
+                  sourceIds
+                  intentIds
+                  conceptsRemoved
+                  notFound
+                }
+                ... on UserError {
+                  message
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "episodeIds": episode_ids,
+            "sourceIds": source_ids,
+            "knowledgeIds": knowledge_ids,
+        }
+        response = self.execute(
+            query=query, operation_name="Forget", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Forget.model_validate(data)
+
+    def ingest(self, records: Any, **kwargs: Any) -> Ingest:
+        query = gql("""
+            mutation Ingest($records: JSON!) {
+              ingest(input: {records: $records}) {
+                __typename
+                ... on Job {
+                  id
+                  state
+                }
+                ... on InvalidInput {
+                  message
+                  problems
+                }
+                ... on OverBudget {
+                  message
+                  limit
+                  requested
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {"records": records}
+        response = self.execute(
+            query=query, operation_name="Ingest", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Ingest.model_validate(data)
+
+    def job(self, id: str, **kwargs: Any) -> Job:
+        query = gql("""
+            query Job($id: ID!) {
+              job(id: $id) {
+                __typename
+                ... on Job {
+                  id
+                  state
+                  stage
+                  done
+                  total
+                  fraction
+                  stagesDone
+                  stageSeconds
+                  counts
+                  error
+                }
+                ... on NotFound {
+                  message
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {"id": id}
+        response = self.execute(
+            query=query, operation_name="Job", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Job.model_validate(data)
+
+    def recall(
+        self,
+        query: str,
+        token_budget: Union[Optional[int], UnsetType] = UNSET,
+        as_of: Union[Optional[datetime], UnsetType] = UNSET,
+        memory_types: Union[Optional[list[MemoryType]], UnsetType] = UNSET,
+        limit: Union[Optional[int], UnsetType] = UNSET,
+        hop_limit: Union[Optional[int], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> Recall:
+        _query = gql("""
+            query Recall($query: String!, $tokenBudget: Int = 512, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int = 25, $hopLimit: Int = 2) {
+              recall(
+                query: $query
+                tokenBudget: $tokenBudget
+                asOf: $asOf
+                memoryTypes: $memoryTypes
+                limit: $limit
+                hopLimit: $hopLimit
+              ) {
+                __typename
+                ... on Recall {
+                  memoryTypes
+                  tokens
+                  hops
+                  items {
+                    id
+                    kind
+                    text
+                    score
+                    components
+                    tokens
+                    foundBy
+                    validFrom
+                    provenance {
+                      episodeId
+                      sourceId
+                      externalId
+                      speaker
+                      text
+                      occurredAt
+                    }
+                    node {
+                      __typename
+                      ... on Proposition {
+                        concepts {
+                          key
+                        }
+                      }
+                    }
+                  }
+                  sources {
+                    sourceId
+                    itemIds
+                  }
+                  trace {
+                    step
+                    ms
+                    detail
+                  }
+                  cypher
+                }
+                ... on UserError {
+                  message
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "query": query,
+            "tokenBudget": token_budget,
+            "asOf": as_of,
+            "memoryTypes": memory_types,
+            "limit": limit,
+            "hopLimit": hop_limit,
+        }
+        response = self.execute(
+            query=_query, operation_name="Recall", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Recall.model_validate(data)
+
+    def source_episodes(
+        self,
+        id: str,
+        first: Union[Optional[int], UnsetType] = UNSET,
+        after: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> SourceEpisodes:
+        query = gql("""
+            query SourceEpisodes($id: ID!, $first: Int = 20, $after: String) {
+              node(id: $id) {
+                __typename
+                ... on Source {
+                  kind
+                  externalId
+                  episodes(first: $first, after: $after) {
+                    totalCount
+                    pageInfo {
+                      hasNextPage
+                      endCursor
+                    }
+                    edges {
+                      node {
+                        id
+                        externalId
+                        speaker
+                        text
+                        knowledge {
+                          __typename
+                          ... on Proposition {
+                            text
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {"id": id, "first": first, "after": after}
+        response = self.execute(
+            query=query, operation_name="SourceEpisodes", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return SourceEpisodes.model_validate(data)
+
+    def stats(self, **kwargs: Any) -> Stats:
+        query = gql("""
+            query Stats {
+              stats {
+                space
+                sources
+                episodes
+                propositions
+                activePropositions
+                concepts
+                intents
+                prescriptions
+                dimensions
+              }
+            }
+            """)
+        variables: dict[str, object] = {}
+        response = self.execute(
+            query=query, operation_name="Stats", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Stats.model_validate(data)

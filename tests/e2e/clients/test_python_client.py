@@ -1,0 +1,106 @@
+"""The generated Python client (clients/python) runs every operation in graphql/operations/ against the stack's API:
+the sync client over HTTP, the async one over HTTP and graphql-transport-ws (the job progress subscription)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from typing import Any
+
+import neo4j
+from engram_client import AsyncEngramClient, EngramClient, JobState, LinkType
+
+from engram.settings import EngramSettings
+from graphql import OperationDefinitionNode, parse
+from tests.support.graphql_client import operation_files
+
+
+def _operation_methods() -> set[str]:
+    """The client method of each operation: its name in snake case (ariadne-codegen's rule)."""
+    names = set()
+    for path in operation_files():
+        for definition in parse(path.read_text(encoding="utf-8")).definitions:
+            if isinstance(definition, OperationDefinitionNode) and definition.name:
+                names.add(re.sub(r"(?<!^)(?=[A-Z])", "_", definition.name.value).lower())
+    return names
+
+
+class Recorded:
+    """Records which operations a client ran, so the test proves it ran every one."""
+
+    def __init__(self, client: Any, ran: set[str]) -> None:
+        self._client = client
+        self._ran = ran
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        method = getattr(self._client, name)
+
+        def run(*args: Any, **kwargs: Any) -> Any:
+            self._ran.add(name)
+            return method(*args, **kwargs)
+
+        return run
+
+
+async def _follow_job(url: str, ws_url: str, key: str, job_id: str, ran: set[str]) -> list[JobState]:
+    async with AsyncEngramClient(
+        url=url, headers={"Authorization": f"Bearer {key}"}, ws_url=ws_url, ws_connection_init_payload={"apiKey": key}
+    ) as client:
+        ran.add("job_progress")
+        states = [event.job_progress.state async for event in client.job_progress(id=job_id)]
+        ran.add("stats")
+        assert (await client.stats()).stats.episodes == 6  # the async client over HTTP too
+        return states
+
+
+def test_the_generated_client_runs_every_operation(
+    settings: EngramSettings, driver: neo4j.Driver, space: str, conversation: dict[str, Any]
+) -> None:
+    host = f"{settings.api.host}:{settings.api.port}"
+    url, ws_url = f"http://{host}/graphql", f"ws://{host}/graphql"
+    admin_key = settings.api.admin_key.get_secret_value()
+    assert admin_key, "infra/test.sh sets ENGRAM_API_ADMIN_KEY for the API under test"
+    ran: set[str] = set()
+    name = f"{space}-client"
+    try:
+        with EngramClient(url=url, headers={"Authorization": f"Bearer {admin_key}"}) as admin:
+            created = Recorded(admin, ran).create_space(name=name).create_space
+        assert created.typename__ == "SpaceCreated" and created.key.secret.startswith("egk_")
+        key = created.key.secret
+        with EngramClient(url=url, headers={"Authorization": f"Bearer {key}"}) as raw:
+            client = Recorded(raw, ran)
+            assert client.stats().stats.episodes == 0
+            job = client.ingest(records=[conversation]).ingest
+            assert job.typename__ == "Job"
+            states = asyncio.run(asyncio.wait_for(_follow_job(url, ws_url, key, job.id, ran), timeout=300))
+            assert states[-1] == JobState.SUCCEEDED
+            assert client.job(id=job.id).job.state == JobState.SUCCEEDED
+
+            recall = client.recall(query="What did Melanie paint?", limit=5).recall
+            assert recall.typename__ == "Recall"
+            painted = next(item for item in recall.items[:3] if "sunrise" in item.text)
+            evidence = painted.provenance[0]
+            assert evidence.external_id == "D1:4" and evidence.occurred_at is not None
+            source = client.source_episodes(id=evidence.source_id).node
+            assert source is not None and source.episodes.total_count == 4
+            proofs = client.follow(node_id=painted.id, link_type=LinkType.PROVEN_BY).follow
+            assert evidence.episode_id in {link.node.id for link in proofs.links if link.node}
+            concepts = painted.node.concepts if painted.node and hasattr(painted.node, "concepts") else []
+            assert concepts, "a proposition mentions concepts"
+            page = client.concept_page(key=concepts[0].key).concept
+            assert page.typename__ == "ConceptPage" and page.propositions.total_count >= 1
+            assert client.dimensions().dimensions.total_count == 0  # none until consolidation runs
+
+            fixed = client.correct(proposition_id=painted.id, text="Melanie painted a sunrise over Lake Tahoe.").correct
+            assert fixed.typename__ == "Corrected" and fixed.supersedes_id == painted.id
+            gone = client.forget(episode_ids=[evidence.episode_id]).forget
+            assert gone.typename__ == "Forgotten" and gone.episode_ids == [evidence.episode_id]
+
+            issued = client.create_api_key(label="rotated").create_api_key
+            assert issued.key.id in {k.id for k in client.api_keys().api_keys}
+            revoked = client.revoke_api_key(id=issued.key.id).revoke_api_key
+            assert revoked.typename__ == "ApiKey" and revoked.revoked_at is not None
+    finally:
+        driver.execute_query("MATCH (n {space: $space}) DETACH DELETE n", space=name)
+    assert ran == _operation_methods(), f"operations not run by the client: {_operation_methods() - ran}"
