@@ -3,7 +3,9 @@
 In the same run, three measurements of the same LoCoMo questions against the same space:
   1. in-process: `RecallEngine.recall` called directly, one at a time (the baseline);
   2. HTTP sequential: the `recall` GraphQL query to the running API, one at a time (the API's overhead);
-  3. HTTP concurrent: N clients at once while an ingest job (another LoCoMo conversation) runs on the worker.
+  3. MCP sequential: the `recall` tool through the MCP SDK's client, over streamable HTTP (the API's /mcp, which
+     runs the GraphQL query in-process) and over stdio (`engram mcp`, which sends it to the API over HTTP);
+  4. HTTP concurrent: N clients at once while an ingest job (another LoCoMo conversation) runs on the worker.
 Needs the stack running (`make up`). Writes bench/results/api_load.json and api_load.png.
 
     ~/.cache/engram/venv/bin/python -m bench.api_load [--queries 150] [--concurrency 4]
@@ -27,6 +29,7 @@ from tqdm import tqdm
 
 from bench.common import LOCOMO_PATH, RESULTS_DIR, write_result
 from bench.locomo_data import load as load_locomo
+from bench.mcp_caller import McpRecaller, http_session, stdio_session
 from engram.embedding import get_embedder
 from engram.formats.loading import InputFormat, parse_payload
 from engram.settings import get_settings
@@ -113,13 +116,16 @@ def chart(result: dict[str, Any], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = ["in_process", "http_sequential", "http_concurrent_during_ingest"]
+    names = ["in_process", "http_sequential", "mcp_http_sequential", "mcp_stdio_sequential"]
+    names.append("http_concurrent_during_ingest")
     labels = [
         "in-process\n(baseline)",
         "GraphQL/HTTP\nsequential",
+        "MCP streamable\nHTTP sequential",
+        "MCP stdio\nsequential",
         f"GraphQL/HTTP x{result['concurrency']}\nduring ingest",
     ]
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig, ax = plt.subplots(figsize=(10, 4.5))
     x = np.arange(len(names))
     for offset, (metric, colour) in enumerate([("p50_ms", "#4c72b0"), ("p95_ms", "#dd8452"), ("p99_ms", "#c44e52")]):
         values = [result[n][metric] for n in names]
@@ -127,7 +133,7 @@ def chart(result: dict[str, Any], path: Path) -> None:
         ax.bar_label(bars, fmt="%.0f", fontsize=8)
     ax.set_xticks(x, labels)
     ax.set_ylabel("recall latency (ms)")
-    ax.set_title(f"Recall through the GraphQL API ({result['queries']} LoCoMo questions; 0 errors required)")
+    ax.set_title(f"Recall through GraphQL and MCP ({result['queries']} LoCoMo questions; 0 errors required)")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -170,8 +176,18 @@ def main() -> None:
             for question in texts[:WARMUP]:
                 in_process(question)
                 call(question)
-            baseline = timed(in_process, texts, 1, "in-process")
-            sequential = timed(call, texts, 1, "http sequential")
+            key = headers["Authorization"].removeprefix("Bearer ")
+            with (
+                McpRecaller(lambda: http_session(base, key)) as mcp_http,
+                McpRecaller(lambda: stdio_session(base, key)) as mcp_stdio,
+            ):
+                for question in texts[:WARMUP]:
+                    mcp_http.call(question)
+                    mcp_stdio.call(question)
+                baseline = timed(in_process, texts, 1, "in-process")
+                sequential = timed(call, texts, 1, "http sequential")
+                over_mcp_http = timed(mcp_http.call, texts, 1, "mcp http sequential")
+                over_mcp_stdio = timed(mcp_stdio.call, texts, 1, "mcp stdio sequential")
             with httpx.Client(base_url=base, headers=busy_headers, timeout=600) as busy:
                 load_started = time.perf_counter()
                 job_id = post(busy, INGEST, {"r": [records[1]]})["ingest"]["id"]
@@ -189,6 +205,8 @@ def main() -> None:
         "concurrency": args.concurrency,
         "in_process": baseline,
         "http_sequential": sequential,
+        "mcp_http_sequential": over_mcp_http,
+        "mcp_stdio_sequential": over_mcp_stdio,
         "http_concurrent_during_ingest": concurrent,
         "ingest_job_state": job_state,
         "ingest_running_when_load_ended": running_at_end,
@@ -196,6 +214,9 @@ def main() -> None:
         "ingest_s_from_load_start": round(ingest_s, 2),
         "ratio_http_over_in_process_p50": round(sequential["p50_ms"] / baseline["p50_ms"], 3),
         "ratio_http_over_in_process_mean": round(sequential["mean_ms"] / baseline["mean_ms"], 3),
+        "ratio_mcp_http_over_graphql_http_p50": round(over_mcp_http["p50_ms"] / sequential["p50_ms"], 3),
+        "ratio_mcp_stdio_over_graphql_http_p50": round(over_mcp_stdio["p50_ms"] / sequential["p50_ms"], 3),
+        "ratio_mcp_http_over_in_process_p50": round(over_mcp_http["p50_ms"] / baseline["p50_ms"], 3),
         "ratio_concurrent_throughput_over_in_process": round(
             concurrent["throughput_per_s"] / baseline["throughput_per_s"], 3
         ),
