@@ -1,8 +1,9 @@
 import json
+import time
 
 import pytest
 
-from engram.formats.loading import InputFormat, InvalidInput, parse_payload
+from engram.formats.loading import InputFormat, InvalidInput, parse_payload, validate_records
 from engram.formats.records import ConversationRecord, DocumentRecord, TrajectoryRecord
 
 CONVERSATION = {
@@ -80,3 +81,18 @@ def test_naive_timestamps_are_utc() -> None:
     record = dict(CONVERSATION, sessions=[dict(CONVERSATION["sessions"][0], started_at="2023-05-08T13:56:00")])  # type: ignore[arg-type]
     (parsed,) = parse_payload(json.dumps(record), InputFormat.JSON)
     assert parsed.sessions[0].started_at.utcoffset().total_seconds() == 0  # type: ignore[union-attr]
+
+
+def test_validation_time_grows_linearly_with_the_number_of_records() -> None:
+    # Duplicate ids were found with list.count per record: 10,000 small records took ~2 s, ~90x the time of 1,000.
+    records = [{"type": "document", "id": f"d{i}", "text": "x"} for i in range(10_000)]
+
+    def best_of_three(count: int) -> float:
+        timings = []
+        for _ in range(3):
+            started = time.perf_counter()
+            validate_records(records[:count])
+            timings.append(time.perf_counter() - started)
+        return min(timings)
+
+    assert best_of_three(10_000) < 40 * best_of_three(1_000)  # linear: ~10x; quadratic: ~100x
