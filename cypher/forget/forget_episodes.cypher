@@ -2,17 +2,18 @@
 //  - knowledge (propositions, prescriptions) proven only by forgotten episodes is deleted;
 //  - knowledge also proven by other episodes only loses the PROVEN_BY links;
 //  - sources left without episodes are deleted; intents left without prescriptions are deleted.
-// Returns what was removed and the concepts whose statistics must be refreshed.
+// Returns what was removed and the concepts whose statistics must be refreshed. Every far end is matched in $space:
+// an edge into another space can neither have its nodes deleted nor keep this space's alive.
 MATCH (e:Episode {space: $space}) USING INDEX e:Episode(space, id)
 WHERE e.id IN $episode_ids
 WITH collect(e) AS episodes
 CALL (episodes) {
   UNWIND episodes AS e
-  MATCH (k)-[:PROVEN_BY]->(e) WHERE k:Proposition OR k:Prescription
+  MATCH (k {space: $space})-[:PROVEN_BY]->(e) WHERE k:Proposition OR k:Prescription
   WITH DISTINCT k, episodes
-  WHERE NOT EXISTS { MATCH (k)-[:PROVEN_BY]->(other:Episode) WHERE NOT other IN episodes }
-  OPTIONAL MATCH (k)-[:MENTIONS]->(c:Concept)
-  OPTIONAL MATCH (k)-[:SOLVES]->(i:Intent)
+  WHERE NOT EXISTS { MATCH (k)-[:PROVEN_BY]->(other:Episode {space: $space}) WHERE NOT other IN episodes }
+  OPTIONAL MATCH (k)-[:MENTIONS]->(c:Concept {space: $space})
+  OPTIONAL MATCH (k)-[:SOLVES]->(i:Intent {space: $space})
   WITH k, collect(DISTINCT c.id) AS concept_ids, collect(DISTINCT i) AS intents
   WITH collect(k.id) AS knowledge_ids, collect(k) AS doomed, apoc.coll.flatten(collect(concept_ids)) AS concept_ids,
        apoc.coll.toSet(apoc.coll.flatten(collect(intents))) AS intents
@@ -21,7 +22,7 @@ CALL (episodes) {
 }
 CALL (episodes) {
   UNWIND episodes AS e
-  MATCH (e)-[:PART_OF]->(s:Source)
+  MATCH (e)-[:PART_OF]->(s:Source {space: $space})
   RETURN collect(DISTINCT s) AS sources
 }
 WITH episodes, knowledge_ids, concept_ids, intents, sources, [e IN episodes | e.id] AS episode_ids
@@ -29,14 +30,14 @@ FOREACH (e IN episodes | DETACH DELETE e)
 WITH knowledge_ids, concept_ids, intents, sources, episode_ids
 CALL (sources) {
   UNWIND sources AS s
-  WITH s WHERE NOT EXISTS { (s)<-[:PART_OF]-(:Episode) }
+  WITH s WHERE NOT EXISTS { (s)<-[:PART_OF]-(:Episode {space: $space}) }
   WITH collect(s.id) AS ids, collect(s) AS empty
   FOREACH (s IN empty | DETACH DELETE s)
   RETURN ids AS source_ids
 }
 CALL (intents) {
   UNWIND intents AS i
-  WITH i WHERE NOT EXISTS { (i)<-[:SOLVES]-(:Prescription) }
+  WITH i WHERE NOT EXISTS { (i)<-[:SOLVES]-(:Prescription {space: $space}) }
   WITH collect(i.id) AS ids, collect(i) AS empty
   FOREACH (i IN empty | DETACH DELETE i)
   RETURN ids AS intent_ids

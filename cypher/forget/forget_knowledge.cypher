@@ -6,8 +6,8 @@ CALL (item_id) {
   UNION
   MATCH (k:Prescription {space: $space, id: item_id}) RETURN k
 }
-OPTIONAL MATCH (k)-[:MENTIONS]->(c:Concept)
-OPTIONAL MATCH (k)-[:SOLVES]->(i:Intent)
+OPTIONAL MATCH (k)-[:MENTIONS]->(c:Concept {space: $space})
+OPTIONAL MATCH (k)-[:SOLVES]->(i:Intent {space: $space})
 WITH k, collect(DISTINCT c.id) AS concept_ids, collect(DISTINCT i) AS intents
 WITH collect(k.id) AS knowledge_ids, collect(k) AS doomed, apoc.coll.flatten(collect(concept_ids)) AS concept_ids,
      apoc.coll.toSet(apoc.coll.flatten(collect(intents))) AS intents
@@ -15,7 +15,7 @@ FOREACH (k IN doomed | DETACH DELETE k)
 WITH knowledge_ids, concept_ids, intents
 CALL (intents) {
   UNWIND intents AS i
-  WITH i WHERE NOT EXISTS { (i)<-[:SOLVES]-(:Prescription) }
+  WITH i WHERE NOT EXISTS { (i)<-[:SOLVES]-(:Prescription {space: $space}) }
   WITH collect(i.id) AS ids, collect(i) AS empty
   FOREACH (i IN empty | DETACH DELETE i)
   RETURN ids AS intent_ids

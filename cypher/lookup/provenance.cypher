@@ -5,6 +5,6 @@ CALL (item_id) {
   UNION
   MATCH (k:Prescription {space: $space, id: item_id}) RETURN k
 }
-MATCH (k)-[:PROVEN_BY]->(e:Episode)
+MATCH (k)-[:PROVEN_BY]->(e:Episode {space: $space})
 WITH item_id, e ORDER BY e.occurred_at, e.seq
 RETURN item_id, collect(e {.*, embedding: null}) AS episodes

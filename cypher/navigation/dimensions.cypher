@@ -1,3 +1,3 @@
 MATCH (d:Dimension {space: $space})
-RETURN d.id AS id, d.label AS label, d.summary AS summary, COUNT { (d)<-[:IN]-(:Concept) } AS concepts
+RETURN d.id AS id, d.label AS label, d.summary AS summary, COUNT { (d)<-[:IN]-(:Concept {space: $space}) } AS concepts
 ORDER BY concepts DESC, label

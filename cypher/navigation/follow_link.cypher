@@ -1,4 +1,21 @@
-MATCH (n {space: $space, id: $node_id})-[r]-(m {space: $space})
+// The node is found by label and (space, id): a unique index seek per label (ids are unique across labels), never a
+// scan of every space's nodes. The far end must be of the space too.
+CALL () {
+  MATCH (n:Proposition {space: $space, id: $node_id}) USING INDEX n:Proposition(space, id) RETURN n
+  UNION
+  MATCH (n:Episode {space: $space, id: $node_id}) USING INDEX n:Episode(space, id) RETURN n
+  UNION
+  MATCH (n:Concept {space: $space, id: $node_id}) USING INDEX n:Concept(space, id) RETURN n
+  UNION
+  MATCH (n:Source {space: $space, id: $node_id}) USING INDEX n:Source(space, id) RETURN n
+  UNION
+  MATCH (n:Prescription {space: $space, id: $node_id}) USING INDEX n:Prescription(space, id) RETURN n
+  UNION
+  MATCH (n:Intent {space: $space, id: $node_id}) USING INDEX n:Intent(space, id) RETURN n
+  UNION
+  MATCH (n:Dimension {space: $space, id: $node_id}) USING INDEX n:Dimension(space, id) RETURN n
+}
+MATCH (n)-[r]-(m {space: $space})
 WHERE type(r) = $rel_type
 // An association's weight (co-mentions x idf x idf) is computed here, from the current idf of both ends.
 WITH n, r, m, properties(r) AS stored,

@@ -5,7 +5,7 @@ WHERE c.key IN $keys
 CALL (c) {
   RETURN c AS k
   UNION
-  MATCH (c)-[:SAME_AS]-(k:Concept)
+  MATCH (c)-[:SAME_AS]-(k:Concept {space: $space})
   RETURN k
 }
 WITH DISTINCT k

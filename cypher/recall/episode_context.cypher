@@ -12,7 +12,7 @@ CALL (e) {
 }
 WITH anchor, n, distance
 WHERE n.space = $space AND ($as_of IS NULL OR n.recorded_at <= $as_of)
-OPTIONAL MATCH (k:Proposition)-[:PROVEN_BY]->(n)
+OPTIONAL MATCH (k:Proposition {space: $space})-[:PROVEN_BY]->(n)
 WITH anchor, n, distance, k,
      CASE WHEN $as_of IS NULL THEN k.status = 'active'
           ELSE k.recorded_at <= $as_of AND (k.expired_at IS NULL OR k.expired_at > $as_of) END AS current,

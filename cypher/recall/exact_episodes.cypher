@@ -7,7 +7,7 @@ WHERE node.embedding IS NOT NULL AND ($as_of IS NULL OR node.recorded_at <= $as_
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
 ORDER BY score DESC, node.id
 LIMIT $k
-OPTIONAL MATCH (p:Proposition)-[:PROVEN_BY]->(node)
+OPTIONAL MATCH (p:Proposition {space: $space})-[:PROVEN_BY]->(node)
 WITH node, score, p, CASE WHEN $as_of IS NULL THEN p.status = 'active'
      ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END AS current,
      $as_of IS NULL OR p.recorded_at <= $as_of AS known  // what memory had recorded by then

@@ -3,7 +3,7 @@ UNWIND $concepts AS a
 MATCH (c:Concept {space: $space, id: a.id})
 USING INDEX c:Concept(space, id)
 CALL (c) {
-  MATCH (c)<-[:MENTIONS]-(p:Proposition)
+  MATCH (c)<-[:MENTIONS]-(p:Proposition {space: $space})
   WHERE CASE WHEN $as_of IS NULL THEN p.status = 'active'
         ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END
   WITH p, vector.similarity.cosine(p.embedding, $vector) AS similarity

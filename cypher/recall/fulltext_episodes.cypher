@@ -8,7 +8,7 @@ CALL (own) {
   WITH hit.node AS node, hit.score AS score
   ORDER BY score DESC, node.id  // ties broken by id: the same memory answers the same way
   LIMIT $k
-  OPTIONAL MATCH (p:Proposition)-[:PROVEN_BY]->(node)
+  OPTIONAL MATCH (p:Proposition {space: $space})-[:PROVEN_BY]->(node)
   WITH node, score, p, CASE WHEN $as_of IS NULL THEN p.status = 'active'
        ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END AS current,
        $as_of IS NULL OR p.recorded_at <= $as_of AS known  // what memory had recorded by then

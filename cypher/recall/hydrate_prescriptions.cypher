@@ -1,7 +1,7 @@
 UNWIND $items AS item
 MATCH (p:Prescription {space: $space, id: item.id})
 USING INDEX p:Prescription(space, id)
-OPTIONAL MATCH (p)-[:PROVEN_BY]->(e:Episode)
+OPTIONAL MATCH (p)-[:PROVEN_BY]->(e:Episode {space: $space})
 WITH item, p, e ORDER BY e.occurred_at, e.seq, e.id
 WITH item, p, collect(e {.id, .external_id, .source_id, .speaker, .text, occurred_at: toString(e.occurred_at)}) AS provenance
 RETURN collect({

@@ -1,7 +1,7 @@
 UNWIND $items AS item
 MATCH (p:Proposition {space: $space, id: item.id})
 USING INDEX p:Proposition(space, id)
-OPTIONAL MATCH (p)-[:PROVEN_BY]->(e:Episode)
+OPTIONAL MATCH (p)-[:PROVEN_BY]->(e:Episode {space: $space})
 WITH item, p, e ORDER BY e.occurred_at, e.seq, e.id
 WITH item, p, collect(e {.id, .external_id, .source_id, .speaker, .text, occurred_at: toString(e.occurred_at)}) AS provenance
 // Times as ISO strings: the Python driver's temporal hydration cost more than the rest of a recall's rows.

@@ -3,7 +3,7 @@ UNWIND $seeds AS seed
 MATCH (c:Concept {space: $space, id: seed.id})
 USING INDEX c:Concept(space, id)
 CALL (c) {
-  MATCH (c)-[r:ASSOCIATED]-(n:Concept)
+  MATCH (c)-[r:ASSOCIATED]-(n:Concept {space: $space})
   WITH n, r.count * coalesce(c.idf, 0.0) * coalesce(n.idf, 0.0) AS weight
   RETURN n, weight ORDER BY weight DESC, n.id LIMIT $fanout
 }

@@ -2,7 +2,7 @@
 // (the controller's next hop) and the embeddings of the head (diversifying it: graph/recall/diversity.py).
 CALL () {
   UNWIND $ids AS item_id
-  MATCH (p:Proposition {space: $space, id: item_id})-[:MENTIONS]->(c:Concept)
+  MATCH (p:Proposition {space: $space, id: item_id})-[:MENTIONS]->(c:Concept {space: $space})
   USING INDEX p:Proposition(space, id)
   WITH DISTINCT c.id AS id, c.key AS key, coalesce(c.idf, 1.0) AS idf, coalesce(c.df, 0) AS df
   RETURN collect({id: id, key: key, idf: idf, df: df}) AS concepts

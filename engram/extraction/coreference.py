@@ -25,6 +25,12 @@ def _third_person(verb: str) -> str:
     return verb + "s"
 
 
+def _sub(pattern: str, replacement: str, text: str) -> str:
+    """`re.sub` with `replacement` taken literally: names are user data, and a template would read a backslash in
+    one (`A\\1`, `\\g<0>`) as a group reference and fail or splice in other text."""
+    return re.sub(pattern, lambda _: replacement, text)
+
+
 def _inverted(text: str, verbs: str, pronoun: str, name: str) -> str:
     def agree(match: re.Match[str]) -> str:
         verb = _third_person(match.group("verb"))
@@ -48,7 +54,7 @@ def resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
             (r"\b[Yy]ou'll\b", f"{addressee} will"), (r"\b[Yy]ou'd\b", f"{addressee} would"),
         ]  # fmt: skip
     for pattern, repl in contractions:
-        out = re.sub(pattern.replace("'", "['’]"), repl, out)
+        out = _sub(pattern.replace("'", "['’]"), repl, out)
     # Questions put the verb first: "Are you making bowls?" -> "Is Maya making bowls?".
     out = _inverted(out, r"[Aa]m|[Dd]o|[Hh]ave|[Ww]as", "I", speaker)
     if addressee:
@@ -63,18 +69,18 @@ def resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
         lambda m: subject_verb(m, speaker),
         out,
     )
-    out = re.sub(r"\bI\b", speaker, out)
-    out = re.sub(r"\b[Mm]yself\b", speaker, out)
-    out = re.sub(r"\b[Mm]ine\b", f"{speaker}'s", out)
-    out = re.sub(r"\b[Mm]y\b", f"{speaker}'s", out)
-    out = re.sub(r"\bme\b", speaker, out)
+    out = _sub(r"\bI\b", speaker, out)
+    out = _sub(r"\b[Mm]yself\b", speaker, out)
+    out = _sub(r"\b[Mm]ine\b", f"{speaker}'s", out)
+    out = _sub(r"\b[Mm]y\b", f"{speaker}'s", out)
+    out = _sub(r"\bme\b", speaker, out)
     if addressee:
         out = re.sub(
             r"\b[Yy]ou (?P<adv>(?:\w+ly |just |still |also |always |never )?)(?P<verb>are|were|have|do|go)\b",
             lambda m: subject_verb(m, addressee), out,
         )  # fmt: skip
-        out = re.sub(r"\b[Yy]ourself\b", addressee, out)
-        out = re.sub(r"\b[Yy]ours\b", f"{addressee}'s", out)
-        out = re.sub(r"\b[Yy]our\b", f"{addressee}'s", out)
-        out = re.sub(r"\b[Yy]ou\b", addressee, out)
+        out = _sub(r"\b[Yy]ourself\b", addressee, out)
+        out = _sub(r"\b[Yy]ours\b", f"{addressee}'s", out)
+        out = _sub(r"\b[Yy]our\b", f"{addressee}'s", out)
+        out = _sub(r"\b[Yy]ou\b", addressee, out)
     return out

@@ -7,6 +7,7 @@ with a message per bad record naming its position and field.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from enum import StrEnum
 from typing import Any
 
@@ -60,8 +61,8 @@ def validate_records(raw: list[Any], label: str = "record") -> list[Record]:
             records.append(RECORD_ADAPTER.validate_python(item))
         except ValidationError as exc:
             errors.extend(_describe(name, exc))
-    ids = [(r.type, r.id) for r in records]
-    duplicates = sorted({f"{t} {i!r}" for t, i in ids if ids.count((t, i)) > 1})
+    counts = Counter((r.type, r.id) for r in records)  # one pass: list.count per record made this quadratic
+    duplicates = sorted(f"{t} {i!r}" for (t, i), n in counts.items() if n > 1)
     errors.extend(f"duplicate record id: {d}" for d in duplicates)
     if errors:
         raise InvalidInput(errors)

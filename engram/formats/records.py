@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 MAX_TURN_CHARS = 20_000
 MAX_DOCUMENT_CHARS = 2_000_000
@@ -41,10 +41,28 @@ class Turn(Strict):
     id: Identifier | None = Field(default=None, description="external turn id, e.g. LoCoMo 'D1:3'")
 
 
+def _refuse_duplicates(kind: str, ids: list[str], merged_into: str) -> None:
+    """Ids name episodes and sources (engram/ids.py): two items with one id would silently become one."""
+    seen: dict[str, int] = {}
+    for position, item_id in enumerate(ids, start=1):
+        if item_id in seen:
+            raise ValueError(
+                f"duplicate {kind} id {item_id!r} ({kind}s {seen[item_id]} and {position}): "
+                f"each needs its own id, or both would be written as one {merged_into}"
+            )
+        seen[item_id] = position
+
+
 class Session(Strict):
     id: Identifier
     started_at: UtcDatetime | None = None
     turns: Annotated[list[Turn], Field(min_length=1, max_length=5_000)]
+
+    @model_validator(mode="after")
+    def _distinct_turn_ids(self) -> Session:
+        # A turn without an id is named by its position (workers/pipeline/standardize.py), as "0", "1", ...
+        _refuse_duplicates("turn", [t.id or str(seq) for seq, t in enumerate(self.turns)], "episode")
+        return self
 
 
 class ConversationRecord(Strict):
@@ -52,6 +70,11 @@ class ConversationRecord(Strict):
     id: Identifier
     title: Annotated[str, Field(max_length=500)] = ""
     sessions: Annotated[list[Session], Field(min_length=1, max_length=1_000)]
+
+    @model_validator(mode="after")
+    def _distinct_session_ids(self) -> ConversationRecord:
+        _refuse_duplicates("session", [s.id for s in self.sessions], "source")
+        return self
 
 
 class DocumentRecord(Strict):

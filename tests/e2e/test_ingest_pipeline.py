@@ -105,6 +105,19 @@ def test_same_statement_in_two_episodes_is_one_proposition_with_two_proofs(drive
     assert len(found) == 1 and found[0]["n"] == 2
 
 
+def test_speaker_names_with_backslashes_are_taken_literally(driver: neo4j.Driver, space: str) -> None:
+    # First-person references become the speaker's name through regular-expression substitutions: a name such as
+    # `A\1` or `\g<0>` read as a replacement template failed the whole job (or spliced in the matched text).
+    turns = [
+        {"speaker": "A\\1", "text": "I started a pottery class and my teacher is great."},
+        {"speaker": "\\g<0>", "text": "I love your bowls, you are so talented!"},
+    ]
+    ingest(space, [{"type": "conversation", "id": "c", "sessions": [{"id": "s", "turns": turns}]}])
+    texts = [r["text"] for r in rows(driver, "MATCH (p:Proposition {space: $s}) RETURN p.text AS text", s=space)]
+    assert any(t.startswith("A\\1 started a pottery class") for t in texts), texts
+    assert any("\\g<0> loves A\\1's bowls" in t for t in texts), texts
+
+
 def test_documents_become_passages_and_facts(driver: neo4j.Driver, space: str, document: dict[str, Any]) -> None:
     ingest(space, [document])
     passages = rows(driver, "MATCH (e:Episode {space: $s}) RETURN e.text AS text ORDER BY e.seq", s=space)

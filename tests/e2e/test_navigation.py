@@ -7,10 +7,11 @@ from typing import Any
 import neo4j
 import pytest
 
+from graph.cypher import load
 from graph.dimensions import build_dimensions
 from graph.gds import create_gds
 from graph.navigation import Navigator, NotFound, UnknownLinkType
-from tests.support.graph_queries import rows
+from tests.support.graph_queries import plan_operators, rows
 from tests.support.jobs import ingest
 
 
@@ -59,3 +60,19 @@ def test_bad_navigation_input(navigator: Navigator) -> None:
         navigator.concept_page("no such concept")
     assert navigator.follow("no-such-node", "ASSOCIATED") == []
     assert navigator.browse_dimension("no-such-dimension") == []
+
+
+def test_follow_and_episodes_of_seek_their_node_by_index(
+    navigator: Navigator, driver: neo4j.Driver, space: str
+) -> None:
+    # A statement that scans (every node of every space, or every node of a label) costs what the whole database
+    # holds on each call; a seek on (space, id) costs the same whatever the other tenants store.
+    params = {"space": space, "node_id": "x", "item_id": "x", "rel_type": "NEXT", "limit": 5}
+    for statement in ("navigation/follow_link", "navigation/episodes_of"):
+        scans = [op for op in plan_operators(driver, load(statement), **params) if "Scan" in op]
+        assert scans == [], f"{statement} scans: {scans}"
+    (first,) = rows(
+        driver, "MATCH (e:Episode {space: $s, external_id: 'D1:1'}) RETURN e.id AS id, e.source_id AS source", s=space
+    )
+    assert [n.label for n in navigator.follow(first["id"], "NEXT")] == ["Episode"]
+    assert {n.label for n in navigator.follow(first["source"], "PART_OF")} == {"Episode"}

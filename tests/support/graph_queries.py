@@ -43,3 +43,14 @@ def association_errors(driver: neo4j.Driver, space: str) -> tuple[int, int]:
         s=space,
     )
     return int(wrong["n"]), int(missing["n"])
+
+
+def plan_operators(driver: neo4j.Driver, query: str, **params: Any) -> list[str]:
+    """The operators of the plan Neo4j would run for `query` (EXPLAIN: nothing is executed)."""
+    _, summary, _ = driver.execute_query(f"EXPLAIN {query}", **params)
+    operators, pending = [], [summary.plan]
+    while pending:
+        step = pending.pop()
+        operators.append(step["operatorType"].split("@")[0])
+        pending.extend(step.get("children", []))
+    return operators

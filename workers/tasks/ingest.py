@@ -6,6 +6,7 @@ idempotent (deterministic ids, MERGE), so a redelivered or retried stage cannot 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
@@ -42,6 +43,7 @@ TRANSIENT_ERRORS = (
     neo4j.exceptions.SessionExpired,
     redis.exceptions.ConnectionError,
 )
+log = logging.getLogger("engram.worker")
 STAGE_OPTIONS: dict[str, Any] = {
     "bind": True,
     "acks_late": True,
@@ -62,15 +64,19 @@ def get_extractor() -> PropositionExtractor:
 def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[JobStatus]:
     """Yields the job's status: a stage redelivered after its job succeeded (its worker died before acknowledging
     it) finds the job's artifacts dropped and has nothing to do. Marks the job failed when a stage fails for good
-    (a transient error that will be retried does not)."""
+    (a transient error that will be retried does not). The job's error, which its tenant reads, names the stage and
+    the job id only: an exception's text can carry internals (queries, paths, other data), so it goes to the worker
+    log, under the job id."""
     try:
         yield store.status(job_id)
     except TRANSIENT_ERRORS:
         if not retrying:
-            store.fail(job_id, f"stage {name}: transient errors persisted after retries")
+            log.exception("ingest job %s: stage %s failed after retries", job_id, name)
+            store.fail(job_id, f"stage {name}: the database or queue stayed unavailable after retries (job {job_id})")
         raise
-    except Exception as exc:
-        store.fail(job_id, f"stage {name}: {type(exc).__name__}: {exc}")
+    except Exception:
+        log.exception("ingest job %s: stage %s failed", job_id, name)
+        store.fail(job_id, f"stage {name} failed on an internal error (job {job_id}); the worker log has the details")
         raise
 
 

@@ -29,3 +29,9 @@ def test_questions_keep_agreement_when_the_verb_comes_first() -> None:
     )
     assert resolve_persons("Am I late? Were you there?", "Leo", "Maya") == "Is Leo late? Was Maya there?"
     assert resolve_persons("so do you", "Leo", None) == "so do you"  # no addressee: untouched
+
+
+def test_names_are_inserted_literally_whatever_their_characters() -> None:
+    # Replacement templates would read these as group references (re.error, or the matched text spliced in).
+    assert resolve_persons("I'm here and my cat is mine.", "A\\1", None) == "A\\1 is here and A\\1's cat is A\\1's."
+    assert resolve_persons("Your turn, you know.", "Ann", "\\g<0>") == "\\g<0>'s turn, \\g<0> know."

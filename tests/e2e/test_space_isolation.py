@@ -1,0 +1,122 @@
+"""Reads and forgets stay in their space even when a relationship crosses into another one.
+
+Ingestion never links two spaces, so the cross-space edges here are grafted by hand: they stand for a bug or a
+hand edit. Every traversal must filter its far end by space, so such an edge neither shows another tenant's nodes
+nor lets a forget in one space delete or keep alive anything of the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import neo4j
+import pytest
+
+from engram.embedding import get_embedder
+from graph.dimensions import build_dimensions
+from graph.forget import Forgetter
+from graph.lookup import GraphReader
+from graph.navigation import Navigator
+from graph.recall.search import ConceptHit, GraphSearcher
+from tests.support.graph_queries import rows
+from tests.support.jobs import ingest
+
+# One foreign node per label, each linked to a node of the space by every relationship a read or forget follows.
+GRAFT = """
+MATCH (c:Concept {space: $space, key: 'caroline'})
+MATCH (p:Proposition {space: $space})-[:PROVEN_BY]->(e:Episode {external_id: 'D1:3'})-[:PART_OF]->(s:Source)
+WITH c, p, e, s ORDER BY p.id LIMIT 1
+CREATE (fc:Concept {space: $other, id: 'con_foreign', key: 'foreign', name: 'foreign', idf: 9.0, df: 1})
+CREATE (fp:Proposition {space: $other, id: 'prop_foreign', text: 'foreign statement', status: 'active',
+                        confidence: 1.0, embedding: p.embedding, recorded_at: datetime()})
+CREATE (fe:Episode {space: $other, id: 'ep_foreign', external_id: 'X:1', text: 'foreign turn', seq: 0,
+                    embedding: e.embedding, recorded_at: datetime()})
+CREATE (fs:Source {space: $other, id: 'src_foreign', external_id: 'foreign'})
+CREATE (fd:Dimension {space: $other, id: 'dim_foreign', label: 'foreign'})
+CREATE (c)-[:ASSOCIATED {count: 1000}]->(fc), (c)-[:SAME_AS]->(fc), (c)-[:IN]->(fd), (fd)<-[:IN]-(fc)
+CREATE (fp)-[:MENTIONS]->(c), (p)-[:MENTIONS]->(fc), (fp)-[:PROVEN_BY]->(e), (p)-[:PROVEN_BY]->(fe)
+CREATE (fe)-[:PART_OF]->(s), (fe)-[:PART_OF]->(fs)
+RETURN c.id AS concept, p.id AS proposition, e.id AS episode, s.id AS source
+"""
+FOREIGN = {"con_foreign", "prop_foreign", "ep_foreign", "src_foreign", "dim_foreign", "foreign", "foreign statement"}
+
+
+@pytest.fixture()
+def grafted(driver: neo4j.Driver, space: str, conversation: dict[str, Any]) -> Iterator[dict[str, str]]:
+    ingest(space, [conversation])
+    other = f"{space}-other"
+    try:
+        (ids,) = rows(driver, GRAFT, space=space, other=other)
+        yield ids
+    finally:
+        driver.execute_query("MATCH (n {space: $other}) DETACH DELETE n", other=other)
+
+
+def _leaks(value: Any) -> set[str]:
+    """The foreign ids, keys and texts anywhere in `value` (models, dataclasses, dicts, lists)."""
+    if hasattr(value, "model_dump"):
+        value = value.model_dump()
+    elif hasattr(value, "__dataclass_fields__"):
+        value = vars(value)
+    if isinstance(value, dict):
+        return set().union(*(_leaks(v) for v in value.values())) if value else set()
+    if isinstance(value, list | tuple):
+        return set().union(*(_leaks(v) for v in value)) if value else set()
+    return {value} & FOREIGN if isinstance(value, str) else set()
+
+
+def test_navigation_and_lookups_never_cross_into_another_space(
+    driver: neo4j.Driver, space: str, grafted: dict[str, str]
+) -> None:
+    build_dimensions(driver, "neo4j", space)
+    navigator = Navigator(driver, "neo4j", space)
+    reader = GraphReader(driver, "neo4j", space)
+    dimensions = navigator.dimensions()
+    page = navigator.concept_page("caroline")
+    seen: dict[str, Any] = {
+        "follow": [navigator.follow(grafted["concept"], link) for link in ("ASSOCIATED", "SAME_AS", "IN", "MENTIONS")],
+        "follow_episode": navigator.follow(grafted["episode"], "PROVEN_BY"),
+        "concept_page": page,
+        "dimensions": dimensions,
+        "browse": [navigator.browse_dimension(d.id, first=100) for d in dimensions],
+        "episodes_of": navigator.episodes_of(grafted["proposition"]),
+        "provenance": reader.provenance([grafted["proposition"]]),
+        "concepts_of": reader.concepts_of([grafted["proposition"]]),
+        "knowledge_of": reader.knowledge_of([grafted["episode"]]),
+        "episodes_of_sources": reader.episodes_of_sources([grafted["source"]], 0, 100),
+    }
+    assert {name: _leaks(found) for name, found in seen.items() if _leaks(found)} == {}
+    assert seen["episodes_of"] and seen["provenance"] and page.propositions  # the space's own stay
+
+
+def test_recall_steps_never_cross_into_another_space(driver: neo4j.Driver, space: str, grafted: dict[str, str]) -> None:
+    searcher = GraphSearcher(driver, "neo4j", space, None)
+    vector = get_embedder().encode(["Caroline support group"])[0].tolist()
+    seed = ConceptHit(grafted["concept"], "caroline", 1.0, 1)
+    seen: dict[str, Any] = {
+        "by_key": searcher.concepts_by_key(["caroline"]),
+        "propagate": searcher.propagate([seed], fanout=50),
+        "expand": searcher.expand({grafted["concept"]: 1.0}, vector, per_concept=50),
+        "hydrate": searcher.hydrate("propositions", [(grafted["proposition"], None)], vector),
+        "top_items": searcher.top_items([grafted["proposition"]], []),
+        "episodes": searcher.dense("episodes", vector, 20),
+    }
+    assert {name: _leaks(found) for name, found in seen.items() if _leaks(found)} == {}
+
+
+def test_forget_neither_deletes_nor_is_held_back_by_another_space(
+    driver: neo4j.Driver, space: str, grafted: dict[str, str]
+) -> None:
+    forgetter = Forgetter(driver, "neo4j")
+    (source,) = rows(
+        driver, "MATCH (s:Source {space: $s, id: $id}) RETURN s.external_id AS name", s=space, id=grafted["source"]
+    )
+    result = forgetter.forget_sources(space, [grafted["source"]])
+    assert grafted["source"] in result.sources, "a foreign episode kept the forgotten source alive"
+    assert "prop_foreign" not in result.knowledge
+    left = rows(driver, "MATCH (n {space: $other}) RETURN n.id AS id ORDER BY id", other=f"{space}-other")
+    assert [r["id"] for r in left] == sorted(
+        ["con_foreign", "prop_foreign", "ep_foreign", "src_foreign", "dim_foreign"]
+    )
+    assert source["name"].startswith("chat-1/")
