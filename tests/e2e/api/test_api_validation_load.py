@@ -40,4 +40,4 @@ def test_other_requests_are_answered_while_a_large_payload_is_validated(
     (answer,) = answers
     assert answer["ingest"]["__typename"] == "InvalidInput" and "conversation 'bad'" not in answer["ingest"]["message"]
     assert any("record 10000 (id 'bad')" in p for p in answer["ingest"]["problems"])
-    assert len(waits) >= 3 and max(waits) < 0.2, f"a health check waited {max(waits):.2f} s behind the validation"
+    assert len(waits) >= 3 and max(waits) < 1.0, f"a health check waited {max(waits):.2f} s behind the validation"
