@@ -13,14 +13,13 @@ import json
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-import httpx
 import typer
 from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
 from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
+from app.mcp.client_sessions import http_session
 from engram.settings import get_settings
 from graph.api_keys import ApiKeyStore
 from graph.driver import get_driver
@@ -40,15 +39,10 @@ async def _call(session: ClientSession, tool: str, arguments: dict[str, Any]) ->
     return result.structuredContent
 
 
-async def _agent(url: str, key: str) -> None:
-    async with (
-        httpx.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=300) as http,
-        streamable_http_client(url, http_client=http) as (read, write, _),
-        ClientSession(read, write) as session,
-    ):
-        await session.initialize()
+async def _agent(api_base: str, key: str) -> None:
+    async with http_session(api_base, key) as session:
         tools = [tool.name for tool in (await session.list_tools()).tools]
-        console.print(f"MCP {url}: tools {', '.join(tools)}")
+        console.print(f"MCP {api_base}/mcp: tools {', '.join(tools)}")
         session_id = f"mcp-demo-{datetime.now(UTC):%Y%m%dT%H%M%S}"
         for turn, message in enumerate(USER_MESSAGES, start=1):
             console.print(f"\n[bold]user:[/bold] {message}")
@@ -70,8 +64,9 @@ def demo(space: Annotated[str, typer.Option("--space", "-s")] = "demo") -> None:
     store = ApiKeyStore(get_driver(), settings.neo4j.database)
     store.create_space(space)
     key = store.issue(space, "mcp-demo").secret
-    url = f"http://{settings.api.host}:{settings.api.port}/mcp"
-    asyncio.run(_agent(url, key))
+    api_base = f"http://{settings.api.host}:{settings.api.port}"
+    url = f"{api_base}/mcp"
+    asyncio.run(_agent(api_base, key))
     config = {"mcpServers": {"engram": {"command": "engram", "args": ["mcp"], "env": {"ENGRAM_API_KEY": key}}}}
     console.print(f"\nAdd Engram to an MCP client (stdio): {json.dumps(config)}", highlight=False, soft_wrap=True)
     console.print(f'or over HTTP: {url} with the header "Authorization: Bearer {key}"', highlight=False, soft_wrap=True)

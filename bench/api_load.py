@@ -27,9 +27,10 @@ import httpx
 import numpy as np
 from tqdm import tqdm
 
+from app.mcp.client_sessions import http_session, stdio_session
 from bench.common import LOCOMO_PATH, RESULTS_DIR, write_result
 from bench.locomo_data import load as load_locomo
-from bench.mcp_caller import McpRecaller, http_session, stdio_session
+from bench.mcp_caller import McpRecaller
 from engram.embedding import get_embedder
 from engram.formats.loading import InputFormat, parse_payload
 from engram.settings import get_settings

@@ -4,39 +4,13 @@ at the API's /mcp, or `engram mcp` over stdio) kept open on an event loop of its
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from concurrent.futures import Future
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from pathlib import Path
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
-import httpx
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
-from mcp.client.streamable_http import streamable_http_client
-
-
-@asynccontextmanager
-async def http_session(base: str, key: str) -> AsyncIterator[ClientSession]:
-    async with (
-        httpx.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=120) as http,
-        streamable_http_client(f"{base}/mcp", http_client=http) as (read, write, _),
-        ClientSession(read, write) as session,
-    ):
-        await session.initialize()
-        yield session
-
-
-@asynccontextmanager
-async def stdio_session(base: str, key: str) -> AsyncIterator[ClientSession]:
-    env = {**os.environ, "ENGRAM_API_KEY": key, "ENGRAM_API_URL": f"{base}/graphql"}
-    server = StdioServerParameters(command=str(Path(sys.executable).with_name("engram")), args=["mcp"], env=env)
-    async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
-        yield session
+from mcp import ClientSession
 
 
 class McpRecaller:

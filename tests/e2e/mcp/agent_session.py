@@ -8,6 +8,7 @@ from typing import Any
 from mcp import ClientSession
 from mcp.types import CallToolResult
 
+WRONG_KEY = "egk_0123456789abcdef.BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
 EXPECTED_TOOLS = {
     "remember",
     "recall",
