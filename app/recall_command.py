@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import redis
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from engram.embedding import get_embedder
@@ -28,12 +29,13 @@ def print_recall(console: Console, space: str, query: str, budget: int, hops: in
     table.add_column("knowledge")
     table.add_column("proven by")
     for item in result.items:
+        # Stored text is escaped: rich would read "[shares an image]" or a Cypher "[r:PROVEN_BY]" as markup and drop it.
         proofs = "\n".join(f"{p.external_id} {p.text[:80]}" for p in item.provenance)
-        table.add_row(f"{item.score:.3f}", item.kind.value, item.text, proofs)
+        table.add_row(f"{item.score:.3f}", item.kind.value, escape(item.text), escape(proofs))
     console.print(table)
     if not result.items:
         console.print("nothing recalled (is the space empty or the query about something never ingested?)")
     if trace:
         for step in result.trace:
-            console.print(f"[bold]{step.step}[/bold] ({step.ms:.1f} ms): {step.detail}", highlight=False)
-        console.print(f"Neo4j Browser:\n{result.cypher}", highlight=False)
+            console.print(f"[bold]{step.step}[/bold] ({step.ms:.1f} ms): {escape(str(step.detail))}", highlight=False)
+        console.print(f"Neo4j Browser:\n{escape(result.cypher)}", highlight=False)

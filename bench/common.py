@@ -14,7 +14,8 @@ import psutil
 
 from engram.settings import PROJECT_ROOT
 
-LOCOMO_PATH = Path(PROJECT_ROOT).parent / "shared" / "data" / "locomo" / "locomo_dev6.json"
+SHARED_DATA = Path(PROJECT_ROOT).parent / "shared" / "data"  # benchmark data beside the checkout, never in it
+LOCOMO_PATH = SHARED_DATA / "locomo" / "locomo_dev6.json"
 RESULTS_DIR = Path(PROJECT_ROOT) / "bench" / "results"
 
 

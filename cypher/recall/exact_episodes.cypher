@@ -13,5 +13,10 @@ WITH node, score, p, CASE WHEN $as_of IS NULL THEN p.status = 'active'
      $as_of IS NULL OR p.recorded_at <= $as_of AS known  // what memory had recorded by then
 WITH node, score, collect(CASE WHEN current THEN p.id END) AS propositions,
      count(CASE WHEN known THEN p END) AS knowledge
+// A trajectory step proves the prescriptions drawn from it (they have no later versions: current = active).
+OPTIONAL MATCH (r:Prescription {space: $space})-[:PROVEN_BY]->(node)
+WHERE r.status = 'active' AND ($as_of IS NULL OR r.recorded_at <= $as_of)
+WITH node, score, propositions, knowledge, collect(r.id) AS prescriptions
 ORDER BY score DESC, node.id
-RETURN collect({id: node.id, score: score, propositions: propositions, knowledge: knowledge}) AS rows
+RETURN collect({id: node.id, score: score, propositions: propositions, prescriptions: prescriptions,
+                knowledge: knowledge + size(prescriptions)}) AS rows

@@ -12,7 +12,7 @@ class HopDecision:
 
 
 class HopController:
-    def __init__(self, confident_similarity: float = 0.75) -> None:
+    def __init__(self, confident_similarity: float = 0.5) -> None:
         self._confident = confident_similarity
 
     def decide(self, hop: int, hop_limit: int, new_concepts: int, top_similarity: float) -> HopDecision:

@@ -35,7 +35,7 @@ from graph.recall.models import (
 from graph.recall.participants import named_participants, without_names
 from graph.recall.router import Router, RuleRouter
 from graph.recall.search import ConceptHit, GraphSearcher, Hit, SpaceSizes
-from graph.recall.value import ValueWeights, recency, rrf
+from graph.recall.value import DENSE_LISTS, ValueWeights, cosine, match_strength, recency, rrf
 
 EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
 CountTokensFn = Callable[[str], int]
@@ -51,9 +51,13 @@ class Candidate:
     found_by: list[str] = field(default_factory=list)
     similarity: float | None = None  # the exact cosine to the query, when the step that found it computed it
 
-    def add(self, source: str, rank: int) -> None:
+    # How much each list's vote counts (graph/recall/value.py `match_strength`); 1 where not given.
+    strengths: dict[str, float] = field(default_factory=dict)
+
+    def add(self, source: str, rank: int, strength: float = 1.0) -> None:
         if source not in self.ranks or rank < self.ranks[source]:
             self.ranks[source] = rank
+        self.strengths[source] = max(strength, self.strengths.get(source, 0.0))
         if source not in self.found_by:
             self.found_by.append(source)
 
@@ -132,12 +136,18 @@ class RecallTuning:
     # Search a large space's own indexes where it has them (graph/space_indexes.py); False: the shared ones
     # (benchmarks compare the two).
     own_indexes: bool = True
-    # Maximal marginal relevance over the head of the ranking (graph/recall/diversity.py): the weight of an
-    # item's closest cosine to an item placed above it (0: off), and how many of the best items are reordered.
-    # LoCoMo dev (bench.locomo_recall), same recall otherwise, under the earlier value weights: R@10 all-no-adv 73.6
-    # -> 74.0, multi-hop 48.8 -> 49.0, adversarial 71.1 -> 72.6, open-domain (51 questions) 50.3 -> 47.9.
+    # Maximal marginal relevance over the ranking (graph/recall/diversity.py): the weight of an item's closest
+    # cosine to an item placed above it (0: off). The whole ranking (at most `rerank_pool` items) is reordered, so
+    # the returned scores are the final ranking's and fall with the rank.
+    # LoCoMo dev (bench.locomo_recall), same recall otherwise, under the earlier value weights and the 40 best items
+    # reordered: R@10 all-no-adv 73.6 -> 74.0, multi-hop 48.8 -> 49.0, adversarial 71.1 -> 72.6, open-domain (51
+    # questions) 50.3 -> 47.9.
     diversity: float = 0.25
-    diversity_window: int = 40
+    # A dense search returns its k nearest whatever their distance, so in a small space everything is some list's
+    # top hit. Its vote counts by how well it matches: nothing at a cosine of `vote_floor` or below, fully from
+    # `vote_full` (graph/recall/value.py `match_strength`). LoCoMo evidence turns: 2% below 0.2, median 0.48.
+    vote_floor: float = 0.10
+    vote_full: float = 0.25
 
     def __post_init__(self) -> None:
         # Checked when the engine is configured, not at its first recall.
@@ -226,9 +236,9 @@ class RecallEngine:
         diversify = self._tuning.diversity > 0
         while True:
             top_ids = [item.id for item in ranked[:5] if item.kind is ItemKind.PROPOSITION]
-            # The head's vectors, for diversifying it, come in the controller's statement (after a further hop, only
-            # the new head items').
-            head = _kinds(ranked[: self._tuning.diversity_window]) if diversify else []
+            # The ranking's vectors, for diversifying it, come in the controller's statement (after a further hop,
+            # only the new items').
+            head = _kinds(ranked) if diversify else []
             new_concepts = [c for c in searcher.top_items(top_ids, head) if c.id not in activated]
             top_similarity = max((item.components["similarity"] for item in ranked[:5]), default=0.0)
             decision = self._controller.decide(hops, request.hop_limit, len(new_concepts), top_similarity)
@@ -300,6 +310,8 @@ class RecallEngine:
         if MemoryType.PROCEDURAL in types:
             searches["prescription_dense"] = lambda: searcher.dense("prescriptions", vector, k)
             searches["prescription_fulltext"] = lambda: searcher.fulltext("prescriptions", lucene, k)
+            # The goals procedures were recorded for: a task worded as a goal finds the prescriptions solving it.
+            searches["intent_dense"] = lambda: searcher.dense("intents", vector, k)
         searcher.load_sizes()
         # The searches are independent round trips: run them side by side (the driver is thread-safe).
         with ThreadPoolExecutor(max_workers=len(searches)) as pool:
@@ -308,13 +320,19 @@ class RecallEngine:
         if "dense" in lists:
             for name in ("dense", "fulltext"):
                 for rank, hit in enumerate(lists[name], start=1):
-                    candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.PROPOSITION)).add(name, rank)
+                    candidate = _candidate(candidates, hit.id, ItemKind.PROPOSITION)
+                    candidate.add(name, rank, self._strength(name, hit))
             for name in ("episode_dense", "episode_fulltext"):
-                _merge_episode_hits(name, lists[name], types, candidates)
+                _merge_episode_hits(name, lists[name], types, candidates, self._strength)
         if MemoryType.PROCEDURAL in types:
             for name in ("prescription_dense", "prescription_fulltext"):
                 for rank, hit in enumerate(lists[name], start=1):
-                    candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.PRESCRIPTION)).add(name, rank)
+                    candidate = _candidate(candidates, hit.id, ItemKind.PRESCRIPTION)
+                    candidate.add(name, rank, self._strength(name, hit))
+            for rank, hit in enumerate(lists["intent_dense"], start=1):
+                for prescription_id in hit.prescribes:
+                    candidate = _candidate(candidates, prescription_id, ItemKind.PRESCRIPTION)
+                    candidate.add("intent_dense", rank, self._strength("intent_dense", hit))
         trace.append(
             TraceStep(
                 step="seed",
@@ -338,14 +356,23 @@ class RecallEngine:
             lists = {"participant": own.result(), "content": anyone.result()}
         return _ParticipantSearch(participants, content, lists)
 
-    @staticmethod
+    def _strength(self, name: str, hit: Hit) -> float:
+        """How much `hit` of list `name` counts in the fusion: a dense search's hit by how well it matches."""
+        if name not in DENSE_LISTS:
+            return 1.0
+        return match_strength(hit.score, self._tuning.vote_floor, self._tuning.vote_full)
+
     def _join_participants(
-        search: _ParticipantSearch, types: list[MemoryType], candidates: dict[str, Candidate], trace: list[TraceStep]
+        self,
+        search: _ParticipantSearch,
+        types: list[MemoryType],
+        candidates: dict[str, Candidate],
+        trace: list[TraceStep],
     ) -> int:
         """Merges the participant searches' knowledge; returns how many episode hits they had."""
         before = len(candidates)
         for name, hits in search.lists.items():
-            _merge_episode_hits(name, hits, types, candidates)
+            _merge_episode_hits(name, hits, types, candidates, self._strength)
         detail = {
             "named": search.participants,
             "content": search.content,
@@ -464,7 +491,7 @@ class RecallEngine:
     ) -> list[Ranked]:
         # Ties broken by id throughout: the same memory answers the same query the same way, whatever the
         # order the store hands rows back in.
-        fused = sorted(((rrf(c.ranks), c) for c in candidates.values()), key=lambda fc: (-fc[0], fc[1].id))
+        fused = sorted(((rrf(c.ranks, c.strengths), c) for c in candidates.values()), key=lambda fc: (-fc[0], fc[1].id))
         pool = fused[: self._tuning.rerank_pool]
         rows = searcher.hydrated  # rows fetched by an earlier hop are not fetched again
         for kind in ItemKind:
@@ -486,7 +513,7 @@ class RecallEngine:
             row = rows[candidate.id]
             components = {
                 "relevance": fused_rank / max_rrf,
-                "similarity": max(0.0, float(row["similarity"] or 0.0)),
+                "similarity": cosine(row["similarity"]),
                 "activation": candidate.activation / max_activation,
                 "confidence": float(row["confidence"]),
                 "importance": float(row["importance"]),
@@ -518,39 +545,44 @@ class RecallEngine:
         return items
 
     def _diversify(self, ranked: list[Ranked], searcher: GraphSearcher, trace: list[TraceStep]) -> list[Ranked]:
-        """Reorders the head of the ranking by maximal marginal relevance; each head item gets a `redundancy`
-        component (its closest cosine to an item placed above it) and the trace lists the items moved down, each
-        with the closest item placed above it."""
-        head = ranked[: self._tuning.diversity_window]
-        if len(head) < 2:
+        """Reorders the ranking by maximal marginal relevance. Each item's score becomes its final one, the value
+        function's score less its redundancy penalty (the MMR gain on the value function's scale), so scores fall
+        with the rank; the components keep `value` (the score before) and `redundancy` (its closest cosine to an
+        item placed above it). The trace lists the items moved down, each with that closest item."""
+        if len(ranked) < 2:
             return ranked
-        vectors = searcher.item_vectors(_kinds(head))
+        vectors = searcher.item_vectors(_kinds(ranked))
         if not vectors:
             return ranked
         dimensions = len(next(iter(vectors.values())))
-        matrix = np.zeros((len(head), dimensions), dtype=np.float32)
-        for row, item in enumerate(head):
+        matrix = np.zeros((len(ranked), dimensions), dtype=np.float32)
+        for row, item in enumerate(ranked):
             if item.id in vectors:  # one deleted since it was ranked is redundant with nothing
                 matrix[row] = vectors[item.id]
-        scores = np.array([item.score for item in head], dtype=np.float64)
-        placements = mmr_order(scores, matrix, self._tuning.diversity)
+        scores = np.array([item.score for item in ranked], dtype=np.float64)
+        trade_off = self._tuning.diversity
+        placements = mmr_order(scores, matrix, trade_off)
+        # gain = (1 - t) x score / top - t x redundancy; on the score's scale: score - t / (1 - t) x top x redundancy.
+        penalty = trade_off / (1.0 - trade_off) * float(np.max(scores))
         moved_down = []
         for new_rank, placement in enumerate(placements, start=1):
-            item = head[placement.index]
+            item = ranked[placement.index]
+            item.components["value"] = item.score
             item.components["redundancy"] = placement.redundancy
+            item.score = round(item.score - penalty * placement.redundancy, 6)
             if new_rank > placement.index + 1 and placement.closest is not None:
                 moved_down.append(
                     {
                         "id": item.id,
                         "from": placement.index + 1,
                         "to": new_rank,
-                        "closest": head[placement.closest].id,
+                        "closest": ranked[placement.closest].id,
                         "cosine": round(placement.redundancy, 3),
                     }
                 )
-        detail = {"trade_off": self._tuning.diversity, "window": len(head), "moved_down": moved_down[:20]}
+        detail = {"trade_off": trade_off, "ranked": len(ranked), "moved_down": moved_down[:20]}
         trace.append(TraceStep(step="diversify", detail=detail))
-        return [head[p.index] for p in placements] + ranked[len(head) :]
+        return [ranked[p.index] for p in placements]
 
     def _prune(self, ranked: list[Ranked], budget: int, limit: int) -> tuple[list[RecallItem], list[dict[str, Any]]]:
         kept: list[RecallItem] = []
@@ -569,13 +601,31 @@ class RecallEngine:
         return kept, pruned
 
 
-def _merge_episode_hits(name: str, hits: list[Hit], types: list[MemoryType], candidates: dict[str, Candidate]) -> None:
-    """An episode found by a search stands for the current knowledge it proves, at the episode's rank."""
+def _candidate(candidates: dict[str, Candidate], item_id: str, kind: ItemKind) -> Candidate:
+    """The candidate `item_id`, added on first sight."""
+    return candidates.setdefault(item_id, Candidate(item_id, kind))
+
+
+def _merge_episode_hits(
+    name: str,
+    hits: list[Hit],
+    types: list[MemoryType],
+    candidates: dict[str, Candidate],
+    strength: Callable[[str, Hit], float],
+) -> None:
+    """An episode found by a search stands for the current knowledge it proves, at the episode's rank: its
+    propositions, and the prescriptions drawn from it when procedures are wanted (a step's observation and action
+    can match a task where the prescription's summary does not)."""
     for rank, hit in enumerate(hits, start=1):
+        vote = strength(name, hit)
         for prop_id in hit.proves:
-            candidates.setdefault(prop_id, Candidate(prop_id, ItemKind.PROPOSITION)).add(name, rank)
+            _candidate(candidates, prop_id, ItemKind.PROPOSITION).add(name, rank, vote)
+        if MemoryType.PROCEDURAL in types:
+            for prescription_id in hit.prescribes:
+                candidate = _candidate(candidates, prescription_id, ItemKind.PRESCRIPTION)
+                candidate.add(name, rank, vote)
         if hit.ever_proved == 0 and MemoryType.EPISODIC in types:  # an utterance no fact was drawn from
-            candidates.setdefault(hit.id, Candidate(hit.id, ItemKind.EPISODE)).add(name, rank)
+            _candidate(candidates, hit.id, ItemKind.EPISODE).add(name, rank, vote)
 
 
 def concepts_to_expand(

@@ -29,6 +29,7 @@ SHARED_VECTOR_INDEXES = {
     "propositions": "proposition_embedding",
     "episodes": "episode_embedding",
     "prescriptions": "prescription_embedding",
+    "intents": "intent_embedding",
     "concepts": "concept_embedding",
 }
 SHARED_FULLTEXT_INDEXES = {
@@ -44,10 +45,12 @@ _SHARED_INDEXES = frozenset(SHARED_VECTOR_INDEXES.values()) | frozenset(SHARED_F
 class Hit:
     id: str
     score: float
-    # An episode hit's knowledge, read in its search's statement: the current propositions it proves, and how many
-    # it ever proved (an episode whose knowledge was superseded is not chit-chat and must not resurface in its place).
+    # An episode hit's knowledge, read in its search's statement: the current propositions it proves, the
+    # prescriptions drawn from it (a trajectory step), and how much knowledge it ever proved (an episode whose
+    # knowledge was superseded is not chit-chat and must not resurface in its place).
     proves: tuple[str, ...] = ()
     ever_proved: int = 0
+    prescribes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -310,10 +313,21 @@ def _first_fetch(index: str, k: int, shared: int) -> int:
 
 def _hits(rows: list[dict[str, Any]], statement: str) -> list[Hit]:
     """Best first, ties broken by id (the statements order their rows so too; this does not depend on it). The
-    episode statements' rows must carry their knowledge (`propositions`, `knowledge`): a row without it is an error,
-    not chit-chat."""
+    episode statements' rows must carry their knowledge (`propositions`, `prescriptions`, `knowledge`): a row without
+    it is an error, not chit-chat; an intent statement's carry the prescriptions solving it."""
     if statement.endswith("_episodes"):
-        hits = [Hit(r["id"], float(r["score"]), tuple(sorted(r["propositions"])), int(r["knowledge"])) for r in rows]
+        hits = [
+            Hit(
+                r["id"],
+                float(r["score"]),
+                tuple(sorted(r["propositions"])),
+                int(r["knowledge"]),
+                tuple(sorted(r["prescriptions"])),
+            )
+            for r in rows
+        ]
+    elif statement.endswith("_intents"):  # an intent stands for the prescriptions that solve it
+        hits = [Hit(r["id"], float(r["score"]), prescribes=tuple(sorted(r["prescriptions"]))) for r in rows]
     else:
         hits = [Hit(r["id"], float(r["score"])) for r in rows]
     return sorted(hits, key=lambda h: (-h.score, h.id))

@@ -17,7 +17,7 @@ class ValueWeights:
     on one topic over the several topics a gathering question needs."""
 
     relevance: float = 0.50  # reciprocal-rank fusion of dense, full-text and episode-level evidence
-    similarity: float = 0.15  # exact cosine between the query and the item
+    similarity: float = 0.15  # exact cosine between the query and the item (clipped at 0)
     activation: float = 0.10  # spread from the query's concepts over associations
     confidence: float = 0.04
     importance: float = 0.03
@@ -39,8 +39,27 @@ LIST_WEIGHTS = {
 }
 
 
-def rrf(ranks: dict[str, int]) -> float:
-    return sum(LIST_WEIGHTS.get(name, 1.0) / (RRF_K + rank) for name, rank in ranks.items())
+# The lists ranked by a dense (vector) search over everything, whose hits carry a cosine score. Not "participant":
+# what the named person said is evidence by who said it, however far its words are from the question's.
+DENSE_LISTS = frozenset({"dense", "episode_dense", "prescription_dense", "intent_dense", "content"})
+
+
+def rrf(ranks: dict[str, int], strengths: dict[str, float] | None = None) -> float:
+    """Weighted reciprocal-rank fusion; each list's vote scaled by its strength for the item (1 where not given)."""
+    strengths = strengths or {}
+    return sum(LIST_WEIGHTS.get(name, 1.0) * strengths.get(name, 1.0) / (RRF_K + rank) for name, rank in ranks.items())
+
+
+def cosine(score: float | None) -> float:
+    """The cosine (clipped at 0) from a vector score: Neo4j's indexes and `vector.similarity.cosine` give
+    (1 + cosine) / 2, which squeezes unrelated (~0.5) and close (~0.9) text into half the range."""
+    return max(0.0, 2.0 * float(score or 0.0) - 1.0)
+
+
+def match_strength(score: float, floor: float, full: float) -> float:
+    """How much a dense hit with vector `score` counts as evidence: 0 at a cosine of `floor` or below, 1 from `full`,
+    linear between."""
+    return min(1.0, max(0.0, (cosine(score) - floor) / (full - floor)))
 
 
 def recency(when: datetime | None, oldest: datetime | None, newest: datetime | None) -> float:

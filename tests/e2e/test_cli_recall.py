@@ -15,6 +15,8 @@ def test_recall_prints_the_fact_and_its_provenance(space: str, conversation: dic
     flat = " ".join(done.stdout.split())
     assert "7 May 2023" in flat and "D1:3" in flat
     assert "seed" in flat and "MATCH (n) WHERE n.space" in flat
+    # The Browser query is printed as it runs: rich markup once ate its relationship pattern ("(n)-->(m)").
+    assert "-[r:PROVEN_BY|MENTIONS|SOLVES|PART_OF]->(m)" in flat
 
 
 def test_recall_rejects_bad_input() -> None:

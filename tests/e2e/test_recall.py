@@ -12,7 +12,6 @@ from engram.embedding import get_embedder
 from graph.memory_writer import refresh_concepts
 from graph.recall.engine import RecallEngine, RecallTuning
 from graph.recall.models import ItemKind, MemoryType, RecallRequest, RecallResult
-from graph.recall.value import ValueWeights
 from tests.support.graph_queries import label_counts, rows
 from tests.support.jobs import ingest
 
@@ -433,9 +432,9 @@ def test_a_query_naming_nobody_who_speaks_runs_no_participant_search(
 
 def test_a_near_duplicate_gives_way_to_a_distinct_memory(space: str) -> None:
     """Ana says three times that she runs by the river and once that she swims: asked what exercise she does, the
-    swim comes up right after the first run, not after all three (maximal marginal relevance). Both arms rank with
-    the earlier value weights (activation 0.2), which put the three runs first without it; under the shipped ones
-    the swim ranks second even without diversification, so this scene cannot show what MMR does there."""
+    swim comes up beside the first run (maximal marginal relevance moves the repeats down, each below the item
+    it repeats). Since the similarity part became the cosine itself (not (1 + cosine) / 2) and weak dense votes
+    count less, the swim also ranks second without diversification; what MMR adds here is the repeats' order."""
     turns = [
         ("Ana", "I went running along the river this morning before work."),
         ("Ben", "My manager moved the quarterly review to Friday afternoon."),
@@ -454,15 +453,14 @@ def test_a_near_duplicate_gives_way_to_a_distinct_memory(space: str) -> None:
     from graph.driver import get_driver
 
     embedder = get_embedder()
-    weights = ValueWeights(relevance=0.6, similarity=0.1, activation=0.2)
 
     def recall(tuning: RecallTuning) -> RecallResult:
-        return RecallEngine(
-            get_driver(), "neo4j", embedder.encode, embedder.count_tokens, weights=weights, tuning=tuning
-        ).recall(request)
+        return RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=tuning).recall(
+            request
+        )
 
     result = recall(RecallTuning())
-    assert turn_order(result.items)[:2] == ["T5", "T7"]
+    assert set(turn_order(result.items)[:2]) == {"T5", "T7"}  # a run and the swim, in either order
     step = next(s for s in result.trace if s.step == "diversify")
     placed = [item.id for item in result.items]
     assert len(placed) < 40  # the whole ranking came back: every item the trace names is in it
@@ -474,6 +472,6 @@ def test_a_near_duplicate_gives_way_to_a_distinct_memory(space: str) -> None:
 
     without = recall(RecallTuning(diversity=0.0))
     assert all(s.step != "diversify" for s in without.trace)
-    assert turn_order(without.items).index("T7") == 3  # behind all three runs
+    assert turn_order(without.items).index("T7") >= turn_order(result.items).index("T7")
     assert [i.score for i in without.items] == sorted((i.score for i in without.items), reverse=True)
     assert {i.id for i in without.items} == {i.id for i in result.items}  # reordered, nothing lost

@@ -67,8 +67,11 @@ def test_hits_are_ordered_best_first_with_ties_by_id() -> None:
 
 
 def test_episode_hits_carry_their_knowledge_and_must_have_it() -> None:
-    rows = [{"id": "e1", "score": 0.7, "propositions": ["p2", "p1"], "knowledge": 3}]
+    rows = [{"id": "e1", "score": 0.7, "propositions": ["p2", "p1"], "prescriptions": ["r2", "r1"], "knowledge": 3}]
     (hit,) = _hits(rows, "exact_episodes")
     assert hit.proves == ("p1", "p2") and hit.ever_proved == 3  # sorted: the same answer whatever the store order
+    assert hit.prescribes == ("r1", "r2")  # a trajectory step's prescriptions
+    (intent,) = _hits([{"id": "i1", "score": 0.8, "prescriptions": ["r3"]}], "exact_intents")
+    assert intent.prescribes == ("r3",) and intent.proves == ()
     with pytest.raises(KeyError):  # an episode row without its knowledge is a broken statement, not chit-chat
         _hits([{"id": "e1", "score": 0.7}], "dense_episodes")

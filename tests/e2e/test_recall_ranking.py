@@ -1,0 +1,87 @@
+"""Ranking on the real graph: the answer first when it exists, whatever the kind of memory holding it, and scores
+that are the final ranking's (they fall with the rank, the value function's parts beside them)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engram.embedding import get_embedder
+from engram.settings import PROJECT_ROOT
+from graph.recall.engine import RecallEngine
+from graph.recall.models import ItemKind, RecallRequest
+from tests.support.jobs import ingest
+
+SAMPLE = [json.loads(line) for line in (PROJECT_ROOT / "examples" / "sample.jsonl").read_text().splitlines() if line]
+
+# Eight things said in passing; one of them answers the question asked of this space.
+SMALL_TALK = [
+    "I repainted the garage door blue last weekend.",
+    "My cousin adopted a beagle puppy named Biscuit.",
+    "The quarterly report is due on the 14th.",
+    "We are planning a trip to Lisbon in spring.",
+    "I finally fixed the leaking kitchen tap.",
+    "The book club picked a novel about lighthouse keepers.",
+    "My dentist moved my check-up to Thursday at 4 pm.",
+    "The new coffee machine at work makes terrible espresso.",
+]
+
+
+@pytest.fixture(scope="module")
+def engine() -> RecallEngine:
+    from graph.driver import get_driver
+
+    embedder = get_embedder()
+    return RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens)
+
+
+@pytest.fixture()
+def demo_space(space: str) -> str:
+    ingest(space, SAMPLE)
+    return space
+
+
+@pytest.mark.parametrize(
+    ("query", "step"),
+    [
+        ("How do I cook the spaghetti?", "cook the spaghetti for 9 minutes"),  # the demo's question
+        ("What are the steps to cook spaghetti?", "cook the spaghetti for 9 minutes"),
+        ("What's the best way to cook the pasta?", "cook the spaghetti for 9 minutes"),
+        ("How can I prepare a pasta dinner?", "open the fridge"),  # the trajectory's task, worded as a goal
+    ],
+)
+def test_a_procedural_question_gets_the_prescription_first(
+    engine: RecallEngine, demo_space: str, query: str, step: str
+) -> None:
+    result = engine.recall(RecallRequest(space=demo_space, query=query))
+    top = result.items[0]
+    assert top.kind is ItemKind.PRESCRIPTION, [(i.kind.value, i.text) for i in result.items[:3]]
+    assert step in top.text
+    # Proven by the trajectory's steps, not by the conversation in the same space.
+    assert top.provenance and all(p.source_id == result.items[0].provenance[0].source_id for p in top.provenance)
+
+
+def test_in_a_small_space_the_only_relevant_memory_outranks_the_rest(engine: RecallEngine, space: str) -> None:
+    turns = [{"speaker": "Sam", "id": f"T{n}", "text": text} for n, text in enumerate(SMALL_TALK, start=1)]
+    ingest(space, [{"type": "conversation", "id": "small-talk", "sessions": [{"id": "s1", "turns": turns}]}])
+    for query in ("When is Sam's dental appointment?", "What day does Sam see the dentist?"):
+        result = engine.recall(RecallRequest(space=space, query=query))
+        top = result.items[0]
+        assert [p.external_id for p in top.provenance] == ["T7"], (query, [i.text for i in result.items[:3]])
+
+
+def test_scores_fall_with_the_rank_and_keep_their_parts(engine: RecallEngine, demo_space: str) -> None:
+    for query in ("How do I cook the spaghetti?", "What did Maya make for her sister?", "Who is training?"):
+        items = engine.recall(RecallRequest(space=demo_space, query=query, limit=25)).items
+        assert len(items) > 3
+        scores = [item.score for item in items]
+        assert scores == sorted(scores, reverse=True), (query, scores)
+        for item in items:
+            parts = item.components
+            # The final score is the value function's less the redundancy penalty: never above it.
+            assert {"relevance", "similarity", "value", "redundancy"} <= parts.keys()
+            assert item.score <= parts["value"] + 1e-4
+        assert items[0].components["redundancy"] == 0.0 and items[0].score == pytest.approx(
+            items[0].components["value"], abs=1e-4
+        )

@@ -1,0 +1,27 @@
+"""The value function's parts: the cosine behind a vector score, how much a dense vote counts, the fusion."""
+
+from __future__ import annotations
+
+import pytest
+
+from graph.recall.value import cosine, match_strength, rrf
+
+
+def test_cosine_undoes_neo4js_rescaling_and_clips_at_zero() -> None:
+    assert cosine(0.915) == pytest.approx(0.83)  # (1 + 0.83) / 2, as the vector index reports it
+    assert cosine(0.5) == 0.0 and cosine(0.3) == 0.0 and cosine(None) == 0.0
+
+
+def test_a_dense_vote_counts_by_how_well_it_matches() -> None:
+    floor, full = 0.10, 0.25
+    assert match_strength((1 + 0.05) / 2, floor, full) == 0.0  # unrelated text: no evidence
+    assert match_strength((1 + 0.175) / 2, floor, full) == pytest.approx(0.5)
+    assert match_strength((1 + 0.60) / 2, floor, full) == 1.0
+
+
+def test_fusion_scales_each_lists_vote_by_its_strength() -> None:
+    ranks = {"dense": 1, "fulltext": 3}
+    full = rrf(ranks)
+    assert rrf(ranks, {"dense": 1.0, "fulltext": 1.0}) == pytest.approx(full)
+    # A weak dense hit keeps only its lexical vote (full-text counts double).
+    assert rrf(ranks, {"dense": 0.0}) == pytest.approx(2.0 / (20 + 3))
