@@ -65,4 +65,25 @@ class RateLimiter:
             raise RateLimited(60 - int(time.time()) % 60)
 
 
-__all__ = ["Caller", "InvalidApiKey", "RateLimited", "RateLimiter", "authenticate", "presented_key"]
+class Gate:
+    """Admits a request: the caller its key names, counted against the key's rate limit. HTTP requests and each
+    operation on a WebSocket pass the same gate, so a revoked key stops working everywhere at once."""
+
+    def __init__(self, keys: ApiKeyStore, admin_key: str, limiter: RateLimiter) -> None:
+        self._keys = keys
+        self._admin_key = admin_key
+        self._limiter = limiter
+
+    def caller(self, key: str | None) -> Caller | None:
+        """The caller, without counting a request (raises InvalidApiKey)."""
+        return authenticate(key, self._keys, self._admin_key)
+
+    def admit(self, key: str | None) -> Caller | None:
+        """The caller, counted against its key's rate limit (raises InvalidApiKey or RateLimited)."""
+        caller = self.caller(key)
+        if caller is not None and caller.key_id is not None:
+            self._limiter.check(caller.key_id)
+        return caller
+
+
+__all__ = ["Caller", "Gate", "InvalidApiKey", "RateLimited", "RateLimiter", "authenticate", "presented_key"]
