@@ -21,6 +21,18 @@ class Caller:
     admin: bool = False
 
 
+class LimiterUnavailable(Exception):
+    """Redis, which counts requests, refuses writes (full under `noeviction`, or down): a 503, not a 500."""
+
+    retry_after_s = 5
+
+    def __init__(self, cause: Exception) -> None:
+        super().__init__(
+            f"the request counter (Redis) refuses writes ({type(cause).__name__}): the service is out of queue "
+            f"memory or its Redis is down; retry in {self.retry_after_s} s"
+        )
+
+
 class RateLimited(Exception):
     def __init__(self, retry_after_s: int) -> None:
         super().__init__(f"rate limit exceeded; retry in {retry_after_s} s")
@@ -60,7 +72,10 @@ class RateLimiter:
         pipe = self._redis.pipeline()
         pipe.incr(name)
         pipe.expire(name, 120)
-        count = int(pipe.execute()[0])
+        try:
+            count = int(pipe.execute()[0])
+        except redis.exceptions.RedisError as exc:
+            raise LimiterUnavailable(exc) from exc
         if count > self._per_minute:
             raise RateLimited(60 - int(time.time()) % 60)
 
@@ -86,4 +101,13 @@ class Gate:
         return caller
 
 
-__all__ = ["Caller", "Gate", "InvalidApiKey", "RateLimited", "RateLimiter", "authenticate", "presented_key"]
+__all__ = [
+    "Caller",
+    "Gate",
+    "InvalidApiKey",
+    "LimiterUnavailable",
+    "RateLimited",
+    "RateLimiter",
+    "authenticate",
+    "presented_key",
+]

@@ -16,7 +16,7 @@ from starlette.websockets import WebSocket
 from app.api.context import ApiContext
 from app.api.limits import BodySizeLimit
 from app.api.schema.build import build_schema
-from app.api.security import Gate, RateLimited, RateLimiter, presented_key
+from app.api.security import Gate, LimiterUnavailable, RateLimited, RateLimiter, presented_key
 from app.api.services import ApiServices, close_services, create_services
 from app.api.sockets import EngramGraphQLRouter, SocketContext, SocketPolicy
 from app.mcp.transports import mount_mcp
@@ -88,6 +88,10 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
     @app.exception_handler(RateLimited)
     async def rate_limited(_: Request, exc: RateLimited) -> JSONResponse:
         return _error(429, "RATE_LIMITED", str(exc), headers={"Retry-After": str(exc.retry_after_s)})
+
+    @app.exception_handler(LimiterUnavailable)
+    async def limiter_unavailable(_: Request, exc: LimiterUnavailable) -> JSONResponse:
+        return _error(503, "SERVICE_UNAVAILABLE", str(exc), headers={"Retry-After": str(exc.retry_after_s)})
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:

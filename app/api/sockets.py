@@ -24,7 +24,7 @@ from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import Bas
 from strawberry.subscriptions.protocols.graphql_transport_ws.types import ConnectionInitMessage, SubscribeMessage
 
 from app.api.context import ApiContext
-from app.api.security import Caller, Gate, RateLimited
+from app.api.security import Caller, Gate, LimiterUnavailable, RateLimited
 from app.api.services import ApiServices
 from engram.settings import ApiSettings
 from graph.api_keys import InvalidApiKey
@@ -143,6 +143,9 @@ class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
             return
         except RateLimited as exc:
             await self._refuse_operation(message["id"], str(exc), "RATE_LIMITED", retryAfter=exc.retry_after_s)
+            return
+        except LimiterUnavailable as exc:
+            await self._refuse_operation(message["id"], str(exc), "SERVICE_UNAVAILABLE", retryAfter=exc.retry_after_s)
             return
         token = _operation_context.set(ApiContext(self._socket.services, caller))
         try:
