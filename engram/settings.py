@@ -76,6 +76,11 @@ class ApiSettings(BaseSettings):
     max_aliases: int = 15
     rate_limit_per_minute: int = 600  # per API key; 0 disables
     max_page: int = 100  # Relay connections: `first` is capped here
+    # graphql-transport-ws: each operation on a socket is authenticated and limited like an HTTP request.
+    ws_init_timeout_s: float = 10.0  # a socket without a valid `connection_init` by then is closed (4408)
+    ws_max_connections_per_key: int = 8  # open sockets per API key, per API process (4429 beyond)
+    ws_max_operations_in_flight: int = 10  # running operations (subscriptions included) per socket
+    ws_reauth_interval_s: float = 30.0  # a running subscription's key is checked again this often
 
 
 class KeySettings(BaseSettings):

@@ -19,21 +19,24 @@ class ForgetResult(BaseModel):
     concepts_removed: int
 
 
-# Called with (space, keys of the concepts deleted) so key tries elsewhere can drop them.
-KeysRemoved = Callable[[str, list[str]], None]
+# Called with the space after a forget removed anything, to drop what else holds its text (key logs, caches).
+Forgotten = Callable[[str], None]
 
 
 class Forgetter:
-    def __init__(self, driver: neo4j.Driver, database: str, on_keys_removed: KeysRemoved | None = None) -> None:
+    def __init__(self, driver: neo4j.Driver, database: str, on_forgotten: Forgotten | None = None) -> None:
         self._driver = driver
         self._database = database
-        self._on_keys_removed = on_keys_removed
+        self._on_forgotten = on_forgotten
 
     def _refresh(self, space: str, concept_ids: list[str]) -> int:
         refreshed = refresh_concepts(self._driver, self._database, space, concept_ids)
-        if self._on_keys_removed is not None and refreshed["removed_keys"]:
-            self._on_keys_removed(space, refreshed["removed_keys"])
-        return refreshed["concepts_removed"]
+        return int(refreshed["concepts_removed"])
+
+    def _done(self, space: str, result: ForgetResult) -> ForgetResult:
+        if self._on_forgotten is not None and (result.episodes or result.knowledge or result.concepts_removed):
+            self._on_forgotten(space)
+        return result
 
     def forget_sources(self, space: str, source_ids: Sequence[str]) -> ForgetResult:
         records, _, _ = self._driver.execute_query(
@@ -48,13 +51,14 @@ class Forgetter:
         )
         row = records[0]
         removed = self._refresh(space, sorted(row["concept_ids"] or []))
-        return ForgetResult(
+        result = ForgetResult(
             episodes=[],
             knowledge=row["knowledge_ids"],
             sources=[],
             intents=row["intent_ids"] or [],
             concepts_removed=removed,
         )
+        return self._done(space, result)
 
     def forget_episodes(self, space: str, episode_ids: Sequence[str]) -> ForgetResult:
         ids = list(dict.fromkeys(episode_ids))
@@ -67,10 +71,11 @@ class Forgetter:
             )
         concept_ids = set(touched) | set(row["concept_ids"] or [])
         removed = self._refresh(space, sorted(concept_ids))
-        return ForgetResult(
+        result = ForgetResult(
             episodes=row["episode_ids"],
             knowledge=row["knowledge_ids"],
             sources=row["source_ids"],
             intents=row["intent_ids"],
             concepts_removed=removed,
         )
+        return self._done(space, result)

@@ -74,6 +74,13 @@ def publish_written_keys(client: redis.Redis, space: str, concepts: Sequence[str
         KeyLog(client, space, KeyKind.INTENT).publish(added=intents)
 
 
+def reset_key_logs(client: redis.Redis, space: str) -> None:
+    """Empty the space's key logs (every process reloads its tries from the graph): after a forget, no entry may
+    still name a forgotten key or intent."""
+    for kind in KeyKind:
+        KeyLog(client, space, kind).reset()
+
+
 def publish_removed_keys(client: redis.Redis, space: str, concepts: Sequence[str]) -> None:
     """Tell every process's tries about concept keys deleted from the graph (orphans after forget or refresh)."""
     if concepts:

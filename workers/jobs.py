@@ -2,6 +2,9 @@
 
 Stage outputs live under the job's keys (JSON plus raw float32 arrays) rather than in Celery messages,
 so a redelivered stage re-reads its input and re-writes its output: stages are idempotent.
+
+Redis runs `noeviction` with a memory cap, so a job's bulk lives only while the job runs: once it succeeds or
+fails, its payload and artifacts are deleted and only the status record stays, for FINISHED_JOB_TTL_S.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ import redis
 from numpy.typing import NDArray
 from pydantic import BaseModel
 
-JOB_TTL_S = 7 * 24 * 3600
+JOB_TTL_S = 7 * 24 * 3600  # a job still queued or running after a week is abandoned
+FINISHED_JOB_TTL_S = 24 * 3600  # the status of a finished job (a few hundred bytes), for clients polling late
 # redis-py's own key/value union: its `hset(mapping=...)` is invariant in these types.
 Field = bytes | bytearray | memoryview | str | int | float
 STAGES = ("standardize", "extract", "embed", "write", "consolidate")
@@ -129,6 +133,8 @@ class JobStore:
             mapping["counts"] = json.dumps({**status.counts, **counts})
         if stage == STAGES[-1]:
             mapping |= {"state": JobState.SUCCEEDED.value, "finished_at": datetime.now(UTC).isoformat()}
+            self._close(job_id, mapping)
+            return
         self._redis.hset(self._key(job_id), mapping=mapping)
 
     def fail(self, job_id: str, error: str) -> None:
@@ -136,13 +142,10 @@ class JobStore:
         the completed job dropped, and must not turn a finished job into a failed one."""
         if self._redis.hget(self._key(job_id), "state") == JobState.SUCCEEDED.value.encode():
             return
-        self._redis.hset(
-            self._key(job_id),
-            mapping={
-                "state": JobState.FAILED.value,
-                "error": error[:2000],
-                "finished_at": datetime.now(UTC).isoformat(),
-            },
+        # The tenant resubmits a failed job: its payload and stage outputs are of no use.
+        self._close(
+            job_id,
+            {"state": JobState.FAILED.value, "error": error[:2000], "finished_at": datetime.now(UTC).isoformat()},
         )
 
     def put_artifact(
@@ -168,10 +171,17 @@ class JobStore:
             arrays[name] = np.frombuffer(buffer, dtype=np.float32).reshape(shape)
         return envelope["data"], arrays
 
-    def drop_artifacts(self, job_id: str) -> None:
-        keys = [self._key(job_id, s) for s in STAGES]
+    def _close(self, job_id: str, final: dict[Field, Field]) -> None:
+        """Writes a job's final state; in the same transaction its payload and artifacts go (nobody sees a finished
+        job still holding them, nor a job without them that is not finished) and its status record is given
+        FINISHED_JOB_TTL_S."""
+        keys = [self._key(job_id, "payload"), *(self._key(job_id, s) for s in STAGES)]
         keys += [k.decode() for k in self._redis.scan_iter(self._key(job_id, "*:*"))]
-        self._redis.delete(*keys)
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.hset(self._key(job_id), mapping=final)
+        pipe.delete(*keys)
+        pipe.expire(self._key(job_id), FINISHED_JOB_TTL_S)
+        pipe.execute()
 
 
 def wait_for_job(store: JobStore, job_id: str, timeout_s: float = 300, poll_s: float = 0.2) -> JobStatus:

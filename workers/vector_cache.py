@@ -27,6 +27,13 @@ def cache_key(space: str, model: str) -> str:
     return f"engram:vectors:{hashlib.sha1(model.encode()).hexdigest()[:12]}:{space}"
 
 
+def drop_space_vectors(client: redis.Redis, space: str) -> None:
+    """Forget the space's cached phrases now rather than after the TTL (every model's cache of the space)."""
+    names = list(client.scan_iter(f"engram:vectors:{'?' * 12}:{space}", count=1000))  # see cache_key
+    if names:
+        client.delete(*names)
+
+
 def cached_embedder(client: redis.Redis, key: str, embed: EmbedFn, ttl_s: int = 600) -> EmbedFn:
     """`embed`, answering texts already embedded under `key` from Redis and storing what it computes."""
 

@@ -1,4 +1,7 @@
-"""The per-request GraphQL context: the caller, a space-scoped graph reader and its DataLoaders."""
+"""The per-request GraphQL context: the caller, a space-scoped graph reader and its DataLoaders.
+
+One per HTTP request, and one per operation on a WebSocket (app/api/sockets.py): loaders never outlive an
+operation, so nothing forgotten is served from their cache."""
 
 from __future__ import annotations
 
@@ -8,9 +11,8 @@ from strawberry.fastapi import BaseContext
 
 from app.api.errors import Forbidden, Unauthenticated
 from app.api.loaders import Loaders
-from app.api.security import Caller, authenticate
+from app.api.security import Caller
 from app.api.services import ApiServices
-from graph.api_keys import InvalidApiKey
 from graph.lookup import GraphReader
 
 
@@ -21,20 +23,9 @@ class ApiContext(BaseContext):
         self.caller = caller
         self.extra_queries = 0  # statements issued outside the reader (recall, writes), for the cost report
 
-    def _caller_from_connection_params(self) -> Caller | None:
-        """Subscriptions may send the key in graphql-transport-ws `connection_init` instead of a header."""
-        params = self.connection_params if isinstance(self.connection_params, dict) else {}
-        key = params.get("apiKey") or params.get("authorization", "").removeprefix("Bearer ").strip() or None
-        try:
-            return authenticate(key, self.services.keys, self.services.settings.api.admin_key.get_secret_value())
-        except InvalidApiKey as exc:
-            raise Unauthenticated(f"{exc}") from exc
-
     @property
     def space(self) -> str:
         """The caller's space: from the API key, never from an argument."""
-        if self.caller is None and self.connection_params:
-            self.caller = self._caller_from_connection_params()
         if self.caller is None:
             raise Unauthenticated("send an API key: 'Authorization: Bearer egk_...' or 'X-API-Key: egk_...'")
         if self.caller.space is None:

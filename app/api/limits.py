@@ -1,4 +1,5 @@
-"""Request body size limit, enforced on the declared length and on the bytes actually received."""
+"""Request body size limit, enforced on the declared length and on the bytes actually received, and on every
+message of a WebSocket (a socket's operations are requests too)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ class BodySizeLimit:
         self._max = max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self._limit_socket(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self._app(scope, receive, send)
             return
@@ -38,6 +42,30 @@ class BodySizeLimit:
             await self._app(scope, counting_receive, send)
         except BodyTooLarge:
             await self._reject(send)
+
+    async def _limit_socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A message over the limit closes the socket with 1009 (message too big); the app sees a disconnect."""
+        closed = False
+
+        async def limited_receive() -> Message:
+            nonlocal closed
+            message = await receive()
+            if message["type"] != "websocket.receive":
+                return message
+            text = message.get("text")
+            size = len(text.encode()) if text is not None else len(message.get("bytes") or b"")
+            if size <= self._max:
+                return message
+            closed = True
+            reason = f"message over {self._max} bytes"
+            await send({"type": "websocket.close", "code": 1009, "reason": reason})
+            return {"type": "websocket.disconnect", "code": 1009, "reason": reason}
+
+        async def guarded_send(message: Message) -> None:
+            if not closed:  # after our close frame, nothing more may be sent on the socket
+                await send(message)
+
+        await self._app(scope, limited_receive, guarded_send)
 
     async def _reject(self, send: Send) -> None:
         body = json.dumps(

@@ -21,6 +21,18 @@ class Caller:
     admin: bool = False
 
 
+class LimiterUnavailable(Exception):
+    """Redis, which counts requests, refuses writes (full under `noeviction`, or down): a 503, not a 500."""
+
+    retry_after_s = 5
+
+    def __init__(self, cause: Exception) -> None:
+        super().__init__(
+            f"the request counter (Redis) refuses writes ({type(cause).__name__}): the service is out of queue "
+            f"memory or its Redis is down; retry in {self.retry_after_s} s"
+        )
+
+
 class RateLimited(Exception):
     def __init__(self, retry_after_s: int) -> None:
         super().__init__(f"rate limit exceeded; retry in {retry_after_s} s")
@@ -60,9 +72,42 @@ class RateLimiter:
         pipe = self._redis.pipeline()
         pipe.incr(name)
         pipe.expire(name, 120)
-        count = int(pipe.execute()[0])
+        try:
+            count = int(pipe.execute()[0])
+        except redis.exceptions.RedisError as exc:
+            raise LimiterUnavailable(exc) from exc
         if count > self._per_minute:
             raise RateLimited(60 - int(time.time()) % 60)
 
 
-__all__ = ["Caller", "InvalidApiKey", "RateLimited", "RateLimiter", "authenticate", "presented_key"]
+class Gate:
+    """Admits a request: the caller its key names, counted against the key's rate limit. HTTP requests and each
+    operation on a WebSocket pass the same gate, so a revoked key stops working everywhere at once."""
+
+    def __init__(self, keys: ApiKeyStore, admin_key: str, limiter: RateLimiter) -> None:
+        self._keys = keys
+        self._admin_key = admin_key
+        self._limiter = limiter
+
+    def caller(self, key: str | None) -> Caller | None:
+        """The caller, without counting a request (raises InvalidApiKey)."""
+        return authenticate(key, self._keys, self._admin_key)
+
+    def admit(self, key: str | None) -> Caller | None:
+        """The caller, counted against its key's rate limit (raises InvalidApiKey or RateLimited)."""
+        caller = self.caller(key)
+        if caller is not None and caller.key_id is not None:
+            self._limiter.check(caller.key_id)
+        return caller
+
+
+__all__ = [
+    "Caller",
+    "Gate",
+    "InvalidApiKey",
+    "LimiterUnavailable",
+    "RateLimited",
+    "RateLimiter",
+    "authenticate",
+    "presented_key",
+]

@@ -12,13 +12,13 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
-from strawberry.fastapi import GraphQLRouter
 
 from app.api.context import ApiContext
 from app.api.limits import BodySizeLimit
 from app.api.schema.build import build_schema
-from app.api.security import RateLimited, RateLimiter, authenticate, presented_key
+from app.api.security import Gate, LimiterUnavailable, RateLimited, RateLimiter, presented_key
 from app.api.services import ApiServices, close_services, create_services
+from app.api.sockets import EngramGraphQLRouter, SocketContext, SocketPolicy
 from app.mcp.transports import mount_mcp
 from engram.runtime import settle_heap
 from engram.settings import EngramSettings, get_settings
@@ -42,27 +42,24 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.services = services or await asyncio.to_thread(create_services, settings)
-        app.state.rate_limiter = RateLimiter(app.state.services.redis, api.rate_limit_per_minute)
+        limiter = RateLimiter(app.state.services.redis, api.rate_limit_per_minute)
+        app.state.gate = Gate(app.state.services.keys, api.admin_key.get_secret_value(), limiter)
         settle_heap()  # the model is loaded: full collections stop walking it
         async with mcp_server.session_manager.run():
             yield
         if owned:
             close_services(app.state.services)
 
+    socket_policy = SocketPolicy(api)
+
     async def context(connection: HTTPConnection) -> ApiContext:
         services_: ApiServices = connection.app.state.services
+        gate: Gate = connection.app.state.gate
         key = presented_key(connection.headers)
         if isinstance(connection, WebSocket):
-            # A bad key on a socket surfaces as an error on the first operation (connection params may carry it).
-            try:
-                caller = await asyncio.to_thread(authenticate, key, services_.keys, api.admin_key.get_secret_value())
-            except InvalidApiKey:
-                caller = None
-            return ApiContext(services_, caller)
-        caller = await asyncio.to_thread(authenticate, key, services_.keys, api.admin_key.get_secret_value())
-        if caller is not None and caller.key_id is not None:
-            await asyncio.to_thread(connection.app.state.rate_limiter.check, caller.key_id)
-        return ApiContext(services_, caller)
+            # The socket is admitted at connection_init (which may carry the key), then each operation on it.
+            return SocketContext(services_, gate, socket_policy, key)
+        return ApiContext(services_, await asyncio.to_thread(gate.admit, key))
 
     app = FastAPI(
         title="Engram",
@@ -71,8 +68,9 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
         docs_url=None,
         redoc_url=None,
     )
-    router: GraphQLRouter[ApiContext, None] = GraphQLRouter(
+    router = EngramGraphQLRouter(
         build_schema(api),
+        settings=api,
         context_getter=context,
         graphql_ide="graphiql" if api.development else None,
         allow_queries_via_get=False,  # a GET must never mutate or be cached by a proxy
@@ -90,6 +88,10 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
     @app.exception_handler(RateLimited)
     async def rate_limited(_: Request, exc: RateLimited) -> JSONResponse:
         return _error(429, "RATE_LIMITED", str(exc), headers={"Retry-After": str(exc.retry_after_s)})
+
+    @app.exception_handler(LimiterUnavailable)
+    async def limiter_unavailable(_: Request, exc: LimiterUnavailable) -> JSONResponse:
+        return _error(503, "SERVICE_UNAVAILABLE", str(exc), headers={"Retry-After": str(exc.retry_after_s)})
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:

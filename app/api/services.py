@@ -14,10 +14,11 @@ from engram.embedding import Embedder
 from engram.settings import EngramSettings
 from graph.api_keys import ApiKeyStore
 from graph.forget import Forgetter
-from graph.key_schema import publish_removed_keys
+from graph.key_schema import reset_key_logs
 from graph.recall.abstraction import create_abstractor
 from graph.recall.engine import RecallEngine
 from workers.jobs import JobStore
+from workers.vector_cache import drop_space_vectors
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,16 @@ def create_services(settings: EngramSettings) -> ApiServices:
         recall=RecallEngine(driver, database, embedder.encode, embedder.count_tokens, abstractor=abstractor),
         jobs=JobStore(client),
         keys=ApiKeyStore(driver, database),
-        forgetter=Forgetter(driver, database, lambda space, keys: publish_removed_keys(client, space, keys)),
+        forgetter=Forgetter(driver, database, lambda space: _drop_forgotten_text(client, space)),
     )
+
+
+def _drop_forgotten_text(client: redis.Redis, space: str) -> None:
+    """After a forget, Redis keeps nothing of the space that could hold its text: the key logs (every process
+    reloads its tries from the graph) and the phrase-vector cache go. Finished jobs hold no payload (workers/jobs.py);
+    a job still running when its text is forgotten writes it again: forget after the job ends."""
+    reset_key_logs(client, space)
+    drop_space_vectors(client, space)
 
 
 def close_services(services: ApiServices) -> None:

@@ -1,9 +1,12 @@
 // Proofs that reached a replaced proposition after it was replaced (an ingest of the same statement running
 // concurrently or later MERGEs onto the old node) move on to the current proposition that stands for it.
+// DISTINCT (head, old) pairs: a breadth-first expansion, not an enumeration of every path (see lineage.cypher).
 MATCH (old:Proposition {space: $space, status: 'superseded'})
-MATCH path = (head:Proposition)-[:SUPERSEDES*1..10]->(old)
-WHERE head.status = 'active' AND all(r IN relationships(path) WHERE r.reason IN $reasons)
-MATCH (old)-[:PROVEN_BY]->(e:Episode)
+USING INDEX old:Proposition(space, status)
+MATCH (head:Proposition {space: $space})-[links:SUPERSEDES*1..10]->(old)
+WHERE head.status = 'active' AND all(r IN links WHERE r.reason IN $reasons)
+WITH DISTINCT head, old
+MATCH (old)-[:PROVEN_BY]->(e:Episode {space: $space})
 WHERE NOT (head)-[:PROVEN_BY]->(e)
 WITH head, e, min(old.id) AS inherited_from
 CREATE (head)-[:PROVEN_BY {inherited_from: inherited_from}]->(e)

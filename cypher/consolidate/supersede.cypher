@@ -1,13 +1,15 @@
 // Supersession, never deletion: the replaced proposition stays (status 'superseded', expired_at now, valid_to
 // when its value stopped being true in the world) and the survivor SUPERSEDES it. Both must still be current
 // when this runs (a concurrent correction may have got there first). With `carry` the survivor stands for the
-// replaced statement: it gains its proofs (marked inherited_from) and its concepts.
+// replaced statement: it gains its proofs (marked inherited_from) and its concepts. A pair whose survivor already lies in
+// the history of the replaced one is skipped: the edge would close a cycle (a correction can make an old text current).
 UNWIND $supersessions AS s
 MATCH (new:Proposition {space: $space, id: s.survivor})
 USING INDEX new:Proposition(space, id)
 MATCH (old:Proposition {space: $space, id: s.replaced})
 USING INDEX old:Proposition(space, id)
 WHERE new.status = 'active' AND old.status = 'active' AND new <> old
+  AND NOT EXISTS { MATCH SHORTEST 1 (old)-[:SUPERSEDES]->+(new) }
 SET old.status = 'superseded', old.expired_at = datetime(), old.superseded_by = new.id,
     old.valid_to = CASE
       WHEN NOT s.ends_validity THEN old.valid_to

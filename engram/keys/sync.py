@@ -32,6 +32,12 @@ redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 'v', v, 'change', ARGV[
 return v
 """
 
+# Drop every entry and move the version on: each reader sees a gap and reloads from the graph.
+_RESET = """
+redis.call('DEL', KEYS[2])
+return redis.call('INCR', KEYS[1])
+"""
+
 
 class KeyKind(StrEnum):
     CONCEPT = "concept"
@@ -52,10 +58,16 @@ class KeyLog:
         self.counter = f"{self.stream}:version"
         self._max_entries = max_entries
         self._publish = client.register_script(_PUBLISH)
+        self._reset = client.register_script(_RESET)
 
     def publish(self, added: Sequence[str] = (), removed: Sequence[str] = ()) -> int:
         change = json.dumps({"add": list(added), "remove": list(removed)}, ensure_ascii=False)
         return int(self._publish(keys=[self.counter, self.stream], args=[change, self._max_entries]))
+
+    def reset(self) -> int:
+        """Empty the log (its entries name keys, so they hold text): every reader reloads from the graph instead.
+        For forget: a removal entry would itself put the forgotten key back into Redis."""
+        return int(self._reset(keys=[self.counter, self.stream]))
 
     def position(self) -> tuple[int, str]:
         """(version, stream id) of the latest change, read together."""

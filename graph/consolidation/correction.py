@@ -57,6 +57,19 @@ class InvalidCorrection(CorrectionError, ValueError):
     """Empty, too long, or the same statement as the one it would correct."""
 
 
+class CorrectionCycle(InvalidCorrection):
+    """The corrected statement is one the proposition already replaced: making it current again would make the
+    history a cycle (A supersedes B supersedes A), which no lineage could be read from."""
+
+    def __init__(self, proposition_id: str, earlier_id: str) -> None:
+        super().__init__(
+            f"the corrected statement is {earlier_id!r}, which {proposition_id!r} already replaced: a correction "
+            "cannot bring back a statement from the history of the one it corrects; word it differently"
+        )
+        self.proposition_id = proposition_id
+        self.earlier_id = earlier_id
+
+
 class CorrectionResult(BaseModel):
     space: str
     proposition_id: str  # the current proposition now
@@ -82,7 +95,7 @@ def correct(
     reason: str = "",
 ) -> CorrectionResult:
     """Supersede `proposition_id` by `new_text`. Raises UnknownProposition, PropositionNotCurrent or
-    InvalidCorrection."""
+    InvalidCorrection (CorrectionCycle when `new_text` is a statement `proposition_id` already replaced)."""
     driver = driver or get_driver()
     database = database or get_settings().neo4j.database
     text = " ".join(new_text.split())
@@ -123,6 +136,9 @@ def correct(
 
 
 def _write_correction(tx: neo4j.ManagedTransaction, space: str, row: dict[str, Any]) -> neo4j.Record | None:
+    cycle = tx.run(load("consolidate/correction_cycle"), space=space, old_id=row["old_id"], new_id=row["new_id"])
+    if (found := cycle.single()) is not None and found["cycle"]:
+        raise CorrectionCycle(row["old_id"], row["new_id"])
     written = tx.run(load("consolidate/correct_proposition"), space=space, **row).single()
     if written is not None:  # the correction joins the space's own indexes, if it has them
         label_written(tx, space, propositions=[row["new_id"]])

@@ -115,7 +115,7 @@ def test_a_second_process_changes_the_keys_and_this_trie_follows(
     assert {c.key for c in decoder.name_keys(PROMPT, schema.trie(), 5)} == expected
 
 
-def test_a_trimmed_log_means_a_reload_and_reconcile_catches_silent_writers(
+def test_a_trimmed_or_reset_log_means_a_reload_and_reconcile_catches_silent_writers(
     driver: neo4j.Driver,
     settings: EngramSettings,
     schemas: KeySchemas,
@@ -138,6 +138,15 @@ def test_a_trimmed_log_means_a_reload_and_reconcile_catches_silent_writers(
     driver.execute_query("MATCH (c:Concept {space: $space, key: 'baking'}) DETACH DELETE c", space=space)
     assert schema.reconcile() == (0, 1)
     assert set(schema.trie().keys()) == {"gardening"}
+    # Forget empties the log instead of publishing a removal (that entry would keep the forgotten key in Redis):
+    # the version moves on, and every reader reloads from the graph.
+    accommodator.accommodate("knitting")
+    assert "knitting" in schema.trie()
+    driver.execute_query("MATCH (c:Concept {space: $space, key: 'knitting'}) DETACH DELETE c", space=space)
+    schema.log.reset()
+    assert client.xlen(schema.log.stream) == 0
+    reloads = schema.reloads
+    assert set(schema.trie().keys()) == {"gardening"} and schema.reloads == reloads + 1
 
 
 def test_a_key_still_mentioned_is_not_retired(

@@ -203,8 +203,7 @@ def consolidate_stage(self: Any, job_id: str) -> str:
             "concepts_removed": refreshed["concepts_removed"],
             "association_edges": refreshed["association_edges"],
         }
-        store.finish_stage(job_id, "consolidate", started, counts)
-        store.drop_artifacts(job_id)
+        store.finish_stage(job_id, "consolidate", started, counts)  # the last stage: the job's bulk goes
     return job_id
 
 

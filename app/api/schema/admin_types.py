@@ -6,6 +6,7 @@ from datetime import datetime
 
 import strawberry
 
+from app.api.schema.outcomes import UserError
 from graph.api_keys import ApiKeyInfo, IssuedKey
 
 
@@ -33,8 +34,12 @@ class IssuedApiKey:
         return IssuedApiKey(key=ApiKey.of(issued.info), secret=issued.secret)
 
 
-@strawberry.type(description="A space and its first API key.")
+@strawberry.type(description="A new space and its first API key.")
 class SpaceCreated:
     space: str
-    created: bool = strawberry.field(description="false when the space already existed (a new key is issued)")
     key: IssuedApiKey
+
+
+@strawberry.type(description="The space exists already; no key was issued (its data is its tenant's).")
+class SpaceExists(UserError):
+    space: str

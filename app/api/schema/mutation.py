@@ -12,7 +12,7 @@ import strawberry
 from strawberry.file_uploads import Upload
 from strawberry.scalars import JSON
 
-from app.api.schema.admin_types import ApiKey, IssuedApiKey, SpaceCreated
+from app.api.schema.admin_types import ApiKey, IssuedApiKey, SpaceCreated, SpaceExists
 from app.api.schema.job_types import Job
 from app.api.schema.nodes import Info
 from app.api.schema.outcomes import InvalidInput, NotFound, OverBudget, invalid
@@ -56,7 +56,7 @@ class Forgotten:
 
 IngestPayload = Annotated[Job | InvalidInput | OverBudget, strawberry.union("IngestPayload")]
 ForgetPayload = Annotated[Forgotten | InvalidInput | OverBudget, strawberry.union("ForgetPayload")]
-CreateSpacePayload = Annotated[SpaceCreated | InvalidInput, strawberry.union("CreateSpacePayload")]
+CreateSpacePayload = Annotated[SpaceCreated | SpaceExists | InvalidInput, strawberry.union("CreateSpacePayload")]
 RevokePayload = Annotated[ApiKey | NotFound, strawberry.union("RevokeApiKeyPayload")]
 
 
@@ -131,7 +131,9 @@ class MemoryMutation:
             not_found=[i for i in asked if str(i) not in removed],
         )
 
-    @strawberry.mutation(description="Admin only: create a space (idempotent) and issue a key for it.")
+    @strawberry.mutation(
+        description="Admin only: create a space and issue its first key. An existing space answers SpaceExists."
+    )
     async def create_space(self, info: Info, name: str, key_label: str = "") -> CreateSpacePayload:
         info.context.require_admin()
         try:
@@ -139,9 +141,15 @@ class MemoryMutation:
         except ValueError as exc:
             return invalid([str(exc)])
         keys = info.context.services.keys
-        created = await asyncio.to_thread(keys.create_space, name)
+        if not await asyncio.to_thread(keys.create_space, name):
+            # The admin key creates spaces; it must not open an existing tenant's data with a fresh key.
+            message = (
+                f"space {name!r} already exists; no key was issued: its keys come from its own key holders "
+                "(createApiKey) or the operator's shell (engram keys create)"
+            )
+            return SpaceExists(message=message, space=name)
         issued = await asyncio.to_thread(keys.issue, name, key_label)
-        return SpaceCreated(space=name, created=created, key=IssuedApiKey.of(issued))
+        return SpaceCreated(space=name, key=IssuedApiKey.of(issued))
 
     @strawberry.mutation(description="Issue another key for the caller's space (e.g. to rotate keys).")
     async def create_api_key(self, info: Info, label: str = "") -> IssuedApiKey:

@@ -35,6 +35,7 @@ from .create_space import (
     CreateSpaceCreateSpaceSpaceCreated,
     CreateSpaceCreateSpaceSpaceCreatedKey,
     CreateSpaceCreateSpaceSpaceCreatedKeyKey,
+    CreateSpaceCreateSpaceSpaceExists,
 )
 from .dimensions import (
     Dimensions,
@@ -151,6 +152,7 @@ __all__ = [
     "CreateSpaceCreateSpaceSpaceCreated",
     "CreateSpaceCreateSpaceSpaceCreatedKey",
     "CreateSpaceCreateSpaceSpaceCreatedKeyKey",
+    "CreateSpaceCreateSpaceSpaceExists",
     "Dimensions",
     "DimensionsDimensions",
     "DimensionsDimensionsEdges",

@@ -204,7 +204,6 @@ class AsyncEngramClient(AsyncBaseClient):
                 __typename
                 ... on SpaceCreated {
                   space
-                  created
                   key {
                     secret
                     key {
@@ -213,6 +212,10 @@ class AsyncEngramClient(AsyncBaseClient):
                       createdAt
                     }
                   }
+                }
+                ... on SpaceExists {
+                  space
+                  message
                 }
                 ... on InvalidInput {
                   message

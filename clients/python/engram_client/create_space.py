@@ -8,14 +8,15 @@ from .base_model import BaseModel
 
 class CreateSpace(BaseModel):
     create_space: Union[
-        "CreateSpaceCreateSpaceSpaceCreated", "CreateSpaceCreateSpaceInvalidInput"
+        "CreateSpaceCreateSpaceSpaceCreated",
+        "CreateSpaceCreateSpaceSpaceExists",
+        "CreateSpaceCreateSpaceInvalidInput",
     ] = Field(alias="createSpace", discriminator="typename__")
 
 
 class CreateSpaceCreateSpaceSpaceCreated(BaseModel):
     typename__: Literal["SpaceCreated"] = Field(alias="__typename")
     space: str
-    created: bool
     key: "CreateSpaceCreateSpaceSpaceCreatedKey"
 
 
@@ -28,6 +29,12 @@ class CreateSpaceCreateSpaceSpaceCreatedKeyKey(BaseModel):
     id: str
     label: str
     created_at: datetime = Field(alias="createdAt")
+
+
+class CreateSpaceCreateSpaceSpaceExists(BaseModel):
+    typename__: Literal["SpaceExists"] = Field(alias="__typename")
+    space: str
+    message: str
 
 
 class CreateSpaceCreateSpaceInvalidInput(BaseModel):

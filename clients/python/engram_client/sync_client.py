@@ -202,7 +202,6 @@ class EngramClient(BaseClient):
                 __typename
                 ... on SpaceCreated {
                   space
-                  created
                   key {
                     secret
                     key {
@@ -211,6 +210,10 @@ class EngramClient(BaseClient):
                       createdAt
                     }
                   }
+                }
+                ... on SpaceExists {
+                  space
+                  message
                 }
                 ... on InvalidInput {
                   message

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from app.api.server import create_app
 from app.api.services import ApiServices
 from engram.settings import EngramSettings
+from graph.api_keys import ApiKeyStore
 from tests.e2e.api.conftest import issue_key
 from tests.support.graph_queries import label_counts
 from tests.support.graphql_client import GraphQL, operation
@@ -118,10 +119,13 @@ def test_admin_key_creates_spaces_and_nothing_else(
     name = f"{space}-admin"
     try:
         created = gql(operation("create_space"), {"name": name}, key=admin)["createSpace"]
-        assert created["__typename"] == "SpaceCreated" and created["created"] is True
+        assert created["__typename"] == "SpaceCreated"
         assert gql(operation("stats"), key=created["key"]["secret"])["stats"]["space"] == name
+        # An existing space is a tenant's: the admin key gets no key into its data, only the answer that it exists.
         again = gql(operation("create_space"), {"name": name}, key=admin)["createSpace"]
-        assert again["created"] is False
+        assert again == {"__typename": "SpaceExists", "space": name, "message": again["message"]}
+        assert "already exists" in again["message"] and "no key" in again["message"]
+        assert len(ApiKeyStore(driver, "neo4j").keys(name)) == 1
         invalid = gql(operation("create_space"), {"name": "Not A Slug!"}, key=admin)["createSpace"]
         assert invalid["__typename"] == "InvalidInput"
         assert gql.errors(operation("stats"), key=admin)[0]["extensions"]["code"] == "FORBIDDEN"

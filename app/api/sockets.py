@@ -1,0 +1,191 @@
+"""graphql-transport-ws held to the rules of HTTP.
+
+A socket is admitted at `connection_init` with a valid key (else closed: 4401 no key, 4403 wrong or revoked key,
+4408 no `connection_init` in time, 4429 too many sockets for the key). Every operation on it then passes the
+same gate as an HTTP request (the key looked up again, so revocation is honoured at once, and counted against
+the key's rate limit) and runs with its own context (caller, DataLoaders, cost count); while the socket is open
+its key is checked again every `ws_reauth_interval_s`, so a running subscription ends when the key is revoked.
+The body-size limit applies to every message (app/api/limits.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from contextlib import suppress
+from contextvars import ContextVar
+from datetime import timedelta
+from typing import Any
+
+from strawberry.fastapi import GraphQLRouter
+from strawberry.schema import BaseSchema
+from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
+from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import BaseGraphQLTransportWSHandler
+from strawberry.subscriptions.protocols.graphql_transport_ws.types import ConnectionInitMessage, SubscribeMessage
+
+from app.api.context import ApiContext
+from app.api.security import Caller, Gate, LimiterUnavailable, RateLimited
+from app.api.services import ApiServices
+from engram.settings import ApiSettings
+from graph.api_keys import InvalidApiKey
+from graphql import GraphQLError
+
+# The context of the operation a task runs: set while strawberry creates the operation's task, which copies it.
+_operation_context: ContextVar[ApiContext | None] = ContextVar("engram_socket_operation", default=None)
+
+
+class SocketPolicy:
+    """The socket caps of this API process: open sockets per key (counted here, per process)."""
+
+    def __init__(self, settings: ApiSettings) -> None:
+        self.settings = settings
+        self._open: Counter[str] = Counter()
+
+    def open(self, holder: str) -> bool:
+        if self._open[holder] >= self.settings.ws_max_connections_per_key:
+            return False
+        self._open[holder] += 1
+        return True
+
+    def close(self, holder: str) -> None:
+        self._open[holder] -= 1
+        if self._open[holder] <= 0:
+            del self._open[holder]
+
+
+class SocketContext(ApiContext):
+    """The context strawberry keeps for a whole socket: no caller of its own, only what admits operations."""
+
+    def __init__(self, services: ApiServices, gate: Gate, policy: SocketPolicy, presented_key: str | None) -> None:
+        super().__init__(services, None)
+        self.gate = gate
+        self.policy = policy
+        self.presented_key = presented_key  # from the handshake's headers; `connection_init` may carry one instead
+
+
+def _key_in(params: dict[str, Any]) -> str | None:
+    key = params.get("apiKey") or str(params.get("authorization") or "").removeprefix("Bearer ").strip()
+    return str(key) if key else None
+
+
+class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._connection: ApiContext | None = None
+        super().__init__(*args, **kwargs)
+        self._key: str | None = None
+        self._holder: str | None = None  # the key id counted against the per-key socket cap
+        self._recheck: asyncio.Task[None] | None = None
+
+    @property
+    def context(self) -> ApiContext:
+        """Inside an operation's task, that operation's context; elsewhere the socket's."""
+        current = _operation_context.get()
+        if current is not None:
+            return current
+        assert self._connection is not None
+        return self._connection
+
+    @context.setter
+    def context(self, value: ApiContext) -> None:
+        self._connection = value
+
+    @property
+    def _socket(self) -> SocketContext:
+        assert isinstance(self._connection, SocketContext)
+        return self._connection
+
+    async def _close(self, code: int, reason: str) -> None:
+        if self.connection_init_timeout_task:
+            self.connection_init_timeout_task.cancel()
+        await self.websocket.close(code=code, reason=reason[:120])  # a close reason holds 123 bytes
+
+    async def _refuse_operation(self, op_id: str, message: str, code: str, **extensions: Any) -> None:
+        error = GraphQLError(message, extensions={"code": code, **extensions})
+        await self.send_message({"id": op_id, "type": "error", "payload": [error.formatted]})
+
+    async def handle_connection_init(self, message: ConnectionInitMessage) -> None:
+        payload = message.get("payload") or {}
+        if self.connection_init_received or self.connection_timed_out or not isinstance(payload, dict):
+            await super().handle_connection_init(message)  # the protocol's own answers (4429, 4400)
+            return
+        key = _key_in(payload) or self._socket.presented_key
+        if key is None:
+            await self._close(4401, "Unauthorized: send an API key in connection_init {'apiKey': 'egk_...'}")
+            return
+        try:
+            caller: Caller | None = await asyncio.to_thread(self._socket.gate.caller, key)
+        except InvalidApiKey as exc:
+            await self._close(4403, f"Forbidden: {exc}")
+            return
+        assert caller is not None
+        holder = caller.key_id or "admin"
+        if not self._socket.policy.open(holder):
+            limit = self._socket.policy.settings.ws_max_connections_per_key
+            await self._close(4429, f"too many connections for this API key (max {limit}); close one first")
+            return
+        self._key, self._holder = key, holder
+        await super().handle_connection_init(message)
+        self._recheck = asyncio.create_task(self._recheck_key())
+
+    async def handle_subscribe(self, message: SubscribeMessage) -> None:
+        if not self.connection_acknowledged or message["id"] in self.operations:
+            await super().handle_subscribe(message)  # the protocol's own answers (4401, 4409)
+            return
+        limit = self._socket.policy.settings.ws_max_operations_in_flight
+        if len(self.operations) >= limit:
+            text = f"{len(self.operations)} operations in flight on this connection (max {limit}); complete one first"
+            await self._refuse_operation(message["id"], text, "TOO_MANY_OPERATIONS")
+            return
+        try:
+            caller = await asyncio.to_thread(self._socket.gate.admit, self._key)
+        except InvalidApiKey as exc:
+            await self._close(4403, f"Forbidden: {exc}")
+            return
+        except RateLimited as exc:
+            await self._refuse_operation(message["id"], str(exc), "RATE_LIMITED", retryAfter=exc.retry_after_s)
+            return
+        except LimiterUnavailable as exc:
+            await self._refuse_operation(message["id"], str(exc), "SERVICE_UNAVAILABLE", retryAfter=exc.retry_after_s)
+            return
+        token = _operation_context.set(ApiContext(self._socket.services, caller))
+        try:
+            await super().handle_subscribe(message)
+        finally:
+            _operation_context.reset(token)
+
+    async def _recheck_key(self) -> None:
+        """Closes the socket once its key stops being valid (ends running subscriptions too)."""
+        interval = self._socket.policy.settings.ws_reauth_interval_s
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await asyncio.to_thread(self._socket.gate.caller, self._key)
+            except InvalidApiKey as exc:
+                await self._close(4403, f"Forbidden: {exc}")
+                return
+
+    async def shutdown(self) -> None:
+        if self._recheck is not None and self._recheck is not asyncio.current_task():
+            self._recheck.cancel()
+            with suppress(asyncio.CancelledError):
+                await self._recheck
+        if self._holder is not None:
+            self._socket.policy.close(self._holder)
+            self._holder = None
+        await super().shutdown()
+
+
+class EngramGraphQLRouter(GraphQLRouter[ApiContext, None]):
+    """The GraphQL router whose sockets speak only graphql-transport-ws, through GuardedTransportWS."""
+
+    graphql_transport_ws_handler_class = GuardedTransportWS
+
+    def __init__(self, schema: BaseSchema, *, settings: ApiSettings, **kwargs: Any) -> None:
+        super().__init__(
+            schema,
+            # The older graphql-ws protocol would bypass the guard: not offered.
+            subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL,),
+            connection_init_wait_timeout=timedelta(seconds=settings.ws_init_timeout_s),
+            max_subscriptions_per_connection=settings.ws_max_operations_in_flight,
+            **kwargs,
+        )
