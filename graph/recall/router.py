@@ -21,11 +21,15 @@ class Router(Protocol):
 
 
 class RuleRouter:
-    """Knowledge first; episodes too, because a fact may live only in an utterance no rule turned into one."""
+    """Knowledge first; episodes too, because a fact may live only in an utterance no rule turned into one.
+
+    Procedures are searched for every query, last: a task is often given as an instruction ("put a clean mug in the
+    coffee machine") that no question pattern catches, and a dense vote counts by how well it matches, so an
+    unrelated procedure does not outrank knowledge. The first type decides the mode (episodes or knowledge)."""
 
     def route(self, query: str) -> list[MemoryType]:
         if _PROCEDURAL.search(query):
             return [MemoryType.PROCEDURAL, MemoryType.SEMANTIC]
         if _EPISODIC.search(query):
-            return [MemoryType.EPISODIC, MemoryType.SEMANTIC]
-        return [MemoryType.SEMANTIC, MemoryType.EPISODIC]
+            return [MemoryType.EPISODIC, MemoryType.SEMANTIC, MemoryType.PROCEDURAL]
+        return [MemoryType.SEMANTIC, MemoryType.EPISODIC, MemoryType.PROCEDURAL]

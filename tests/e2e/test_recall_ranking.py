@@ -49,6 +49,8 @@ def demo_space(space: str) -> str:
         ("What are the steps to cook spaghetti?", "cook the spaghetti for 9 minutes"),
         ("What's the best way to cook the pasta?", "cook the spaghetti for 9 minutes"),
         ("How can I prepare a pasta dinner?", "open the fridge"),  # the trajectory's task, worded as a goal
+        ("prepare a pasta dinner", "open the fridge"),  # an instruction, as agents give tasks
+        ("cook spaghetti", "cook the spaghetti for 9 minutes"),
     ],
 )
 def test_a_procedural_question_gets_the_prescription_first(

@@ -7,7 +7,13 @@ def test_router() -> None:
     router = RuleRouter()
     assert router.route("How do I reset the worker?")[0] is MemoryType.PROCEDURAL
     assert router.route("What did Melanie say about her kids?")[0] is MemoryType.EPISODIC
-    assert router.route("Where does Caroline live?") == [MemoryType.SEMANTIC, MemoryType.EPISODIC]
+    assert router.route("Where does Caroline live?") == [
+        MemoryType.SEMANTIC,
+        MemoryType.EPISODIC,
+        MemoryType.PROCEDURAL,
+    ]
+    # An instruction no question pattern catches still reaches procedures.
+    assert MemoryType.PROCEDURAL in router.route("put a clean mug in the coffee machine")
 
 
 def test_controller_stops_at_the_limit_without_new_concepts_or_when_confident() -> None:
