@@ -1,0 +1,185 @@
+"""The bad-input catalogue: every entry is tried against the real service (GraphQL in-process, the `engram` CLI,
+files), answered with a clear error, and writes nothing. The README's table ("Bad input: the catalogue") lists the
+same entries; a test keeps the two equal."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import neo4j
+import pytest
+
+from engram.settings import PROJECT_ROOT, EngramSettings
+from tests.support.cli import engram
+from tests.support.graph_queries import label_counts
+from tests.support.graphql_client import GraphQL, operation
+
+WRONG_KEY = "egk_0123456789abcdef.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+DOC = {"type": "document", "id": "d1", "text": "Fine."}
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What a catalogue entry runs against: the test's client (its key opens a fresh, empty space), the admin key,
+    that space's name, and a folder for files."""
+
+    gql: GraphQL
+    admin: str
+    space: str
+    folder: Path
+
+
+@dataclass(frozen=True)
+class BadInput:
+    surface: str  # GraphQL, CLI or file
+    given: str  # what is sent, in a few words (the README's "input" column)
+    answer: str  # a fragment of the error the caller reads (the README's "answer" column)
+    run: Callable[[Probe], str]  # sends it; returns the whole answer (HTTP status and body, or CLI output)
+
+
+def _http(response: Any) -> str:
+    return f"HTTP {response.status_code} {response.text}"
+
+
+def _graphql(query: str, variables: dict[str, Any] | None = None, key: str | None = None) -> Callable[[Probe], str]:
+    return lambda probe: _http(probe.gql.raw(query, variables, key=key))
+
+
+def _op(name: str, variables: dict[str, Any]) -> Callable[[Probe], str]:
+    return lambda probe: _http(probe.gql.raw(operation(name), variables))
+
+
+def _ingest(*records: dict[str, Any]) -> Callable[[Probe], str]:
+    return _op("ingest", {"records": list(records)})
+
+
+def _conversation(*sessions: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "conversation", "id": "c1", "sessions": list(sessions)}
+
+
+def _session(session_id: str, *turns: dict[str, Any]) -> dict[str, Any]:
+    return {"id": session_id, "turns": list(turns)}
+
+
+def _turn(text: str, turn_id: str | None = None, speaker: str = "Ana") -> dict[str, Any]:
+    return {"speaker": speaker, "text": text} | ({"id": turn_id} if turn_id else {})
+
+
+def _cli(*args: str) -> Callable[[Probe], str]:
+    def run(probe: Probe) -> str:
+        done = engram(*(probe.space if a == "{space}" else a for a in args))
+        return f"exit {done.returncode} {' '.join((done.stdout + done.stderr).split())}"
+
+    return run
+
+
+def _file(name: str, content: str, *options: str) -> Callable[[Probe], str]:
+    def run(probe: Probe) -> str:
+        path = probe.folder / name
+        path.write_text(content)
+        return _cli("ingest", str(path), "--space", "{space}", *options)(probe)
+
+    return run
+
+
+def _admin(query: str, variables: dict[str, Any]) -> Callable[[Probe], str]:
+    return lambda probe: _http(probe.gql.raw(query, variables, key=probe.admin))
+
+
+CATALOGUE = [
+    BadInput("GraphQL", "a query that does not parse", "Syntax Error", _graphql("{ recall(query: ")),
+    BadInput("GraphQL", "a number where text is expected", "String cannot represent a non string value",
+             _op("recall", {"query": 42})),
+    BadInput("GraphQL", "asOf that is not a date-time", "DateTime", _op("recall", {"query": "x", "asOf": "yesterday"})),
+    BadInput("GraphQL", "a field that does not exist", "Cannot query field 'secrets'", _graphql("{ stats { secrets } }")),
+    BadInput("GraphQL", "a body that is not JSON", "HTTP 400",
+             lambda p: _http(p.gql.http.post("/graphql", content=b"{not json", headers={  # type: ignore[call-arg]
+                 "content-type": "application/json", "authorization": f"Bearer {p.gql.key}"}))),
+    BadInput("GraphQL", "a token budget of 1,000,000", "tokenBudget 1000000 is over the limit of 32768",
+             _op("recall", {"query": "x", "tokenBudget": 1_000_000})),
+    BadInput("GraphQL", "a 5,000-character query", "OverBudget", _op("recall", {"query": "x" * 5000})),
+    BadInput("GraphQL", "a blank query", "InvalidInput", _op("recall", {"query": "   "})),
+    BadInput("GraphQL", "hopLimit 9", "hop_limit",
+             _graphql('{ recall(query: "x", hopLimit: 9) { __typename ... on InvalidInput { problems } } }')),
+    BadInput("GraphQL", "Cypher in the query text", '"__typename":"Recall"',
+             _op("recall", {"query": "'}) MATCH (n) DETACH DELETE n //"})),
+    BadInput("GraphQL", "a wrong API key", "UNAUTHENTICATED", _graphql(operation("stats"), key=WRONG_KEY)),
+    BadInput("GraphQL", "a key that is not a key", "HTTP 401", _graphql(operation("stats"), key="letmein")),
+    BadInput("GraphQL", "no API key", "UNAUTHENTICATED",
+             lambda p: _http(GraphQL(p.gql.http, None).raw(operation("stats")))),
+    BadInput("GraphQL", "the admin key on a tenant's data", "FORBIDDEN",
+             lambda p: _http(p.gql.raw(operation("stats"), key=p.admin))),
+    BadInput("GraphQL", "createSpace with a tenant's key", "FORBIDDEN", _op("create_space", {"name": "x"})),
+    BadInput("GraphQL", "createSpace with a name that is not a slug", "InvalidInput",
+             _admin(operation("create_space"), {"name": "Not A Slug!"})),
+    BadInput("GraphQL", "introspection outside development", "introspection",
+             _graphql("{ __schema { types { name } } }")),
+    BadInput("GraphQL", "an unknown job id", "NotFound", _op("job", {"id": "job_does_not_exist"})),
+    BadInput("GraphQL", "following an unknown node", "NotFound",
+             _op("follow", {"nodeId": "prop_does_not_exist", "linkType": "PROVEN_BY"})),
+    BadInput("GraphQL", "forgetting an unknown episode", '"notFound":["ep_does_not_exist"]',
+             _op("forget", {"episodeIds": ["ep_does_not_exist"]})),
+    BadInput("GraphQL", "correcting an unknown proposition", "NotFound",
+             _op("correct", {"propositionId": "prop_does_not_exist", "text": "new"})),
+    BadInput("GraphQL ingest", "a misspelt field (txt)", "record 1 (id 'c1')",
+             _ingest(_conversation(_session("s", {"speaker": "A", "txt": "typo"})))),
+    BadInput("GraphQL ingest", "created_at that is not a date", "record 1 (id 'd2')",
+             _ingest({"type": "document", "id": "d2", "text": "x", "created_at": "not a date"})),
+    BadInput("GraphQL ingest", "both records and payload", "give exactly one of",
+             _graphql('mutation { ingest(input: {records: [], payload: ""}) '
+                      "{ __typename ... on InvalidInput { problems } } }")),
+    BadInput("GraphQL ingest", "a JSONL payload cut short", "line 1",
+             _graphql('mutation { ingest(input: {payload: "{\\"type\\": \\"document\\"", format: JSONL}) '
+                      "{ __typename ... on InvalidInput { problems } } }")),
+    BadInput("GraphQL ingest", "an unknown record type", "record 1 (id 'p')", _ingest({"type": "podcast", "id": "p"})),
+    BadInput("GraphQL ingest", "two turns with one id", "duplicate turn id 'T1'",
+             _ingest(_conversation(_session("s", _turn("a", "T1"), _turn("b", "T1"))))),
+    BadInput("GraphQL ingest", "two sessions with one id", "duplicate session id 's'",
+             _ingest(_conversation(_session("s", _turn("a")), _session("s", _turn("b"))))),
+    BadInput("GraphQL ingest", "a turn of 20,001 characters", "at most 20000 characters",
+             _ingest(_conversation(_session("s", _turn("x" * 20_001))))),
+    BadInput("GraphQL ingest", "an empty speaker", "sessions.0.turns.0.speaker",
+             _ingest(_conversation(_session("s", _turn("hi", speaker=""))))),
+    BadInput("CLI", "engram ingest into the space x' OR 1=1 //", "invalid space name",
+             lambda p: _cli("ingest", str(PROJECT_ROOT / "examples" / "sample.jsonl"), "--space", "x' OR 1=1 //")(p)),
+    BadInput("CLI", "engram ingest of a file that does not exist", "does not exist",
+             _cli("ingest", "/nonexistent/memories.jsonl", "--space", "{space}")),
+    BadInput("CLI", "engram recall with a 2,001-character query", "at most 2000 characters",
+             _cli("recall", "x" * 2001, "--space", "{space}")),
+    BadInput("CLI", "engram recall --hops 9", "hop", _cli("recall", "x", "--space", "{space}", "--hops", "9")),
+    BadInput("file", "a JSONL line cut short", "line 2: not valid JSON",
+             _file("bad.jsonl", json.dumps(DOC) + '\n{"type": "document", "id": "d"\n')),
+    BadInput("file", "an unknown record type on line 2", "line-record 2 (id 'p')",
+             _file("bad.jsonl", json.dumps(DOC) + '\n{"type": "podcast", "id": "p"}\n')),
+    BadInput("file", "a JSON file holding a number", "a JSON payload must be a record object or a list of records",
+             _file("bad.json", "42")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("entry", CATALOGUE, ids=[f"{e.surface}: {e.given}" for e in CATALOGUE])
+def test_each_bad_input_gets_a_clear_answer_and_writes_nothing(
+    entry: BadInput, gql: GraphQL, settings: EngramSettings, driver: neo4j.Driver, space: str, tmp_path: Path
+) -> None:
+    before = label_counts(driver, space)
+    answer = entry.run(Probe(gql, settings.api.admin_key.get_secret_value(), space, tmp_path))
+    assert entry.answer in answer, answer[:2000]
+    assert "Traceback" not in answer and "Internal" not in answer
+    assert label_counts(driver, space) == before
+
+
+def _readme_rows() -> list[tuple[str, str, str]]:
+    text = (PROJECT_ROOT / "README.md").read_text()
+    section = text.split("### Bad input: the catalogue", 1)[1].split("\n#", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| surface")]
+    cells = [[cell.strip().strip("`") for cell in row.strip("|").split(" | ")] for row in rows]
+    return [(c[0], c[1], c[2]) for c in cells if not re.fullmatch(r"-+", c[0])]
+
+
+def test_the_readme_lists_the_catalogue() -> None:
+    assert len(CATALOGUE) >= 30
+    assert _readme_rows() == [(e.surface, e.given, e.answer) for e in CATALOGUE]
