@@ -96,7 +96,8 @@ CATALOGUE = [
     BadInput("GraphQL", "a number where text is expected", "String cannot represent a non string value",
              _op("recall", {"query": 42})),
     BadInput("GraphQL", "asOf that is not a date-time", "DateTime", _op("recall", {"query": "x", "asOf": "yesterday"})),
-    BadInput("GraphQL", "a field that does not exist", "Cannot query field 'secrets'", _graphql("{ stats { secrets } }")),
+    BadInput("GraphQL", "a field that does not exist", "Cannot query field 'secrets'",
+             _graphql("{ stats { secrets } }")),
     BadInput("GraphQL", "a body that is not JSON", "HTTP 400",
              lambda p: _http(p.gql.http.post("/graphql", content=b"{not json", headers={  # type: ignore[call-arg]
                  "content-type": "application/json", "authorization": f"Bearer {p.gql.key}"}))),
