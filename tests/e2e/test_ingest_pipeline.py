@@ -126,6 +126,19 @@ def test_documents_become_passages_and_facts(driver: neo4j.Driver, space: str, d
     assert "The on-call engineer restarts the ingestion worker after every deploy." in texts
 
 
+def test_a_document_s_propositions_name_its_subject_where_it_said_it(driver: neo4j.Driver, space: str) -> None:
+    # The next hop of a question ("the band that recorded X") needs the entity, not "It" or "The band".
+    text = "Arctic Monkeys are an English rock band formed in Sheffield. The band released AM in 2013.\n\n"
+    text += "Their drummer is Matt Helders. It is believed that they rehearsed in a garage."
+    ingest(space, [{"type": "document", "id": "wiki-am", "title": "Arctic Monkeys (band)", "text": text}])
+    found = rows(driver, "MATCH (p:Proposition {space: $s}) RETURN p.text AS t, p.subject AS subject", s=space)
+    texts = {r["t"] for r in found}
+    assert "Arctic Monkeys released AM in 2013." in texts, texts
+    assert {r["subject"] for r in found if r["t"] == "Arctic Monkeys released AM in 2013."} == {"Arctic Monkeys"}
+    assert "Arctic Monkeys' drummer is Matt Helders." in texts, texts
+    assert "It is believed that they rehearsed in a garage." in texts, texts  # no referent: left alone
+
+
 def test_trajectory_segments_become_intents_and_prescriptions(
     driver: neo4j.Driver, space: str, trajectory: dict[str, Any]
 ) -> None:
