@@ -104,6 +104,17 @@ def summarise(rows: Sequence[dict[str, float]]) -> dict[str, Any]:
     return summary
 
 
+def misses_against_best_flat(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Engram's misses (100 - R) over those of the best flat system on that metric: the issue's goal is <= 0.6."""
+    ratios: dict[str, dict[str, Any]] = {}
+    for metric in ("R@5", "All@5"):
+        best = max(("bm25", "dense", "hybrid"), key=lambda s: results[s][metric])
+        misses = 100 - results[best][metric]
+        ratio = (100 - results["engram"][metric]) / misses if misses else float("inf")
+        ratios[metric] = {"ratio": round(ratio, 2), "best_flat": best}
+    return ratios
+
+
 def evaluate(dataset: Dataset, engine: RecallEngine) -> dict[str, Any]:
     embedder = get_embedder()
     space = space_of(dataset.name)
@@ -123,10 +134,7 @@ def evaluate(dataset: Dataset, engine: RecallEngine) -> dict[str, Any]:
         latencies.append(time.perf_counter() - started)
         rows["engram"].append(passage_metrics(engram_paragraphs(result, paragraph_of_source), question.gold))
     results: dict[str, Any] = {system: summarise(system_rows) for system, system_rows in rows.items()}
-    best = max(("bm25", "dense", "hybrid"), key=lambda s: results[s]["R@5"] + results[s]["All@5"])
-    results["engram_misses_vs_best_flat"] = {
-        m: round((100 - results["engram"][m]) / max(100 - results[best][m], 1e-9), 2) for m in ("R@5", "All@5")
-    } | {"best_flat": best}
+    results["engram_misses_vs_best_flat"] = misses_against_best_flat(results)
     results["engram_latency_ms_p50"] = round(1000 * statistics.median(latencies), 1)
     return results
 
