@@ -23,7 +23,13 @@ _FAMILIES = {
     "he": "he", "his": "he", "she": "she", "her": "she", "it": "it", "its": "it", "they": "they", "their": "they",
 }  # fmt: skip
 _POSSESSIVES = frozenset({"his", "her", "its", "their"})
-_LEAD = r"(?:[A-Z][^,;:.()\"“”]{0,80}?,\s+)?"  # "In 1990, " / "After the war, "
+# A leading adverbial phrase: "In 1990, ", "After the war, ", "Originally, ", "Founded in 1920, " (not any capitalised
+# phrase: "The 113th edition of the series, " is a subject of its own).
+_LEAD_WORDS = (
+    "In|On|At|After|Before|During|Since|From|By|As|Following|Although|Though|While|When|Despite|Throughout|Until|Upon"
+    "|With|Within|Between|Later|Today|Currently|Then|Also|However|Thereafter|Subsequently|Eventually|Together"
+)
+_LEAD = rf"(?:(?:(?:{_LEAD_WORDS})\b|[A-Z][a-z]+(?:ly|ed|ing)\b)[^,;:.()\"“”]{{0,80}}?,\s+)?"
 _REFERENCE = re.compile(
     rf"^(?P<lead>{_LEAD})(?P<word>He|She|It|They|His|Her|Its|Their|he|she|it|they|his|her|its|their)\b(?=\s)"
 )
@@ -38,6 +44,7 @@ _DEFINITION = re.compile(r"\b(?P<copula>is|was|are|were) (?:a|an|the|one of the)
 # Words that end the category phrase of a definition ("an American film directed by ..." -> "American film").
 _PHRASE_END = load_wordlist("category_phrase_end")
 _MAX_DESCRIPTION_WORDS = 3
+_PHRASE_GOES_ON = frozenset({"of", "and", "or", "for", "in", "on", "at", "from", "to", "'s"})
 
 
 def subject_name(title: str) -> str:
@@ -115,8 +122,8 @@ class SubjectReferences:
 
     def resolve(self, sentence: str) -> str:
         """The sentence with a subject reference at its start replaced by the subject's name."""
-        if not self.name:
-            return sentence
+        if not self.name or self.name.lower() in sentence.lower():
+            return sentence  # it names the subject already ("The Journal of X is ...")
         match = _REFERENCE.match(sentence)
         if match and self.family and _FAMILIES[match.group("word").lower()] == self.family:
             if _expletive(match, sentence):
@@ -138,6 +145,7 @@ class SubjectReferences:
                 described[-1] in self.heads
                 and all(w in self.description_words for w in described)
                 and following[:1].islower()  # "The band released ...", not "The band Oasis ..."
+                and following not in _PHRASE_GOES_ON  # not "The journal of ..."
             ):
                 return f"{match.group('lead')}{self.name} {' '.join(words[length:])}"
         return sentence

@@ -79,3 +79,17 @@ def test_mid_sentence_pronouns_are_left_alone() -> None:
 
 def test_names_are_inserted_literally_whatever_their_characters() -> None:
     assert _resolve("A\\1 \\g<0>", "It is here.") == ["A\\1 \\g<0> is here."]
+
+
+def test_a_sentence_that_names_the_subject_is_left_alone() -> None:
+    passage = "The Journal of Psychotherapy Integration is a peer-reviewed journal. The journal of record is Nature."
+    assert _resolve("Journal of Psychotherapy Integration", passage) == split_sentences(passage)
+
+
+def test_a_leading_phrase_is_adverbial_not_a_subject_of_its_own() -> None:
+    assert _resolve("2017 World Series", "The 113th edition of the series, it was played in October.") == [
+        "The 113th edition of the series, it was played in October."
+    ]
+    assert _resolve("KWFS-FM", "Founded in 1990, it broadcasts on 102.3 MHz.") == [
+        "Founded in 1990, KWFS-FM broadcasts on 102.3 MHz."
+    ]
