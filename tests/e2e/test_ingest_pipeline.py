@@ -139,6 +139,14 @@ def test_a_document_s_propositions_name_its_subject_where_it_said_it(driver: neo
     assert "It is believed that they rehearsed in a garage." in texts, texts  # no referent: left alone
 
 
+def test_a_document_passage_is_read_under_its_title(driver: neo4j.Driver, space: str) -> None:
+    # Searching passages must find a paragraph by the entity it is about, which the passage may never name.
+    text = "It was founded in 1910 and moved twice. Its collection holds 2,000 paintings."
+    ingest(space, [{"type": "document", "id": "wiki-m", "title": "Alfercam Museum", "text": text}])
+    (episode,) = rows(driver, "MATCH (e:Episode {space: $s}) RETURN e.text AS text", s=space)
+    assert episode["text"] == f"Alfercam Museum\n{text}"
+
+
 def test_trajectory_segments_become_intents_and_prescriptions(
     driver: neo4j.Driver, space: str, trajectory: dict[str, Any]
 ) -> None:

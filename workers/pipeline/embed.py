@@ -1,9 +1,7 @@
 """Stage 3: embeddings for propositions, episodes, intents and prescriptions (one batched pass).
 
-A turn or step that yielded propositions gets the normalised mean of their vectors instead of a second encoding of
-nearly the same text. A document passage is encoded itself, under its title (workers/pipeline/standardize.py): it is a
-unit of its own that the sentence-level mean does not replace, as a paragraph's subject is often named only in its
-title or first sentence. Episodes without propositions are encoded themselves.
+An episode that yielded propositions gets the normalised mean of their vectors instead of a second
+encoding of nearly the same text; only episodes without propositions are encoded themselves.
 """
 
 from __future__ import annotations
@@ -13,7 +11,6 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from engram.models import SourceKind
 from workers.pipeline.extract import ExtractedKnowledge
 from workers.pipeline.standardize import StandardizedBatch
 
@@ -34,8 +31,7 @@ def embed_batch(
     for index, proposition in enumerate(knowledge.propositions):
         for episode_id in proposition.episode_ids:
             proven.setdefault(episode_id, []).append(index)
-    documents = {s.id for s in batch.sources if s.kind is SourceKind.DOCUMENT}
-    bare = [e for e in batch.episodes if e.id not in proven or e.source_id in documents]
+    bare = [e for e in batch.episodes if e.id not in proven]
     texts = proposition_texts + [e.text for e in bare] + [i.text for i in knowledge.intents]
     texts += [p.text for p in knowledge.prescriptions]
     vectors = embed(texts)
@@ -45,7 +41,7 @@ def embed_batch(
     episodes = np.zeros((len(batch.episodes), vectors.shape[1]), np.float32)
     for row, episode in enumerate(batch.episodes):
         episodes[row] = (
-            bare_vectors[episode.id] if episode.id in bare_vectors else propositions[proven[episode.id]].mean(axis=0)
+            propositions[proven[episode.id]].mean(axis=0) if episode.id in proven else bare_vectors[episode.id]
         )
     return {
         "propositions": propositions,
