@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,6 +17,7 @@ from engram.settings import PROJECT_ROOT
 
 SHARED_DATA = Path(PROJECT_ROOT).parent / "shared" / "data"  # benchmark data beside the checkout, never in it
 LOCOMO_PATH = SHARED_DATA / "locomo" / "locomo_dev6.json"
+MULTIHOP_DIR = SHARED_DATA / "multihop"
 RESULTS_DIR = Path(PROJECT_ROOT) / "bench" / "results"
 
 
@@ -26,6 +28,12 @@ def machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "platform": platform.platform(),
     }
+
+
+def git_commit() -> str:
+    """The checkout's HEAD (a result names the code it measured; uncommitted changes are not in it)."""
+    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=PROJECT_ROOT, capture_output=True, text=True, check=False)
+    return done.stdout.strip()
 
 
 def write_result(name: str, result: dict[str, Any]) -> Path:

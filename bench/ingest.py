@@ -15,16 +15,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from bench.common import LOCOMO_PATH, RESULTS_DIR, write_result
+from bench.job_progress import wait_for_jobs
 from engram.embedding import get_embedder
 from engram.formats.loading import InputFormat, parse_payload
 from engram.formats.records import ConversationRecord
 from engram.settings import get_settings
 from graph.admin import delete_space
 from graph.driver import get_driver
-from workers.jobs import JobState
 from workers.pipeline.standardize import turn_text
 from workers.resources import get_job_store
 from workers.tasks.ingest import submit_ingest
@@ -42,17 +40,7 @@ def run_pipeline(space: str, records: list[ConversationRecord], turns: int) -> t
     store = get_job_store()
     started = time.perf_counter()
     job_ids = [submit_ingest(space, [record]) for record in records]
-    with tqdm(total=len(job_ids), desc="pipeline jobs", unit="job") as bar:
-        pending = set(job_ids)
-        while pending:
-            for job_id in list(pending):
-                status = store.status(job_id)
-                if status.state is JobState.FAILED:
-                    raise RuntimeError(f"job {job_id} failed: {status.error}")
-                if status.state is JobState.SUCCEEDED:
-                    pending.discard(job_id)
-                    bar.update(1)
-            time.sleep(0.25)  # polling is not free: it shares the 2 cores with the pipeline
+    wait_for_jobs(job_ids)
     elapsed = time.perf_counter() - started
     return elapsed, [store.status(j).stage_seconds for j in job_ids]
 

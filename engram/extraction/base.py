@@ -27,6 +27,7 @@ class EpisodeContext:
     image_caption: str = ""
     participants: frozenset[str] = frozenset()
     space: str = ""  # the memory space it belongs to (lets a language model name that space's keys)
+    title: str = ""  # a document's title: the subject its sentences refer to as "it", "he", "the band"
 
 
 @dataclass

@@ -14,6 +14,7 @@ from datetime import UTC, date, datetime
 from engram.extraction.base import DraftProposition, EpisodeContext
 from engram.extraction.coreference import resolve_persons
 from engram.extraction.keyphrases import STOPWORDS, extract_keyphrases
+from engram.extraction.subject_reference import SubjectReferences, subject_name
 from engram.extraction.temporal import resolve_relative_times
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“A-Z0-9])")
@@ -43,11 +44,14 @@ class OfflineExtractor:
     def _from_episode(self, episode: EpisodeContext) -> list[DraftProposition]:
         drafts = []
         names = frozenset(episode.participants | {episode.speaker, episode.addressee} - {""})
-        for sentence in split_sentences(episode.text):
+        sentences = split_sentences(episode.text)
+        subject = SubjectReferences.of_passage(episode.title, sentences) if episode.title else None
+        for sentence in sentences:
             if content_words(sentence) < MIN_CONTENT_WORDS:
                 continue
             is_question = sentence.rstrip().endswith("?")
-            text = resolve_persons(sentence, episode.speaker, episode.addressee or None)
+            text = subject.resolve(sentence) if subject else sentence
+            text = resolve_persons(text, episode.speaker, episode.addressee or None)
             resolution = resolve_relative_times(text, episode.occurred_at)
             text = resolution.text
             if is_question and episode.speaker:
@@ -68,7 +72,7 @@ class OfflineExtractor:
         if day is not None:
             valid_from = datetime(day.year, day.month, day.day, tzinfo=UTC)
         phrases = [k.display for k in extract_keyphrases(text, names, limit=self._max_concepts)]
-        subject = episode.speaker if episode.speaker and text.startswith(episode.speaker) else ""
+        subject = next((n for n in (episode.speaker, subject_name(episode.title)) if n and text.startswith(n)), "")
         return DraftProposition(
             text=text,
             episode_ids=[episode.episode_id],

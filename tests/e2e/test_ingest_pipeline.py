@@ -126,6 +126,27 @@ def test_documents_become_passages_and_facts(driver: neo4j.Driver, space: str, d
     assert "The on-call engineer restarts the ingestion worker after every deploy." in texts
 
 
+def test_a_document_s_propositions_name_its_subject_where_it_said_it(driver: neo4j.Driver, space: str) -> None:
+    # The next hop of a question ("the band that recorded X") needs the entity, not "It" or "The band".
+    text = "Arctic Monkeys are an English rock band formed in Sheffield. The band released AM in 2013.\n\n"
+    text += "Their drummer is Matt Helders. It is believed that they rehearsed in a garage."
+    ingest(space, [{"type": "document", "id": "wiki-am", "title": "Arctic Monkeys (band)", "text": text}])
+    found = rows(driver, "MATCH (p:Proposition {space: $s}) RETURN p.text AS t, p.subject AS subject", s=space)
+    texts = {r["t"] for r in found}
+    assert "Arctic Monkeys released AM in 2013." in texts, texts
+    assert {r["subject"] for r in found if r["t"] == "Arctic Monkeys released AM in 2013."} == {"Arctic Monkeys"}
+    assert "Arctic Monkeys' drummer is Matt Helders." in texts, texts
+    assert "It is believed that they rehearsed in a garage." in texts, texts  # no referent: left alone
+
+
+def test_a_document_passage_is_read_under_its_title(driver: neo4j.Driver, space: str) -> None:
+    # Searching passages must find a paragraph by the entity it is about, which the passage may never name.
+    text = "It was founded in 1910 and moved twice. Its collection holds 2,000 paintings."
+    ingest(space, [{"type": "document", "id": "wiki-m", "title": "Alfercam Museum", "text": text}])
+    (episode,) = rows(driver, "MATCH (e:Episode {space: $s}) RETURN e.text AS text", s=space)
+    assert episode["text"] == f"Alfercam Museum\n{text}"
+
+
 def test_trajectory_segments_become_intents_and_prescriptions(
     driver: neo4j.Driver, space: str, trajectory: dict[str, Any]
 ) -> None:

@@ -31,6 +31,8 @@ class ExtractedKnowledge(BaseModel):
 
 def episode_contexts(batch: StandardizedBatch) -> list[EpisodeContext]:
     kinds = {s.id: s.kind for s in batch.sources}
+    # A conversation's title names the chat, not the subject of every turn: only a document's title is one.
+    titles = {s.id: s.title for s in batch.sources if s.kind is SourceKind.DOCUMENT}
     contexts = []
     for episode in batch.episodes:
         if kinds[episode.source_id] is SourceKind.TRAJECTORY:
@@ -47,6 +49,7 @@ def episode_contexts(batch: StandardizedBatch) -> list[EpisodeContext]:
                 image_caption=episode.image_caption,
                 participants=frozenset(speakers),
                 space=batch.space,
+                title=titles.get(episode.source_id, ""),
             )
         )
     return contexts

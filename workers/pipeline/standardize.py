@@ -53,6 +53,12 @@ def turn_text(speaker: str, text: str, caption: str) -> str:
     return f"{shown} [shares an image: {caption}]" if caption else shown
 
 
+def passage_text(title: str, passage: str) -> str:
+    """A passage read under its document's title, as a turn is read with its speaker: searching the passage finds
+    what its document is about even where the passage never names it."""
+    return f"{title}\n{passage}" if title else passage
+
+
 def _conversation(space: str, record: ConversationRecord, batch: StandardizedBatch) -> None:
     for session in record.sessions:
         source = Source(
@@ -111,7 +117,7 @@ def _document(space: str, record: DocumentRecord, batch: StandardizedBatch) -> N
                 source_id=source.id,
                 seq=seq,
                 external_id=f"passage-{seq}",
-                text=passage,
+                text=passage_text(record.title, passage),
                 occurred_at=record.created_at,
                 observation=passage,
             )

@@ -38,7 +38,8 @@ class ExtractionOutput(BaseModel):
 INSTRUCTIONS = """You turn one message of a conversation (or one passage of a document) into self-contained facts.
 Rules:
 - Each fact is one short sentence that is true on its own: replace I/me/my with the speaker's name and
-  you/your with the addressee's name; write dates as absolute dates (the message was written on {date}).
+  you/your with the addressee's name, and in a document he/she/it/they or "the film" meaning its title's subject
+  with that name; write dates as absolute dates (the message was written on {date}).
 - Skip greetings, thanks and small talk. Return an empty list when there is no fact.
 - `subject` is who or what the fact is about; `concepts` are 1-3 short noun phrases (topics, people, places).
 Answer with JSON only."""
@@ -49,4 +50,5 @@ def build_prompt(episode: EpisodeContext) -> str:
     who = f"Speaker: {episode.speaker}\n" if episode.speaker else ""
     to = f"Addressee: {episode.addressee}\n" if episode.addressee else ""
     image = f"Shared image: {episode.image_caption}\n" if episode.image_caption else ""
-    return f"{INSTRUCTIONS.format(date=date)}\n\n{who}{to}{image}Message: {episode.text}\n\nJSON:"
+    title = f"Document title: {episode.title}\n" if episode.title else ""
+    return f"{INSTRUCTIONS.format(date=date)}\n\n{title}{who}{to}{image}Message: {episode.text}\n\nJSON:"

@@ -35,3 +35,13 @@ def test_statement_without_a_person_keeps_its_speaker() -> None:
 def test_extraction_is_deterministic() -> None:
     episode = _episode("I'm keen on counseling. My friends support me a lot in this journey.")
     assert OfflineExtractor().extract([episode]) == OfflineExtractor().extract([episode])
+
+
+def test_a_document_passage_names_its_title_where_it_said_it() -> None:
+    passage = "The Exies are an American rock band. Their debut album appeared in 2000. The band toured with Creed."
+    drafts = OfflineExtractor().extract([EpisodeContext("ep2", passage, title="The Exies (band)")])
+    assert [d.text for d in drafts][1:] == [
+        "The Exies' debut album appeared in 2000.",
+        "The Exies toured with Creed.",
+    ]
+    assert drafts[2].subject == "The Exies"
