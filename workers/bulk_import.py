@@ -1,13 +1,14 @@
-"""Bulk import: the ingest pipeline's stages run in one process, batch after batch, with the writes of a batch
-overlapping the extraction and embedding of the next ones (`engram import`).
+"""Bulk import (`engram import`): the ingest pipeline's stages in one process, batch after batch. The main thread
+extracts; each batch's embedding and writes run on one of `writers` task threads, overlapping the extraction of the
+next batches and the other batches' writes (embedding calls take turns: each already uses every core).
 
 The graph is the one ingestion builds from the same records sent as consecutive jobs of `batch_size` records, one
 after another (one job when the file fits in a batch): the same standardize / extract / embed functions and the same
 MemoryWriter statements. Extraction runs in order, each batch assimilating its phrases into the keys of every batch
-before it (held in memory, as a job would read them from the graph). Writes run on `writers` threads under two
-orderings that keep the result independent of timing: a batch writes its new concepts and intents only after the
-previous batch has written its own (its sources link to both), and a batch repeating a proposition of an earlier
-batch waits for that batch (the first writer sets a proposition's properties, as the earlier job would have).
+before it (held in memory, as a job would read them from the graph). Writes run under two orderings that keep the
+result independent of timing: a batch writes its new concepts and intents only after the previous batch has written
+its own (its sources link to both), and a batch repeating a proposition of an earlier batch waits for that batch
+(the first writer sets a proposition's properties, as the earlier job would have).
 Associations, df and idf are recounted once at the end over the whole space (consolidation's association step).
 """
 
@@ -34,7 +35,7 @@ from graph.key_schema import publish_written_keys
 from graph.memory_writer import MemoryBatch, MemoryWriter
 from graph.schema_keys import load_concept_keys
 from workers.pipeline.embed import embed_batch
-from workers.pipeline.extract import extract
+from workers.pipeline.extract import ExtractedKnowledge, extract
 from workers.pipeline.standardize import StandardizedBatch, standardize
 
 EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
@@ -52,12 +53,23 @@ class ImportReport:
     intents: int = 0
     prescriptions: int = 0
     seconds: float = 0.0
-    # Seconds per stage: extract and embed in the main thread; write summed over the writer threads (they overlap
-    # each other and the main thread); waiting = main thread blocked on writers; associations at the end.
+    # Seconds per stage: extract in the main thread; embed and write summed over the task threads (they overlap each
+    # other and the main thread; embed includes waiting for the model); waiting = main thread blocked on the tasks;
+    # associations at the end.
     stage_seconds: dict[str, float] = field(default_factory=dict)
 
     def add(self, stage: str, seconds: float) -> None:
         self.stage_seconds[stage] = round(self.stage_seconds.get(stage, 0.0) + seconds, 3)
+
+
+@dataclass
+class BatchWork:
+    """What extraction hands to a batch's embed-and-write task."""
+
+    batch: StandardizedBatch
+    knowledge: ExtractedKnowledge
+    concept_vectors: NDArray[np.float32]
+    records: int
 
 
 ProgressFn = Callable[[int, int], None]  # (records done, propositions written), called as batches finish
@@ -79,11 +91,14 @@ class BulkImporter:
         client: redis.Redis | None = None,
         writers: int = 2,
     ) -> None:
+        """`embed` serves extraction (concept phrases, main thread) and the batches' texts (task threads), one call
+        at a time: the model's tokenizer is not safe across threads, and one call already uses every core."""
         self._driver = driver
         self._database = database
         self._space = validate_space(space)
         self._extractor = extractor
-        self._embed = embed
+        self._embed_lock = threading.Lock()
+        self._in_process = embed
         self._redis = client  # key tries of running processes learn the new keys through it, as after a job
         self._writer = MemoryWriter(driver, database)
         self._writers = writers
@@ -104,7 +119,8 @@ class BulkImporter:
         previous_schema: threading.Event | None = None
         self._progress = progress
         self._done = [0, 0]  # records, propositions written (a statement repeated by a later batch counts again)
-        with ThreadPoolExecutor(self._writers, thread_name_prefix="engram-import") as pool:
+        tasks = self._writers
+        with ThreadPoolExecutor(tasks, thread_name_prefix="engram-import") as pool:
             for index, chunk in enumerate(record_batches(records, batch_size)):
                 mark = time.perf_counter()
                 batch = standardize(self._space, list(chunk))
@@ -114,31 +130,21 @@ class BulkImporter:
                     continue
                 knowledge, concept_vectors = extract(batch, self._extractor, schema, self._embed)
                 report.add("extract", time.perf_counter() - mark)
-                mark = time.perf_counter()
-                vectors = embed_batch(batch, knowledge, self._embed)
-                report.add("embed", time.perf_counter() - mark)
                 schema.extend(
                     SchemaKey(c.key, c.name, v) for c, v in zip(knowledge.new_concepts, concept_vectors, strict=True)
                 )
-                memory = MemoryBatch(
-                    space=self._space, sources=batch.sources, episodes=batch.episodes,
-                    episode_vectors=vectors["episodes"], concepts=knowledge.new_concepts,
-                    concept_vectors=concept_vectors, propositions=knowledge.propositions,
-                    proposition_vectors=vectors["propositions"], intents=knowledge.intents,
-                    intent_vectors=vectors["intents"], prescriptions=knowledge.prescriptions,
-                    prescription_vectors=vectors["prescriptions"],
-                )  # fmt: skip
                 earlier = {first_batch[p.id] for p in knowledge.propositions if p.id in first_batch}
                 for proposition in knowledge.propositions:
                     first_batch.setdefault(proposition.id, index)
                 schema_written = threading.Event()
                 dependencies = [futures[i] for i in sorted(earlier)]
+                work = BatchWork(batch, knowledge, concept_vectors, len(chunk))
                 futures[index] = pool.submit(
-                    self._write, memory, len(chunk), previous_schema, schema_written, dependencies, report
+                    self._embed_and_write, work, previous_schema, schema_written, dependencies, report
                 )
                 previous_schema = schema_written
                 mark = time.perf_counter()
-                self._settle(futures, keep=self._writers)  # bounded: at most `writers` batches wait in memory
+                self._settle(futures, keep=tasks)  # bounded: at most `tasks` batches wait in memory
                 report.add("waiting", time.perf_counter() - mark)
             mark = time.perf_counter()
             self._settle(futures, keep=0)
@@ -149,6 +155,10 @@ class BulkImporter:
         report.propositions = len(first_batch)  # distinct statements of the batches written now
         report.seconds = round(time.perf_counter() - started, 3)
         return report
+
+    def _embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        with self._embed_lock:
+            return self._in_process(texts)
 
     def _advance(self, records: int, propositions: int) -> None:
         with self._lock:
@@ -165,17 +175,26 @@ class BulkImporter:
         )  # fmt: skip
         return bool(ids) and int(records[0]["stored"]) == len(ids)
 
-    def _write(
+    def _embed_and_write(
         self,
-        memory: MemoryBatch,
-        records: int,
+        work: BatchWork,
         previous_schema: threading.Event | None,
         schema_written: threading.Event,
         earlier: list[Future[None]],
         report: ImportReport,
     ) -> None:
-        started = time.perf_counter()
         try:
+            started = time.perf_counter()
+            vectors = embed_batch(work.batch, work.knowledge, self._embed)
+            embedded = time.perf_counter()
+            memory = MemoryBatch(
+                space=self._space, sources=work.batch.sources, episodes=work.batch.episodes,
+                episode_vectors=vectors["episodes"], concepts=work.knowledge.new_concepts,
+                concept_vectors=work.concept_vectors, propositions=work.knowledge.propositions,
+                proposition_vectors=vectors["propositions"], intents=work.knowledge.intents,
+                intent_vectors=vectors["intents"], prescriptions=work.knowledge.prescriptions,
+                prescription_vectors=vectors["prescriptions"],
+            )  # fmt: skip
             if previous_schema is not None:
                 previous_schema.wait()
             self._writer.write_schema(memory)
@@ -185,17 +204,17 @@ class BulkImporter:
             future.result()
         self._writer.write_sources(memory)
         if self._redis is not None:
-            publish_written_keys(
-                self._redis, self._space, [c.key for c in memory.concepts], [i.text for i in memory.intents]
-            )
+            concepts, intents = [c.key for c in memory.concepts], [i.text for i in memory.intents]
+            publish_written_keys(self._redis, self._space, concepts, intents)
         with self._lock:
-            report.add("write", time.perf_counter() - started)
+            report.add("embed", embedded - started)
+            report.add("write", time.perf_counter() - embedded)
             report.sources += len(memory.sources)
             report.episodes += len(memory.episodes)
             report.new_concepts += len(memory.concepts)
             report.intents += len(memory.intents)
             report.prescriptions += len(memory.prescriptions)
-        self._advance(records, len(memory.propositions))
+        self._advance(work.records, len(memory.propositions))
 
     @staticmethod
     def _settle(futures: dict[int, Future[None]], keep: int) -> None:
