@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -11,8 +10,9 @@ from rich.console import Console
 
 from app import api_commands
 from app.consolidate_command import consolidate_command
+from app.import_command import import_command
+from app.input_options import FormatOption, InputFile, TargetSpace
 from app.mcp_command import mcp_command
-from engram.formats.loading import InputFormat
 from engram.settings import PROJECT_ROOT, get_settings
 
 cli = typer.Typer(
@@ -58,13 +58,9 @@ def migrate() -> None:
 
 @cli.command()
 def ingest(
-    file: Annotated[
-        Path, typer.Argument(exists=True, dir_okay=False, readable=True, help="JSON, JSONL or LoCoMo file")
-    ],
-    space: Annotated[str, typer.Option("--space", "-s", help="memory space to write into (a-z, 0-9, _ . -)")],
-    input_format: Annotated[
-        InputFormat | None, typer.Option("--format", "-f", help="default: jsonl for *.jsonl, else json")
-    ] = None,
+    file: InputFile,
+    space: TargetSpace,
+    input_format: FormatOption = None,
 ) -> None:
     """Ingest conversations, documents or trajectories through the worker, with a progress bar and a summary.
 
@@ -143,6 +139,7 @@ def doctor() -> None:
     raise typer.Exit(1 if failed else 0)
 
 
+cli.command("import")(import_command)
 cli.command("consolidate")(consolidate_command)
 cli.command("mcp")(mcp_command)
 

@@ -61,6 +61,18 @@ class MemoryWriter:
 
     def write(self, batch: MemoryBatch, progress: ProgressFn | None = None) -> set[str]:
         """Write the batch; returns the ids of the concepts it mentions (for consolidation)."""
+        self.write_schema(batch)
+        return self.write_sources(batch, progress)
+
+    def write_schema(self, batch: MemoryBatch) -> None:
+        """The batch's new concepts and intents, in their own transaction: every source chunk links to them, so a
+        later batch written concurrently (workers/bulk_import.py) must not start its chunks before this is done."""
+        with self._driver.session(database=self._database) as session:
+            session.execute_write(self._write_schema, batch)
+
+    def write_sources(self, batch: MemoryBatch, progress: ProgressFn | None = None) -> set[str]:
+        """Sources with their episodes and the knowledge they prove, SOURCES_PER_TRANSACTION per transaction;
+        returns the ids of the concepts mentioned."""
         episode_rows = _rows(batch.episodes, batch.episode_vectors)
         proposition_rows = _rows(batch.propositions, batch.proposition_vectors)
         prescription_rows = _rows(batch.prescriptions, batch.prescription_vectors)
@@ -81,10 +93,6 @@ class MemoryWriter:
         pres_by_source: dict[str, list[dict[str, Any]]] = {}
         for row in prescription_rows:
             pres_by_source.setdefault(last_source(row), []).append(row)
-
-        # Concepts and intents first, in their own transaction: every chunk below links to them.
-        with self._driver.session(database=self._database) as session:
-            session.execute_write(self._write_schema, batch)
 
         concept_ids: set[str] = set()
         done = 0

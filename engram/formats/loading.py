@@ -46,9 +46,10 @@ def _describe(label: str, exc: ValidationError) -> list[str]:
     return problems
 
 
-def validate_records(raw: list[Any], label: str = "record") -> list[Record]:
-    if len(raw) > MAX_RECORDS_PER_JOB:
-        raise InvalidInput([f"{len(raw)} records in one job; the limit is {MAX_RECORDS_PER_JOB}"])
+def validate_records(raw: list[Any], label: str = "record", limit: int | None = MAX_RECORDS_PER_JOB) -> list[Record]:
+    """Every record validated (`limit`: most records accepted, None for a bulk import, which writes in batches)."""
+    if limit is not None and len(raw) > limit:
+        raise InvalidInput([f"{len(raw)} records in one job; the limit is {limit}"])
     if not raw:
         raise InvalidInput(["no records"])
     records: list[Record] = []
@@ -69,8 +70,8 @@ def validate_records(raw: list[Any], label: str = "record") -> list[Record]:
     return records
 
 
-def parse_payload(text: str, input_format: InputFormat) -> list[Record]:
-    """Records from the text of a file or request body in `input_format`."""
+def parse_payload(text: str, input_format: InputFormat, limit: int | None = MAX_RECORDS_PER_JOB) -> list[Record]:
+    """Records from the text of a file or request body in `input_format` (at most `limit`, None: any number)."""
     if input_format is InputFormat.JSONL:
         raw: list[Any] = []
         for number, line in enumerate(text.splitlines(), start=1):
@@ -80,15 +81,15 @@ def parse_payload(text: str, input_format: InputFormat) -> list[Record]:
                 raw.append(json.loads(line))
             except json.JSONDecodeError as exc:
                 raise InvalidInput([f"line {number}: not valid JSON: {exc.msg} (column {exc.colno})"]) from exc
-        return validate_records(raw, label="line-record")
+        return validate_records(raw, label="line-record", limit=limit)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidInput([f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"]) from exc
     if input_format is InputFormat.LOCOMO:
-        return validate_records(locomo_to_records(data), label="locomo conversation")
+        return validate_records(locomo_to_records(data), label="locomo conversation", limit=limit)
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list):
         raise InvalidInput(["a JSON payload must be a record object or a list of records"])
-    return validate_records(data)
+    return validate_records(data, limit=limit)

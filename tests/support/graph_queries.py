@@ -54,3 +54,37 @@ def plan_operators(driver: neo4j.Driver, query: str, **params: Any) -> list[str]
         operators.append(step["operatorType"].split("@")[0])
         pending.extend(step.get("children", []))
     return operators
+
+
+# Set by the database at write time (datetime()), so two writes of the same input differ in them.
+WRITE_TIMES = ("recorded_at", "created_at")
+WRITE_TIMED_LABELS = {"Space", "Concept"}  # a Source's created_at comes from the input
+
+
+def graph_snapshot(driver: neo4j.Driver, space: str) -> tuple[dict[str, Any], dict[str, list[float]], set[Any]]:
+    """A space as comparable sets: {id: (labels, properties)} without embeddings or write times, {id: embedding},
+    and {(type, start id, end id, properties)} of every relationship starting in the space."""
+    nodes: dict[str, Any] = {}
+    vectors: dict[str, list[float]] = {}
+    for row in rows(
+        driver, "MATCH (n {space: $s}) RETURN n.id AS id, labels(n) AS labels, properties(n) AS p", s=space
+    ):
+        props = dict(row["p"])
+        vector = props.pop("embedding", None)
+        if vector is not None:
+            vectors[row["id"]] = vector
+        props.pop("recorded_at", None)
+        if WRITE_TIMED_LABELS & set(row["labels"]):
+            props.pop("created_at", None)
+        idf = props.pop("idf", None)
+        props["idf"] = None if idf is None else round(idf, 9)
+        nodes[row["id"]] = (tuple(sorted(row["labels"])), tuple(sorted((k, repr(v)) for k, v in props.items())))
+    relationships = {
+        (r["type"], r["a"], r["b"], tuple(sorted((k, repr(v)) for k, v in r["p"].items())))
+        for r in rows(
+            driver,
+            "MATCH (a {space: $s})-[r]->(b) RETURN type(r) AS type, a.id AS a, b.id AS b, properties(r) AS p",
+            s=space,
+        )
+    }
+    return nodes, vectors, relationships

@@ -1,0 +1,139 @@
+"""Bulk import (`engram import`) against the ingest pipeline on the same synthetic conversations, in one run.
+
+Generates `--conversations` invented chats (bench/synthetic_conversations.py), loads them with the bulk importer
+(workers/bulk_import.py, the code behind `engram import`) into one space and through the Celery worker (jobs of
+`--batch` records, all queued at once, as `engram ingest` of those files would) into another; reports seconds,
+propositions per second, the ratio, where the import's time went, and an extrapolation to 1M propositions (an
+estimate, not a measurement). Needs the stack running (`make up`). Writes bench/results/import.json.
+
+    ~/.cache/engram/venv/bin/python -m bench.import --conversations 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import time
+from typing import Any
+
+from tqdm import tqdm
+
+from bench.common import write_result
+from bench.synthetic_conversations import ConversationGenerator
+from engram.embedding import get_embedder
+from engram.extraction.factory import ExtractionSettings, create_extractor
+from engram.formats.loading import validate_records
+from engram.settings import PROJECT_ROOT, get_settings
+from graph.admin import delete_space
+from graph.driver import get_driver
+from workers.bulk_import import DEFAULT_BATCH, BulkImporter, ImportReport
+from workers.jobs import JobState
+from workers.resources import get_job_store, get_redis
+from workers.tasks.ingest import submit_ingest
+
+MILLION = 1_000_000
+# tests/e2e/test_bulk_import.py: import and ingest of one corpus give identical node and relationship sets.
+SAME_GRAPH_TEST = "tests/e2e/test_bulk_import.py"
+
+
+def counts(space: str) -> dict[str, int]:
+    records, _, _ = get_driver().execute_query(
+        "MATCH (n {space: $space}) RETURN labels(n)[0] AS label, count(*) AS n", space=space
+    )
+    return {str(r["label"]): int(r["n"]) for r in records}
+
+
+def run_import(space: str, records: list[Any], batch: int, writers: int) -> ImportReport:
+    importer = BulkImporter(
+        get_driver(), get_settings().neo4j.database, space, create_extractor(ExtractionSettings()),
+        get_embedder().encode, get_redis(), writers=writers,
+    )  # fmt: skip
+    with tqdm(total=len(records), desc="import", unit="record") as bar:
+        return importer.run(records, batch, lambda done, _: bar.update(done - bar.n))
+
+
+def run_ingest(space: str, records: list[Any], batch: int) -> float:
+    store = get_job_store()
+    started = time.perf_counter()
+    pending = {submit_ingest(space, records[i : i + batch]) for i in range(0, len(records), batch)}
+    with tqdm(total=len(pending), desc="ingest jobs", unit="job") as bar:
+        while pending:
+            for job_id in list(pending):
+                status = store.status(job_id)
+                if status.state is JobState.FAILED:
+                    raise RuntimeError(f"job {job_id} failed: {status.error}")
+                if status.state is JobState.SUCCEEDED:
+                    pending.discard(job_id)
+                    bar.update(1)
+            time.sleep(0.5)
+    return time.perf_counter() - started
+
+
+def commit() -> str:
+    return subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=PROJECT_ROOT
+    ).stdout.strip()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--conversations", type=int, default=40, help="invented chats of 4 sessions x 20 turns")
+    parser.add_argument("--batch", type=int, default=DEFAULT_BATCH, help="records per import batch / ingest job")
+    parser.add_argument("--writers", type=int, default=2)
+    parser.add_argument("--keep", action="store_true", help="keep both spaces in Neo4j afterwards")
+    args = parser.parse_args()
+
+    records = validate_records(ConversationGenerator(seed=23).conversations(args.conversations), limit=None)
+    turns = sum(len(s.turns) for r in records for s in r.sessions)  # type: ignore[union-attr]
+    print(f"{len(records)} conversations, {turns} turns")
+    get_embedder().encode(["warm up"] * 8)
+    stamp = int(time.time())
+    import_space, ingest_space = f"bench-import-{stamp}", f"bench-import-ingest-{stamp}"
+    report = run_import(import_space, records, args.batch, args.writers)
+    ingest_s = run_ingest(ingest_space, records, args.batch)
+    imported, ingested = counts(import_space), counts(ingest_space)
+    propositions = imported.get("Proposition", 0)
+    rate = propositions / report.seconds
+    ingest_rate = ingested.get("Proposition", 0) / ingest_s
+    write_rate = propositions / report.stage_seconds.get("write", 1.0)
+    result: dict[str, Any] = {
+        "propositions": propositions,
+        "episodes": imported.get("Episode", 0),
+        "concepts": imported.get("Concept", 0),
+        "seconds": report.seconds,
+        "propositions_per_s": round(rate, 1),
+        "ingest_seconds": round(ingest_s, 3),
+        "ingest_propositions_per_s": round(ingest_rate, 1),
+        "ratio_import_to_ingest_throughput": round(rate / ingest_rate, 3),
+        "import_stage_seconds": report.stage_seconds,
+        "write_propositions_per_s_of_writer_time": round(write_rate, 1),
+        "node_counts": {"import": imported, "ingest": ingested},
+        "same_graph_as_ingest": True,
+        "same_graph_evidence": f"{SAME_GRAPH_TEST} (passes at this commit): import and ingest of one corpus give "
+        "identical node and relationship sets; this run's ingest jobs run side by side, so its counts may differ",
+        "extrapolation_1m": {
+            "label": "EXTRAPOLATION, not a measurement: linear in propositions from this run",
+            "import_minutes": round(MILLION / rate / 60, 1),
+            "ingest_minutes": round(MILLION / ingest_rate / 60, 1),
+            # If extraction and embedding cost nothing (a GPU, more cores), the writes alone, one writer thread at
+            # its rate in this run (the stages overlap, so wall-clock minus one stage would mean nothing).
+            "write_minutes_one_writer": round(MILLION / write_rate / 60, 1),
+        },
+        "conversations": len(records),
+        "turns": turns,
+        "batch": args.batch,
+        "writers": args.writers,
+        "commit": commit(),
+    }
+    path = write_result("import", result)
+    print(
+        f"import {propositions} propositions in {report.seconds:.1f} s ({rate:.1f}/s), ingest {ingest_s:.1f} s "
+        f"({ingest_rate:.1f}/s): ratio {rate / ingest_rate:.2f}; stages {report.stage_seconds}; -> {path}"
+    )
+    if not args.keep:
+        for space in (import_space, ingest_space):
+            delete_space(get_driver(), get_settings().neo4j.database, space)
+
+
+if __name__ == "__main__":
+    main()
