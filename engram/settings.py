@@ -70,6 +70,8 @@ class ApiSettings(BaseSettings):
     development: bool = False  # GraphiQL and introspection only when true
     # Creates spaces (and their first key). Empty: space management over the API is off (use `engram spaces`).
     admin_key: SecretStr = SecretStr("")
+    # Reads /metrics and nothing else (the admin key reads it too). Neither set: /metrics is off.
+    metrics_key: SecretStr = SecretStr("")
     max_body_bytes: int = 4_000_000  # a 2 MB document plus JSON escaping
     max_query_depth: int = 12
     max_query_tokens: int = 2_000
