@@ -12,6 +12,8 @@ from pathlib import Path
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from engram.logs import LogFormat
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -102,6 +104,8 @@ class EngramSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ENGRAM_", env_file=".env", extra="ignore")
 
     state_dir: Path = Field(default=PROJECT_ROOT / ".engram")
+    # The API's and the worker's log lines: one JSON object each (with the request's correlation id), or plain text.
+    log_format: LogFormat = "json"
     neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
     redis: RedisSettings = Field(default_factory=RedisSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from strawberry.extensions import MaskErrors
 
+from engram.logs import correlation_id
 from graphql import GraphQLError
 
 log = logging.getLogger("engram.api")
@@ -48,9 +49,9 @@ def _is_expected(error: GraphQLError) -> bool:
 
 
 class CorrelatedMaskErrors(MaskErrors):
-    """Masks unexpected errors; each gets a correlation id in the message and in the server log."""
+    """Masks unexpected errors; each gets a correlation id (the request's) in the message and in the server log."""
 
-    def __init__(self, new_id: Callable[[], str] = lambda: uuid.uuid4().hex[:16]) -> None:
+    def __init__(self, new_id: Callable[[], str] = lambda: correlation_id() or uuid.uuid4().hex[:16]) -> None:
         super().__init__(should_mask_error=lambda error: not _is_expected(error))
         self._new_id = new_id
 

@@ -1,9 +1,11 @@
-"""What each HTTP request to the API was, for the latency histogram: its route, GraphQL operation kind and root
-field, and status. The middleware opens a record per request; the schema extension, running inside it, names the
-operation and counts its errors by code."""
+"""What each HTTP request to the API was: its id (the client's `X-Request-ID` or a new one, answered in the same
+header and carried by every log line of the request, and by the jobs it queues), route, GraphQL operation kind and
+root field, status and time. The middleware opens a record per request and logs one line when it ends; the schema
+extension, running inside it, names the operation and counts its errors by code."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -14,6 +16,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.extensions import SchemaExtension
 
 from app.api.metrics import REQUEST_SECONDS, count_error, route_of
+from engram.logs import (
+    REQUEST_ID_HEADER,
+    correlation_id,
+    request_id_from,
+    reset_correlation_id,
+    set_correlation_id,
+)
 from graphql import FieldNode, GraphQLError, OperationDefinitionNode
 
 
@@ -26,6 +35,8 @@ class RequestRecord:
 
 
 _current: ContextVar[RequestRecord | None] = ContextVar("engram_request", default=None)
+log = logging.getLogger("engram.api.access")
+_ID_HEADER = REQUEST_ID_HEADER.lower().encode()
 
 
 def current_request() -> RequestRecord | None:
@@ -33,15 +44,27 @@ def current_request() -> RequestRecord | None:
 
 
 class ObservedRequests:
-    """Times every HTTP request (WebSockets live too long to be one sample) into engram_api_request_seconds."""
+    """Gives every HTTP request its id, times it into engram_api_request_seconds and logs it (a WebSocket gets an
+    id too, but lives too long to be one sample)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self._app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self._app(scope, receive, send)
             return
+        presented = dict(scope["headers"]).get(_ID_HEADER, b"").decode("latin-1")
+        correlation = set_correlation_id(request_id_from(presented))
+        try:
+            if scope["type"] == "http":
+                await self._observe(scope, receive, send)
+            else:
+                await self._app(scope, receive, send)
+        finally:
+            reset_correlation_id(correlation)
+
+    async def _observe(self, scope: Scope, receive: Receive, send: Send) -> None:
         record = RequestRecord(route=route_of(scope["path"]))
         token = _current.set(record)
         started = time.perf_counter()
@@ -49,14 +72,17 @@ class ObservedRequests:
         async def observed_send(message: Message) -> None:
             if message["type"] == "http.response.start":
                 record.status = int(message["status"])
+                message["headers"] = [*message.get("headers", []), (_ID_HEADER, correlation_id().encode())]
             await send(message)
 
         try:
             await self._app(scope, receive, observed_send)
         finally:
             _current.reset(token)
-            labels = (record.route, record.operation, record.field, str(record.status))
-            REQUEST_SECONDS.labels(*labels).observe(time.perf_counter() - started)
+            seconds = time.perf_counter() - started
+            REQUEST_SECONDS.labels(record.route, record.operation, record.field, str(record.status)).observe(seconds)
+            operation = f" {record.operation} {record.field}".rstrip() if record.operation else ""
+            log.info("%s %s%s %d %.1f ms", scope["method"], scope["path"], operation, record.status, 1000 * seconds)
 
 
 def _root_field(execution_context: Any) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import logging.config
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -23,6 +24,7 @@ from app.api.security import Gate, LimiterUnavailable, RateLimited, RateLimiter,
 from app.api.services import ApiServices, close_services, create_services
 from app.api.sockets import EngramGraphQLRouter, SocketContext, SocketPolicy
 from app.mcp.transports import mount_mcp
+from engram.logs import uvicorn_log_config
 from engram.runtime import settle_heap
 from engram.settings import EngramSettings, get_settings
 from graph.api_keys import InvalidApiKey
@@ -121,8 +123,14 @@ def main() -> None:
     import uvicorn
 
     settings = get_settings()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    uvicorn.run(create_app(settings), host=settings.api.host, port=settings.api.port, log_level="info")
+    logging.config.dictConfig(uvicorn_log_config(settings.log_format))
+    uvicorn.run(
+        create_app(settings),
+        host=settings.api.host,
+        port=settings.api.port,
+        log_config=uvicorn_log_config(settings.log_format),
+        access_log=False,  # app/api/requests.py logs each request, with its id, operation and time
+    )
 
 
 if __name__ == "__main__":
