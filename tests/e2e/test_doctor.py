@@ -38,7 +38,8 @@ def test_doctor_reports_queue_depth_and_warns_when_redis_is_nearly_full(client: 
         client.config_set("maxmemory", str(cap))
     out = nearly_full.stdout
     assert re.search(r"ok\s+Job queues: cpu: \d+ waiting, gpu: \d+ waiting, \d+ unacknowledged", out), out
-    assert re.search(r"WARN Redis memory: [\d.]+ MB used of \d+ MB maxmemory \(9\d%\)", out), out
+    warned = re.search(r"WARN Redis memory: [\d.]+ MB used of \d+ MB maxmemory \((\d+)%\)", out)
+    assert warned and int(warned.group(1)) >= 80, out  # Redis's use moves a little between our read and the doctor's
     assert "fix: above 80%" in out and "warning(s)" in out
     assert nearly_full.returncode == 0, out  # a warning does not fail the doctor
 
