@@ -26,6 +26,11 @@ class Neo4jSettings(BaseSettings):
     database: str = "neo4j"
     http_port: int = 7474
     max_connection_pool_size: int = 50
+    # A statement waits this long for a pooled connection, then fails as "busy" (the driver's default is 60 s).
+    connection_acquisition_timeout_s: float = Field(default=30.0, gt=0)
+    # Transaction timeout of the reads the API runs for a tenant (recall, navigation, lookups); the server's
+    # db.transaction.timeout (infra/neo4j/conf/neo4j.conf) bounds everything else.
+    read_timeout_s: float = Field(default=30.0, gt=0)
 
 
 class RedisSettings(BaseSettings):

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from strawberry.extensions import MaskErrors
 
 from engram.logs import correlation_id
+from graph.reads import DatabaseBusy, ReadTimedOut
 from graphql import GraphQLError
 
 log = logging.getLogger("engram.api")
@@ -48,6 +49,28 @@ def _is_expected(error: GraphQLError) -> bool:
     return error.path is None or original is None or isinstance(original, ExpectedError | GraphQLError)
 
 
+def _bounded_read(error: GraphQLError) -> GraphQLError | None:
+    """A read Neo4j stopped at its timeout, or one no connection came free for, told as such (not masked: the
+    message names no data, and the client can act on it)."""
+    original = error.original_error
+    if isinstance(original, ReadTimedOut):
+        code, advice = "TIMEOUT", "ask for less (a smaller limit, tokenBudget, hopLimit or page) or retry later"
+    elif isinstance(original, DatabaseBusy):
+        code, advice = "SERVICE_UNAVAILABLE", "retry in a few seconds"
+    else:
+        return None
+    log.warning("%s at %s: %s", code, ".".join(map(str, error.path or [])), original)
+    return GraphQLError(
+        message=f"{original}: {advice}",
+        nodes=error.nodes,
+        source=error.source,
+        positions=error.positions,
+        path=error.path,
+        original_error=None,
+        extensions={"code": code},
+    )
+
+
 class CorrelatedMaskErrors(MaskErrors):
     """Masks unexpected errors; each gets a correlation id (the request's) in the message and in the server log."""
 
@@ -56,6 +79,9 @@ class CorrelatedMaskErrors(MaskErrors):
         self._new_id = new_id
 
     def anonymise_error(self, error: GraphQLError) -> GraphQLError:
+        bounded = _bounded_read(error)
+        if bounded is not None:
+            return bounded
         correlation_id = self._new_id()
         log.error(
             "unexpected error %s at %s",
