@@ -49,6 +49,12 @@ def _is_expected(error: GraphQLError) -> bool:
     return error.path is None or original is None or isinstance(original, ExpectedError | GraphQLError)
 
 
+def _told(error: GraphQLError, message: str, extensions: dict[str, str]) -> GraphQLError:
+    """What the client sees instead of `error`: the same place in the document, our message, no original error."""
+    # (message, nodes, source, positions, path, original_error, extensions)
+    return GraphQLError(message, error.nodes, error.source, error.positions, error.path, None, extensions)
+
+
 def _bounded_read(error: GraphQLError) -> GraphQLError | None:
     """A read Neo4j stopped at its timeout, or one no connection came free for, told as such (not masked: the
     message names no data, and the client can act on it)."""
@@ -60,15 +66,7 @@ def _bounded_read(error: GraphQLError) -> GraphQLError | None:
     else:
         return None
     log.warning("%s at %s: %s", code, ".".join(map(str, error.path or [])), original)
-    return GraphQLError(
-        message=f"{original}: {advice}",
-        nodes=error.nodes,
-        source=error.source,
-        positions=error.positions,
-        path=error.path,
-        original_error=None,
-        extensions={"code": code},
-    )
+    return _told(error, f"{original}: {advice}", {"code": code})
 
 
 class CorrelatedMaskErrors(MaskErrors):
@@ -89,12 +87,5 @@ class CorrelatedMaskErrors(MaskErrors):
             ".".join(map(str, error.path or [])),
             exc_info=error.original_error,
         )
-        return GraphQLError(
-            message=f"Internal error (correlation id {correlation_id}); the server log has the details.",
-            nodes=error.nodes,
-            source=error.source,
-            positions=error.positions,
-            path=error.path,
-            original_error=None,
-            extensions={"code": "INTERNAL_SERVER_ERROR", "correlationId": correlation_id},
-        )
+        message = f"Internal error (correlation id {correlation_id}); the server log has the details."
+        return _told(error, message, {"code": "INTERNAL_SERVER_ERROR", "correlationId": correlation_id})
