@@ -127,15 +127,19 @@ def doctor() -> None:
     """Check every part Engram needs and say how to fix what is missing (exit 1 if any check fails)."""
     from app.doctor import all_checks
 
-    failed = 0
+    failed = warned = 0
     for check in all_checks(get_settings()):
         result = check()
-        mark = "[green]ok  [/green]" if result.ok else "[red]FAIL[/red]"
+        mark = (
+            "[red]FAIL[/red]" if not result.ok else "[yellow]WARN[/yellow]" if result.warning else "[green]ok  [/green]"
+        )
         console.print(f"{mark} {result.name}: {result.detail}", highlight=False)
-        if not result.ok:
-            failed += 1
+        failed += not result.ok
+        warned += result.ok and result.warning
+        if not result.ok or result.warning:
             console.print(f"     fix: {result.fix}", highlight=False)
-    console.print("all checks passed" if not failed else f"{failed} check(s) failed")
+    summary = "all checks passed" if not failed else f"{failed} check(s) failed"
+    console.print(summary + (f", {warned} warning(s)" if warned else ""))
     raise typer.Exit(1 if failed else 0)
 
 

@@ -11,6 +11,10 @@ import httpx
 
 from engram.settings import EngramSettings
 
+# Redis runs `noeviction`: once full, no job can be queued and requests get 503s. Warn well before.
+REDIS_MEMORY_WARN_FRACTION = 0.8
+_MB = 1024 * 1024
+
 
 @dataclass(frozen=True)
 class CheckResult:
@@ -18,6 +22,7 @@ class CheckResult:
     ok: bool
     detail: str
     fix: str = ""
+    warning: bool = False  # ok, but worth acting on (printed with its fix; the exit code stays 0)
 
 
 def check_java() -> CheckResult:
@@ -89,6 +94,45 @@ def check_redis(settings: EngramSettings) -> CheckResult:
     return CheckResult("Redis", True, f"{settings.redis.url}: PONG")
 
 
+def check_queues(settings: EngramSettings) -> CheckResult:
+    import redis
+
+    from workers.broker_stats import queue_depths, unacked_messages
+
+    name = "Job queues"
+    try:
+        client = redis.Redis.from_url(settings.redis.url, socket_timeout=5)
+        depths, taken = queue_depths(client), unacked_messages(client)
+    except redis.RedisError as exc:
+        return CheckResult(name, False, f"{settings.redis.url}: {exc}", "engram up (or set REDIS_URL)")
+    waiting = ", ".join(f"{queue}: {count} waiting" for queue, count in depths.items())
+    return CheckResult(name, True, f"{waiting}, {taken} unacknowledged (taken by a worker)")
+
+
+def check_redis_memory(settings: EngramSettings) -> CheckResult:
+    import redis
+
+    from workers.broker_stats import redis_memory
+
+    name = "Redis memory"
+    try:
+        memory = redis_memory(redis.Redis.from_url(settings.redis.url, socket_timeout=5))
+    except redis.RedisError as exc:
+        return CheckResult(name, False, f"{settings.redis.url}: {exc}", "engram up (or set REDIS_URL)")
+    used = f"{memory.used_bytes / _MB:.1f} MB used"
+    if memory.used_fraction is None:
+        fix = "set maxmemory (infra/redis/redis.conf: 512mb noeviction) so Redis cannot take the machine's memory"
+        return CheckResult(name, True, f"{used}, no maxmemory", fix, warning=True)
+    detail = f"{used} of {memory.max_bytes / _MB:.0f} MB maxmemory ({memory.used_fraction:.0%})"
+    if memory.used_fraction >= REDIS_MEMORY_WARN_FRACTION:
+        fix = (
+            f"above {REDIS_MEMORY_WARN_FRACTION:.0%}: when full, no job can be queued; let the workers drain the "
+            "queues (finished jobs keep only a status, for 24 h) or raise maxmemory in infra/redis/redis.conf"
+        )
+        return CheckResult(name, True, detail, fix, warning=True)
+    return CheckResult(name, True, detail)
+
+
 def check_worker(settings: EngramSettings) -> CheckResult:
     from workers.celery_app import app as celery_app
 
@@ -134,6 +178,8 @@ def all_checks(settings: EngramSettings) -> list[Callable[[], CheckResult]]:
         lambda: check_gds(settings),
         lambda: check_browser(settings),
         lambda: check_redis(settings),
+        lambda: check_redis_memory(settings),
+        lambda: check_queues(settings),
         lambda: check_worker(settings),
         lambda: check_api(settings),
         lambda: check_embedding(settings),

@@ -12,6 +12,8 @@ from pathlib import Path
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from engram.logs import LogFormat
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -24,6 +26,11 @@ class Neo4jSettings(BaseSettings):
     database: str = "neo4j"
     http_port: int = 7474
     max_connection_pool_size: int = 50
+    # A statement waits this long for a pooled connection, then fails as "busy" (the driver's default is 60 s).
+    connection_acquisition_timeout_s: float = Field(default=30.0, gt=0)
+    # Transaction timeout of the reads the API runs for a tenant (recall, navigation, lookups); the server's
+    # db.transaction.timeout (infra/neo4j/conf/neo4j.conf) bounds everything else.
+    read_timeout_s: float = Field(default=30.0, gt=0)
 
 
 class RedisSettings(BaseSettings):
@@ -70,6 +77,8 @@ class ApiSettings(BaseSettings):
     development: bool = False  # GraphiQL and introspection only when true
     # Creates spaces (and their first key). Empty: space management over the API is off (use `engram spaces`).
     admin_key: SecretStr = SecretStr("")
+    # Reads /metrics and nothing else (the admin key reads it too). Neither set: /metrics is off.
+    metrics_key: SecretStr = SecretStr("")
     max_body_bytes: int = 4_000_000  # a 2 MB document plus JSON escaping
     max_query_depth: int = 12
     max_query_tokens: int = 2_000
@@ -100,6 +109,8 @@ class EngramSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ENGRAM_", env_file=".env", extra="ignore")
 
     state_dir: Path = Field(default=PROJECT_ROOT / ".engram")
+    # The API's and the worker's log lines: one JSON object each (with the request's correlation id), or plain text.
+    log_format: LogFormat = "json"
     neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
     redis: RedisSettings = Field(default_factory=RedisSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)

@@ -15,6 +15,7 @@ def create_driver(settings: Neo4jSettings) -> neo4j.Driver:
         settings.uri,
         auth=(settings.user, settings.password.get_secret_value()),
         max_connection_pool_size=settings.max_connection_pool_size,
+        connection_acquisition_timeout=settings.connection_acquisition_timeout_s,
         # "label does not exist" on a fresh database is expected, not worth a log line per query.
         notifications_disabled_classifications=[neo4j.NotificationDisabledClassification.UNRECOGNIZED],
     )

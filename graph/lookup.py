@@ -13,6 +13,7 @@ from typing import Any
 import neo4j
 
 from graph.cypher import load
+from graph.reads import bounded, timed
 
 # Ids are `<kind>_<hash>` (engram/ids.py): the prefix says the label, so lookups can use the (space, id) index.
 LABEL_OF_PREFIX = {
@@ -44,18 +45,24 @@ def _native(properties: dict[str, Any]) -> Row:
 class GraphReader:
     """Reads of one space. `queries` counts the statements issued (the API reports it per request)."""
 
-    def __init__(self, driver: neo4j.Driver, database: str, space: str) -> None:
+    def __init__(self, driver: neo4j.Driver, database: str, space: str, timeout_s: float | None = None) -> None:
         self._driver = driver
         self._database = database
         self.space = space
         self.queries = 0
+        self._timeout_s = timeout_s  # each statement's transaction timeout (None: the server's default)
 
     def run(self, statement: str, **params: Any) -> list[neo4j.Record]:
         self.queries += 1
         records: list[neo4j.Record]
-        records, _, _ = self._driver.execute_query(
-            load(statement), space=self.space, database_=self._database, routing_=neo4j.RoutingControl.READ, **params
-        )
+        with bounded(statement, self._timeout_s):
+            records, _, _ = self._driver.execute_query(
+                timed(load(statement), self._timeout_s),
+                space=self.space,
+                database_=self._database,
+                routing_=neo4j.RoutingControl.READ,
+                **params,
+            )
         return records
 
     def nodes(self, ids: Sequence[str]) -> dict[str, tuple[str, Row]]:

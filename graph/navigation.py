@@ -10,6 +10,7 @@ import neo4j
 from pydantic import BaseModel
 
 from graph.cypher import load
+from graph.reads import bounded, timed
 
 
 class LinkType(StrEnum):
@@ -101,16 +102,18 @@ def _page(first: int) -> int:
 
 
 class Navigator:
-    def __init__(self, driver: neo4j.Driver, database: str, space: str) -> None:
+    def __init__(self, driver: neo4j.Driver, database: str, space: str, timeout_s: float | None = None) -> None:
         self._driver = driver
         self._database = database
         self._space = space
+        self._timeout_s = timeout_s  # each statement's transaction timeout (None: the server's default)
 
     def _run(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        records, _, _ = self._driver.execute_query(
-            load(f"navigation/{name}"), space=self._space, database_=self._database,
-            routing_=neo4j.RoutingControl.READ, **params,
-        )  # fmt: skip
+        with bounded(f"navigation/{name}", self._timeout_s):
+            records, _, _ = self._driver.execute_query(
+                timed(load(f"navigation/{name}"), self._timeout_s), space=self._space, database_=self._database,
+                routing_=neo4j.RoutingControl.READ, **params,
+            )  # fmt: skip
         return [r.data() for r in records]
 
     def dimensions(self) -> list[DimensionView]:

@@ -26,6 +26,7 @@ import neo4j
 
 from engram.ids import validate_space
 from graph.cypher import load
+from graph.reads import timed
 
 # From this many propositions or episodes a space gets its own indexes (below it, recall scans a space of up to
 # 5,000 exactly, and the shared indexes serve the rest).
@@ -113,9 +114,12 @@ def dedicate(driver: neo4j.Driver, database: str, space: str, threshold: int = D
             session.run(_ddl(index.ddl, index.name, index.label)).consume()
         session.run(load("space_indexes/start_labelling"), space=space).consume()
         # Auto-commit: the statement commits in batches of its own.
-        session.run(load("space_indexes/label_existing"), {"space": space, **names.labels()}).consume()
+        # Both run for as long as a large space needs, past the server's db.transaction.timeout (15 min).
+        labelling = timed(load("space_indexes/label_existing"), INDEX_ONLINE_TIMEOUT_S)
+        session.run(labelling, {"space": space, **names.labels()}).consume()
+        waiting = timed(load("space_indexes/await_index"), INDEX_ONLINE_TIMEOUT_S + 60)
         for index in names.indexes():
-            session.run(load("space_indexes/await_index"), index=index.name, timeout_s=INDEX_ONLINE_TIMEOUT_S).consume()
+            session.run(waiting, index=index.name, timeout_s=INDEX_ONLINE_TIMEOUT_S).consume()
         session.run(load("space_indexes/mark_ready"), space=space).consume()
     return True
 

@@ -6,16 +6,28 @@ idempotent (deterministic ids, MERGE) so a redelivery cannot duplicate or lose d
 
 from __future__ import annotations
 
+import logging
 import os
+from typing import Any
 
 from celery import Celery
-from celery.signals import worker_process_init
+from celery.signals import (
+    after_setup_logger,
+    after_setup_task_logger,
+    before_task_publish,
+    task_postrun,
+    task_prerun,
+    worker_process_init,
+)
 from kombu import Queue  # type: ignore[attr-defined]
 
+from engram.logs import adopt_handlers, correlation_id, set_correlation_id
 from engram.settings import get_settings
 
 CPU_QUEUE = "cpu"
 GPU_QUEUE = "gpu"
+# The message header carrying the correlation id of the request that queued a task (engram/logs.py).
+CORRELATION_HEADER = "engram_correlation_id"
 
 
 def create_celery_app() -> Celery:
@@ -78,3 +90,28 @@ def _prepare_pool_process(**_: object) -> None:
     worker = get_settings().worker
     torch.set_num_threads(worker.torch_threads or max(1, (os.cpu_count() or 1) // worker.concurrency))
     get_embedder()
+
+
+@after_setup_logger.connect
+@after_setup_task_logger.connect
+def _structured_logs(logger: logging.Logger, **_: object) -> None:
+    """The worker's log lines in ENGRAM_LOG_FORMAT (JSON by default), each with the correlation id of its task."""
+    adopt_handlers(logger, get_settings().log_format)
+
+
+@before_task_publish.connect
+def _carry_correlation_id(headers: dict[str, object] | None = None, **_: object) -> None:
+    """A task queued while serving a request (or a task) carries its id: the API's ingest, and each next stage of
+    a chain, published by the worker as the previous stage ends."""
+    if headers is not None and (current := correlation_id()):
+        headers.setdefault(CORRELATION_HEADER, current)
+
+
+@task_prerun.connect
+def _adopt_correlation_id(task: Any = None, **_: object) -> None:
+    set_correlation_id(str(getattr(task.request, CORRELATION_HEADER, None) or "") if task is not None else "")
+
+
+@task_postrun.connect
+def _drop_correlation_id(**_: object) -> None:
+    set_correlation_id("")

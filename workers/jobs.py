@@ -26,6 +26,9 @@ FINISHED_JOB_TTL_S = 24 * 3600  # the status of a finished job (a few hundred by
 # redis-py's own key/value union: its `hset(mapping=...)` is invariant in these types.
 Field = bytes | bytearray | memoryview | str | int | float
 STAGES = ("standardize", "extract", "embed", "write", "consolidate")
+# Every job's id, scored by its creation time, so /metrics counts jobs without scanning Redis's whole keyspace.
+# Ids older than JOB_TTL_S are dropped at each create, ids whose record expired at each count.
+JOB_INDEX = "engram:jobs"
 
 
 class JobState(StrEnum):
@@ -91,8 +94,32 @@ class JobStore:
         pipe.set(self._key(job_id, "payload"), json.dumps(payload))
         for key in (self._key(job_id), self._key(job_id, "payload")):
             pipe.expire(key, JOB_TTL_S)
+        now = time.time()
+        pipe.zadd(JOB_INDEX, {job_id: now})
+        pipe.zremrangebyscore(JOB_INDEX, "-inf", now - JOB_TTL_S)
         pipe.execute()
         return job_id
+
+    def counts(self, batch: int = 1_000) -> dict[tuple[str, str], int]:
+        """(state, stage) -> how many jobs are in it, over every job record Redis still holds (a finished job's
+        for FINISHED_JOB_TTL_S). A succeeded job's stage is the last one; a failed job's, the stage it failed in."""
+        counted: dict[tuple[str, str], int] = {}
+        ids = [i.decode() for i in self._redis.zrange(JOB_INDEX, 0, -1)]  # type: ignore[union-attr]
+        gone: list[str] = []
+        for start in range(0, len(ids), batch):
+            chunk = ids[start : start + batch]
+            pipe = self._redis.pipeline(transaction=False)
+            for job_id in chunk:
+                pipe.hmget(self._key(job_id), ["state", "stage"])
+            for job_id, (state, stage) in zip(chunk, pipe.execute(), strict=True):
+                if state is None:
+                    gone.append(job_id)
+                    continue
+                key = (state.decode(), stage.decode() if stage else "")
+                counted[key] = counted.get(key, 0) + 1
+        if gone:
+            self._redis.zrem(JOB_INDEX, *gone)
+        return counted
 
     def status(self, job_id: str) -> JobStatus:
         stored: dict[bytes, bytes] = self._redis.hgetall(self._key(job_id))  # type: ignore[assignment]

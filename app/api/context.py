@@ -38,7 +38,8 @@ class ApiContext(BaseContext):
 
     @cached_property
     def reader(self) -> GraphReader:
-        return GraphReader(self.services.driver, self.services.database, self.space)
+        services = self.services
+        return GraphReader(services.driver, services.database, self.space, services.settings.neo4j.read_timeout_s)
 
     @cached_property
     def loaders(self) -> Loaders:

@@ -9,6 +9,8 @@ from collections.abc import Callable
 
 from strawberry.extensions import MaskErrors
 
+from engram.logs import correlation_id
+from graph.reads import DatabaseBusy, ReadTimedOut
 from graphql import GraphQLError
 
 log = logging.getLogger("engram.api")
@@ -47,14 +49,37 @@ def _is_expected(error: GraphQLError) -> bool:
     return error.path is None or original is None or isinstance(original, ExpectedError | GraphQLError)
 
 
-class CorrelatedMaskErrors(MaskErrors):
-    """Masks unexpected errors; each gets a correlation id in the message and in the server log."""
+def _told(error: GraphQLError, message: str, extensions: dict[str, str]) -> GraphQLError:
+    """What the client sees instead of `error`: the same place in the document, our message, no original error."""
+    # (message, nodes, source, positions, path, original_error, extensions)
+    return GraphQLError(message, error.nodes, error.source, error.positions, error.path, None, extensions)
 
-    def __init__(self, new_id: Callable[[], str] = lambda: uuid.uuid4().hex[:16]) -> None:
+
+def _bounded_read(error: GraphQLError) -> GraphQLError | None:
+    """A read Neo4j stopped at its timeout, or one no connection came free for, told as such (not masked: the
+    message names no data, and the client can act on it)."""
+    original = error.original_error
+    if isinstance(original, ReadTimedOut):
+        code, advice = "TIMEOUT", "ask for less (a smaller limit, tokenBudget, hopLimit or page) or retry later"
+    elif isinstance(original, DatabaseBusy):
+        code, advice = "SERVICE_UNAVAILABLE", "retry in a few seconds"
+    else:
+        return None
+    log.warning("%s at %s: %s", code, ".".join(map(str, error.path or [])), original)
+    return _told(error, f"{original}: {advice}", {"code": code})
+
+
+class CorrelatedMaskErrors(MaskErrors):
+    """Masks unexpected errors; each gets a correlation id (the request's) in the message and in the server log."""
+
+    def __init__(self, new_id: Callable[[], str] = lambda: correlation_id() or uuid.uuid4().hex[:16]) -> None:
         super().__init__(should_mask_error=lambda error: not _is_expected(error))
         self._new_id = new_id
 
     def anonymise_error(self, error: GraphQLError) -> GraphQLError:
+        bounded = _bounded_read(error)
+        if bounded is not None:
+            return bounded
         correlation_id = self._new_id()
         log.error(
             "unexpected error %s at %s",
@@ -62,12 +87,5 @@ class CorrelatedMaskErrors(MaskErrors):
             ".".join(map(str, error.path or [])),
             exc_info=error.original_error,
         )
-        return GraphQLError(
-            message=f"Internal error (correlation id {correlation_id}); the server log has the details.",
-            nodes=error.nodes,
-            source=error.source,
-            positions=error.positions,
-            path=error.path,
-            original_error=None,
-            extensions={"code": "INTERNAL_SERVER_ERROR", "correlationId": correlation_id},
-        )
+        message = f"Internal error (correlation id {correlation_id}); the server log has the details."
+        return _told(error, message, {"code": "INTERNAL_SERVER_ERROR", "correlationId": correlation_id})

@@ -7,6 +7,8 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.api.metrics import count_error
+
 
 class BodyTooLarge(Exception):
     pass
@@ -68,6 +70,7 @@ class BodySizeLimit:
         await self._app(scope, limited_receive, guarded_send)
 
     async def _reject(self, send: Send) -> None:
+        count_error("PAYLOAD_TOO_LARGE")
         body = json.dumps(
             {
                 "errors": [

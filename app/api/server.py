@@ -1,25 +1,30 @@
-"""The FastAPI application: GraphQL at /graphql (HTTP and graphql-transport-ws), MCP at /mcp, /healthz, limits, auth."""
+"""The FastAPI application: GraphQL at /graphql (HTTP and graphql-transport-ws), MCP at /mcp, /healthz, /metrics,
+limits, auth."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import logging.config
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
 from app.api.context import ApiContext
 from app.api.limits import BodySizeLimit
+from app.api.metrics import CONTENT_TYPE, StackCollector, count_error, render, scrape_refusal
+from app.api.requests import ObservedRequests
 from app.api.schema.build import build_schema
 from app.api.security import Gate, LimiterUnavailable, RateLimited, RateLimiter, presented_key
 from app.api.services import ApiServices, close_services, create_services
 from app.api.sockets import EngramGraphQLRouter, SocketContext, SocketPolicy
 from app.mcp.transports import mount_mcp
+from engram.logs import uvicorn_log_config
 from engram.runtime import settle_heap
 from engram.settings import EngramSettings, get_settings
 from graph.api_keys import InvalidApiKey
@@ -28,6 +33,7 @@ log = logging.getLogger("engram.api")
 
 
 def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    count_error(code)
     return JSONResponse(
         {"errors": [{"message": message, "extensions": {"code": code}}]}, status_code=status, headers=headers
     )
@@ -44,6 +50,7 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
         app.state.services = services or await asyncio.to_thread(create_services, settings)
         limiter = RateLimiter(app.state.services.redis, api.rate_limit_per_minute)
         app.state.gate = Gate(app.state.services.keys, api.admin_key.get_secret_value(), limiter)
+        app.state.stack = StackCollector(app.state.services.redis, app.state.services.jobs)
         settle_heap()  # the model is loaded: full collections stop walking it
         async with mcp_server.session_manager.run():
             yield
@@ -97,7 +104,17 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
     async def healthz() -> dict[str, Any]:
         return {"status": "ok"}
 
+    @app.get("/metrics")
+    async def metrics(request: Request) -> Response:
+        """Prometheus text format; only for the metrics or admin key (app/api/metrics.py says why)."""
+        refusal = scrape_refusal(presented_key(request.headers), api)
+        if refusal is not None:
+            return _error(*refusal)
+        body = await asyncio.to_thread(render, request.app.state.stack)
+        return Response(body, media_type=CONTENT_TYPE)
+
     app.add_middleware(BodySizeLimit, max_bytes=api.max_body_bytes)
+    app.add_middleware(ObservedRequests)  # outermost: times every request, the refused ones included
     return app
 
 
@@ -106,8 +123,14 @@ def main() -> None:
     import uvicorn
 
     settings = get_settings()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    uvicorn.run(create_app(settings), host=settings.api.host, port=settings.api.port, log_level="info")
+    logging.config.dictConfig(uvicorn_log_config(settings.log_format))
+    uvicorn.run(
+        create_app(settings),
+        host=settings.api.host,
+        port=settings.api.port,
+        log_config=uvicorn_log_config(settings.log_format),
+        access_log=False,  # app/api/requests.py logs each request, with its id, operation and time
+    )
 
 
 if __name__ == "__main__":

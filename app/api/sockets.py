@@ -24,6 +24,7 @@ from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import Bas
 from strawberry.subscriptions.protocols.graphql_transport_ws.types import ConnectionInitMessage, SubscribeMessage
 
 from app.api.context import ApiContext
+from app.api.metrics import count_error
 from app.api.security import Caller, Gate, LimiterUnavailable, RateLimited
 from app.api.services import ApiServices
 from engram.settings import ApiSettings
@@ -100,6 +101,7 @@ class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
         await self.websocket.close(code=code, reason=reason[:120])  # a close reason holds 123 bytes
 
     async def _refuse_operation(self, op_id: str, message: str, code: str, **extensions: Any) -> None:
+        count_error(code)
         error = GraphQLError(message, extensions={"code": code, **extensions})
         await self.send_message({"id": op_id, "type": "error", "payload": [error.formatted]})
 

@@ -1,19 +1,19 @@
 // The node is found by label and (space, id): a unique index seek per label (ids are unique across labels), never a
 // scan of every space's nodes. The far end must be of the space too.
 CALL () {
-  MATCH (n:Proposition {space: $space, id: $node_id}) USING INDEX n:Proposition(space, id) RETURN n
+  MATCH (n:Proposition {space: $space, id: $node_id}) USING INDEX SEEK n:Proposition(space, id) RETURN n
   UNION
-  MATCH (n:Episode {space: $space, id: $node_id}) USING INDEX n:Episode(space, id) RETURN n
+  MATCH (n:Episode {space: $space, id: $node_id}) USING INDEX SEEK n:Episode(space, id) RETURN n
   UNION
-  MATCH (n:Concept {space: $space, id: $node_id}) USING INDEX n:Concept(space, id) RETURN n
+  MATCH (n:Concept {space: $space, id: $node_id}) USING INDEX SEEK n:Concept(space, id) RETURN n
   UNION
-  MATCH (n:Source {space: $space, id: $node_id}) USING INDEX n:Source(space, id) RETURN n
+  MATCH (n:Source {space: $space, id: $node_id}) USING INDEX SEEK n:Source(space, id) RETURN n
   UNION
-  MATCH (n:Prescription {space: $space, id: $node_id}) USING INDEX n:Prescription(space, id) RETURN n
+  MATCH (n:Prescription {space: $space, id: $node_id}) USING INDEX SEEK n:Prescription(space, id) RETURN n
   UNION
-  MATCH (n:Intent {space: $space, id: $node_id}) USING INDEX n:Intent(space, id) RETURN n
+  MATCH (n:Intent {space: $space, id: $node_id}) USING INDEX SEEK n:Intent(space, id) RETURN n
   UNION
-  MATCH (n:Dimension {space: $space, id: $node_id}) USING INDEX n:Dimension(space, id) RETURN n
+  MATCH (n:Dimension {space: $space, id: $node_id}) USING INDEX SEEK n:Dimension(space, id) RETURN n
 }
 MATCH (n)-[r]-(m {space: $space})
 WHERE type(r) = $rel_type

@@ -181,8 +181,10 @@ class RecallEngine:
         controller: HopController | None = None,
         weights: ValueWeights | None = None,
         tuning: RecallTuning | None = None,
+        read_timeout_s: float | None = None,
     ) -> None:
         self._driver = driver
+        self._read_timeout_s = read_timeout_s  # each statement's transaction timeout (None: the server's default)
         self._database = database
         self._embed = embed
         self._count_tokens = count_tokens
@@ -201,6 +203,7 @@ class RecallEngine:
             request.as_of,
             self._space_sizes,
             own_indexes=self._tuning.own_indexes,
+            timeout_s=self._read_timeout_s,
         )
         trace = _Trace()
         types = request.memory_types or self._router.route(request.query)

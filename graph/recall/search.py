@@ -13,6 +13,7 @@ from typing import Any
 import neo4j
 
 from graph.cypher import load
+from graph.reads import bounded, timed
 from graph.recall.lucene import in_space
 from graph.recall.models import ItemKind
 from graph.space_indexes import SpaceIndexes
@@ -106,8 +107,10 @@ class GraphSearcher:
         as_of: datetime | None,
         sizes: SpaceSizes | None = None,
         own_indexes: bool = True,
+        timeout_s: float | None = None,
     ) -> None:
         self._driver = driver
+        self._timeout_s = timeout_s  # each statement's transaction timeout (None: the server's default)
         # The space's own indexes' names (graph/space_indexes.py); None: the shared indexes even where it has them.
         self._names = SpaceIndexes.of(space) if own_indexes else None
         self._database = database
@@ -135,14 +138,17 @@ class GraphSearcher:
         """
         with self._lock:
             self.queries += 1
-        query = neo4j.Query(load(f"recall/{name}"))
+        query = timed(load(f"recall/{name}"), self._timeout_s)
         for attempt in range(1, READ_ATTEMPTS + 1):
             try:
-                with self._driver.session(
-                    database=self._database,
-                    default_access_mode=neo4j.READ_ACCESS,
-                    bookmark_manager=self._driver.execute_query_bookmark_manager,
-                ) as session:
+                with (
+                    bounded(f"recall/{name}", self._timeout_s),
+                    self._driver.session(
+                        database=self._database,
+                        default_access_mode=neo4j.READ_ACCESS,
+                        bookmark_manager=self._driver.execute_query_bookmark_manager,
+                    ) as session,
+                ):
                     return session.run(query, space=self._space, as_of=self._as_of, **params).single(strict=True)
             except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as error:
                 if attempt == READ_ATTEMPTS or not error.is_retryable():

@@ -22,6 +22,7 @@ def test_a_failed_job_shows_the_stage_and_job_id_and_logs_the_exception(settings
         status.error == f"stage standardize failed on an internal error (job {job_id}); the worker log has the details"
     )
     worker_log = (settings.state_dir / "worker" / "worker.log").read_text(errors="replace")
-    logged = [line for line in worker_log.splitlines() if job_id in line]
-    assert logged and "stage standardize failed" in logged[-1]
-    assert "InvalidInput" in worker_log.split(logged[-1], 1)[1]  # the traceback follows its line
+    logged = [line for line in worker_log.splitlines() if job_id in line and "stage standardize failed" in line]
+    assert logged
+    # The traceback is in its line (JSON logs, ENGRAM_LOG_FORMAT=json) or follows it (plain).
+    assert "InvalidInput" in logged[-1] + worker_log.split(logged[-1], 1)[1]

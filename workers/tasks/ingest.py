@@ -7,6 +7,7 @@ idempotent (deterministic ids, MERGE), so a redelivered or retried stage cannot 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
@@ -67,6 +68,7 @@ def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[
     (a transient error that will be retried does not). The job's error, which its tenant reads, names the stage and
     the job id only: an exception's text can carry internals (queries, paths, other data), so it goes to the worker
     log, under the job id."""
+    started = time.perf_counter()
     try:
         yield store.status(job_id)
     except TRANSIENT_ERRORS:
@@ -78,6 +80,7 @@ def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[
         log.exception("ingest job %s: stage %s failed", job_id, name)
         store.fail(job_id, f"stage {name} failed on an internal error (job {job_id}); the worker log has the details")
         raise
+    log.info("ingest job %s: stage %s done in %.2f s", job_id, name, time.perf_counter() - started)
 
 
 def _embedder_with_progress(store: JobStore, job_id: str) -> Any:

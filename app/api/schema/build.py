@@ -14,6 +14,7 @@ from strawberry.extensions import (
 )
 
 from app.api.errors import CorrelatedMaskErrors
+from app.api.requests import OperationLabels
 from app.api.schema.maintenance import MaintenanceMutation, MaintenanceQuery
 from app.api.schema.mutation import MemoryMutation
 from app.api.schema.nodes import Concept, Dimension, Episode, Intent, Prescription, Proposition, Source
@@ -56,6 +57,7 @@ def build_schema(settings: ApiSettings | None = None) -> strawberry.Schema:
     if settings is not None:
         # Factories, not instances: each operation gets fresh extension state.
         extensions = [
+            OperationLabels,  # first: it sees the errors as the client does, after masking
             lambda: QueryDepthLimiter(max_depth=settings.max_query_depth),
             lambda: MaxTokensLimiter(max_token_count=settings.max_query_tokens),
             lambda: MaxAliasesLimiter(max_alias_count=settings.max_aliases),

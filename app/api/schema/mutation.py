@@ -6,6 +6,7 @@ Nothing is extracted inline: ingest validates the whole payload, then queues a j
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Annotated
 
 import strawberry
@@ -24,6 +25,7 @@ from workers.tasks.ingest import submit_ingest
 
 strawberry.enum(InputFormat, description="How `payload` is written")
 MAX_FORGET_IDS = 1_000
+log = logging.getLogger("engram.api")
 
 
 @strawberry.input(description="Either `records` (JSON) or `payload` (text in `format`), not both.")
@@ -86,6 +88,7 @@ class MemoryMutation:
             return invalid(exc.errors)
         jobs = info.context.services.jobs
         job_id = await asyncio.to_thread(submit_ingest, space, records, jobs)
+        log.info("ingest job %s queued: %d records", job_id, len(records))
         return Job.of(await asyncio.to_thread(jobs.status, job_id))
 
     @strawberry.mutation(

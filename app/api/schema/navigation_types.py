@@ -21,7 +21,7 @@ strawberry.enum(LinkType)  # registers the graph's own enum: one list of link ty
 def navigator(info: Info) -> Navigator:
     services = info.context.services
     info.context.extra_queries += 1
-    return Navigator(services.driver, services.database, info.context.space)
+    return Navigator(services.driver, services.database, info.context.space, services.settings.neo4j.read_timeout_s)
 
 
 async def _propositions(info: Info, ids: list[str]) -> list[Proposition]:

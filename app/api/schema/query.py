@@ -10,6 +10,7 @@ import strawberry
 from pydantic import ValidationError
 
 from app.api.errors import InvalidArgument
+from app.api.metrics import RECALL_SECONDS
 from app.api.pagination import Connection, decode_cursor, page_size
 from app.api.schema.admin_types import ApiKey
 from app.api.schema.job_types import Job
@@ -98,7 +99,8 @@ class MemoryQuery:
             return invalid([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)])
         if not query.strip():
             return invalid(["query: must contain at least one non-space character"])
-        result = await asyncio.to_thread(info.context.services.recall.recall, request)
+        with RECALL_SECONDS.time():
+            result = await asyncio.to_thread(info.context.services.recall.recall, request)
         info.context.extra_queries += int(result.trace[-1].detail.get("cypher_statements", 0)) if result.trace else 0
         return Recall.of(result)
 
