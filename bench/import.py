@@ -12,23 +12,22 @@ estimate, not a measurement). Needs the stack running (`make up`). Writes bench/
 from __future__ import annotations
 
 import argparse
-import subprocess
 import time
 from typing import Any
 
 from tqdm import tqdm
 
-from bench.common import write_result
+from bench.common import git_commit, write_result
+from bench.job_progress import wait_for_jobs
 from bench.synthetic_conversations import ConversationGenerator
 from engram.embedding import get_embedder
 from engram.extraction.factory import ExtractionSettings, create_extractor
 from engram.formats.loading import validate_records
-from engram.settings import PROJECT_ROOT, get_settings
+from engram.settings import get_settings
 from graph.admin import delete_space
 from graph.driver import get_driver
 from workers.bulk_import import DEFAULT_BATCH, BulkImporter, ImportReport
-from workers.jobs import JobState
-from workers.resources import get_job_store, get_redis
+from workers.resources import get_redis
 from workers.tasks.ingest import submit_ingest
 
 MILLION = 1_000_000
@@ -53,26 +52,9 @@ def run_import(space: str, records: list[Any], batch: int, writers: int) -> Impo
 
 
 def run_ingest(space: str, records: list[Any], batch: int) -> float:
-    store = get_job_store()
     started = time.perf_counter()
-    pending = {submit_ingest(space, records[i : i + batch]) for i in range(0, len(records), batch)}
-    with tqdm(total=len(pending), desc="ingest jobs", unit="job") as bar:
-        while pending:
-            for job_id in list(pending):
-                status = store.status(job_id)
-                if status.state is JobState.FAILED:
-                    raise RuntimeError(f"job {job_id} failed: {status.error}")
-                if status.state is JobState.SUCCEEDED:
-                    pending.discard(job_id)
-                    bar.update(1)
-            time.sleep(0.5)
+    wait_for_jobs([submit_ingest(space, records[i : i + batch]) for i in range(0, len(records), batch)], "ingest jobs")
     return time.perf_counter() - started
-
-
-def commit() -> str:
-    return subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=PROJECT_ROOT
-    ).stdout.strip()
 
 
 def main() -> None:
@@ -123,7 +105,7 @@ def main() -> None:
         "turns": turns,
         "batch": args.batch,
         "writers": args.writers,
-        "commit": commit(),
+        "commit": git_commit(),
     }
     path = write_result("import", result)
     print(

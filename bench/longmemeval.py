@@ -84,9 +84,8 @@ def turn_vectors(question: LmeQuestion, encode: Callable[[Sequence[str]], NDArra
     return vectors
 
 
-def session_ranking(question: LmeQuestion, ranked_turns: Sequence[str]) -> list[str]:
-    """The dataset's session ids in the order their first turn is ranked."""
-    session_of = {turn.id: turn.session for turn in question.turns}
+def session_ranking(session_of: dict[str, str], ranked_turns: Sequence[str]) -> list[str]:
+    """The dataset's session ids in the order their first turn is ranked (`session_of`: turn id -> session id)."""
     order: list[str] = []
     for turn in ranked_turns:
         session = session_of.get(turn)
@@ -95,16 +94,10 @@ def session_ranking(question: LmeQuestion, ranked_turns: Sequence[str]) -> list[
     return order
 
 
-def sessions_in_top(question: LmeQuestion, ranked_turns: Sequence[str], k: int) -> set[str]:
-    session_of = {turn.id: turn.session for turn in question.turns}
-    return {session_of[t] for t in ranked_turns[:k] if t in session_of}
-
-
-def newest_first(question: LmeQuestion, ranked_turns: Sequence[str]) -> float:
-    """1 when the latest-dated answer session is ranked and ranked above every older answer session."""
+def newest_first(question: LmeQuestion, order: Sequence[str]) -> float:
+    """1 when the latest-dated answer session is in the session `order` and above every older answer session."""
     dates = {s.dataset_id: s.started_at for s in question.sessions}
     answers = sorted(question.answer_sessions, key=lambda s: dates[s])
-    order = session_ranking(question, ranked_turns)
     newest = answers[-1]
     if newest not in order:
         return 0.0
@@ -116,14 +109,15 @@ def metrics(
 ) -> dict[str, float]:
     evidence = question.evidence
     answers = set(question.answer_sessions)
+    session_of = {turn.id: turn.session for turn in question.turns}
     figures = {f"turnR@{k}": recall_at(ranked_turns, evidence, k) for k in (5, 10, 25)}
     for k in (5, 10):
-        figures[f"sessAny@{k}"] = float(bool(answers & sessions_in_top(question, ranked_turns, k)))
-    figures["sessAll@10"] = float(answers <= sessions_in_top(question, ranked_turns, 10))
+        figures[f"sessAny@{k}"] = float(bool(answers & set(session_ranking(session_of, ranked_turns[:k]))))
+    figures["sessAll@10"] = float(answers <= set(session_ranking(session_of, ranked_turns[:10])))
     for budget in TOKEN_BUDGETS:
         figures[f"R@{budget}tok"] = recall_within_tokens(units, evidence, budget)
     if question.type == "knowledge-update" and len(answers) > 1:
-        figures["newest_first"] = newest_first(question, ranked_turns)
+        figures["newest_first"] = newest_first(question, session_ranking(session_of, ranked_turns))
     return figures
 
 
