@@ -20,11 +20,13 @@ from collections import defaultdict
 from collections.abc import Sequence
 from functools import partial
 
+import neo4j
 import numpy as np
 from numpy.typing import NDArray
 from tqdm import tqdm
 
-from bench.common import RESULTS_DIR, write_result
+from bench.common import RESULTS_DIR, git_commit, write_result
+from bench.index_settle import Settling, wait_for_online_indexes, wait_until_settled
 from bench.synthetic_graph import SyntheticGraph
 from engram.embedding import get_embedder
 from engram.ids import stable_id
@@ -35,12 +37,14 @@ from graph.cypher import load
 from graph.driver import get_driver
 from graph.memory_writer import MemoryWriter
 from graph.params import vector_param
-from graph.recall.engine import RecallEngine, RecallTuning
+from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
 from graph.recall.search import SHARED_VECTOR_INDEXES
+from graph.recall.tuning import RecallTuning
 from graph.space_indexes import dedicate
 
 QUERIES = 200
+SETTLE_PROBES = 50
 WARMUP = 20
 STEPS = (
     "route",
@@ -59,6 +63,35 @@ STEPS = (
 
 def _lookup(vectors: dict[str, NDArray[np.float32]], texts: Sequence[str]) -> NDArray[np.float32]:
     return np.stack([vectors[text] for text in texts])
+
+
+def _vector_query_ms(driver: neo4j.Driver, space: str, vector: NDArray[np.float32]) -> float:
+    """One bare top-10 query of the shared proposition vector index for the space (the same-run baseline)."""
+    started = time.perf_counter()
+    driver.execute_query(
+        load("recall/dense_propositions"),
+        space=space,
+        index=SHARED_VECTOR_INDEXES["propositions"],
+        vector=vector_param(vector),
+        fetch=10,
+        k=10,
+        as_of=None,
+        speakers=None,
+    )
+    return 1000 * (time.perf_counter() - started)
+
+
+def _vector_query_p95(driver: neo4j.Driver, space: str, vectors: Sequence[NDArray[np.float32]]) -> float:
+    return round(percentile([_vector_query_ms(driver, space, vector) for vector in vectors], 95), 2)
+
+
+def _entry_name(driver: neo4j.Driver, size: int) -> str:
+    """The size, or `<size>_beside_<larger>` when the database also holds a synthetic space at least ten times
+    larger (a small tenant sharing the vector indexes with a large one)."""
+    records, _, _ = driver.execute_query("MATCH (s:Space) WHERE s.id STARTS WITH 'synthetic-' RETURN s.id AS id")
+    sizes = [int(r["id"].removeprefix("synthetic-")) for r in records if r["id"].removeprefix("synthetic-").isdigit()]
+    larger = max((other for other in sizes if other >= 10 * size), default=None)
+    return f"{size}_beside_{larger}" if larger else str(size)
 
 
 def percentile(values: list[float], q: int) -> float:
@@ -84,6 +117,13 @@ def main() -> None:
         default=1_000_000,
         help="sizes from this one up are measured through the shared indexes only: building a 1M space's own "
         "indexes takes hours on this machine (default 1000000)",
+    )
+    parser.add_argument(
+        "--settle-max-s",
+        type=float,
+        default=1800.0,
+        help="wait up to this long for each space's vector index to settle after its load (bench/index_settle.py); "
+        "0: do not wait (the result then says settled: false)",
     )
     parser.add_argument(
         "--name", default="recall_latency", type=_result_name, help="result files: bench/results/<name>.json and .png"
@@ -127,6 +167,13 @@ def main() -> None:
         noisy = vectors + 0.3 * np.random.default_rng(size + 1).standard_normal(vectors.shape).astype(np.float32)
         query_vectors = dict(zip(queries, noisy / np.linalg.norm(noisy, axis=1, keepdims=True), strict=True))
         embed = partial(_lookup, query_vectors)
+        wait_for_online_indexes(driver, database)
+        probe = partial(_vector_query_p95, driver, space, [query_vectors[q] for q in queries[:SETTLE_PROBES]])
+        settling = wait_until_settled(probe, max_wait_s=args.settle_max_s) if args.settle_max_s else Settling()
+        print(
+            f"{size}: index {'settled' if settling.settled else 'NOT settled'} after {settling.waited_s} s "
+            f"(bare vector query p95 by probe round: {settling.probe_p95_ms} ms)"
+        )
         # Its own indexes only where this run gave them (a --reuse of a space dedicated by an earlier run must not
         # measure them while the result says shared).
         engine = RecallEngine(
@@ -154,20 +201,8 @@ def main() -> None:
                 per_step[step.step.split(" after")[0].split(" ")[0]] += step.ms
             for name in STEPS:
                 steps[name].append(per_step.get(name, 0.0))
-            vector = vector_param(query_vectors[query])
-            started = time.perf_counter()
-            driver.execute_query(
-                load("recall/dense_propositions"),
-                space=space,
-                index=SHARED_VECTOR_INDEXES["propositions"],
-                vector=vector,
-                fetch=10,
-                k=10,
-                as_of=None,
-                speakers=None,
-            )
-            baseline.append(1000 * (time.perf_counter() - started))
-        results[str(size)] = {
+            baseline.append(_vector_query_ms(driver, space, query_vectors[query]))
+        results[_entry_name(driver, size)] = {
             "recall_p50_ms": round(percentile(latencies, 50), 1),
             "recall_p95_ms": round(percentile(latencies, 95), 1),
             "own_indexes": own_indexes,
@@ -184,8 +219,12 @@ def main() -> None:
             "build_s": round(build_s, 1),
             "own_indexes_s": round(dedicate_s, 1),
             "queries": len(queries),
+            "settled": settling.settled,
+            "settle_wait_s": settling.waited_s,
+            "settle_probe_p95_ms": settling.probe_p95_ms,
+            "commit": git_commit(),
         }
-        print(size, results[str(size)])
+        print(size, results[_entry_name(driver, size)])
     path = write_result(args.name, results)
     chart(results, args.name)
     print(path)

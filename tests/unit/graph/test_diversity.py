@@ -57,7 +57,7 @@ def test_an_empty_head_and_a_bad_trade_off() -> None:
 
 
 def test_a_recall_tuning_with_a_bad_trade_off_is_refused_when_configured() -> None:
-    from graph.recall.engine import RecallTuning
+    from graph.recall.tuning import RecallTuning
 
     with pytest.raises(ValueError, match="diversity"):
         RecallTuning(diversity=1.0)

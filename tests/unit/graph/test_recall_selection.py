@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from graph.recall.engine import RecallTuning, concepts_to_expand
 from graph.recall.search import SpaceSizes, _hits
+from graph.recall.steps.abstract import concepts_to_expand
+from graph.recall.tuning import RecallTuning
 
 
 def test_expansion_takes_the_most_activated_concepts_within_the_mention_budget() -> None:

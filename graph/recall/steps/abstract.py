@@ -1,0 +1,94 @@
+"""Abstract, propagate, expand: the query's concepts, their activation spread over associations, and the
+knowledge mentioning the most activated ones. Needs only the query, so it runs while the seed searches do."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from graph.recall.abstraction import Abstractor
+from graph.recall.candidates import Candidate
+from graph.recall.models import ItemKind, TraceStep
+from graph.recall.run import RecallRun
+from graph.recall.search import ConceptHit
+from graph.recall.tuning import RecallTuning
+
+
+@dataclass(frozen=True)
+class Abstraction:
+    """What the abstraction found: the query's concepts, their spread activation, the expansion's rows."""
+
+    concepts: list[ConceptHit]
+    activation: dict[str, float]
+    spread: dict[str, tuple[str, float]]
+    expanded: dict[str, float]
+    expansion: list[dict[str, Any]]
+    ms: float
+
+
+def abstract(run: RecallRun, abstractor: Abstractor) -> Abstraction:
+    started = time.perf_counter()
+    tuning, searcher = run.tuning, run.searcher
+    concepts = abstractor.concepts(run.request.query, run.vector, searcher)
+    activation: dict[str, float] = {c.id: c.score * c.idf for c in concepts}
+    spread: dict[str, tuple[str, float]] = {}
+    by_seed: dict[str, float] = {}
+    neighbours = searcher.propagate(concepts, tuning.concept_fanout)
+    for seed, _, weight in neighbours:
+        by_seed[seed] = max(by_seed.get(seed, 0.0), weight)
+    for seed, neighbour, weight in neighbours:
+        if by_seed[seed] <= 0:
+            continue
+        gained = tuning.propagation * activation[seed] * weight / by_seed[seed]
+        activation[neighbour.id] = activation.get(neighbour.id, 0.0) + gained
+        spread[neighbour.key] = (seed, round(gained, 3))
+    df = {c.id: c.df for c in concepts} | {n.id: n.df for _, n, _ in neighbours}
+    top = concepts_to_expand(tuning, activation, df)
+    expansion = searcher.expand(top, run.vector, tuning.per_concept)
+    return Abstraction(concepts, activation, spread, top, expansion, 1000 * (time.perf_counter() - started))
+
+
+def join_abstraction(run: RecallRun, abstraction: Abstraction) -> None:
+    """Adds the expansion's knowledge after the seeds' (so the merge order stays the same) and marks the
+    activated concepts, which a later hop does not expand again."""
+    concepts = {c.key: round(c.score * c.idf, 3) for c in abstraction.concepts}
+    # ms of this step: how long recall waited for it after the seeds; it ran alongside them.
+    detail: dict[str, Any] = {"concepts": concepts, "ran_alongside_seed_ms": round(abstraction.ms, 2)}
+    run.trace.append(TraceStep(step="abstract", detail=detail))
+    spread = dict(list(abstraction.spread.items())[:20])
+    run.trace.append(TraceStep(step="propagate", detail={"activated": len(abstraction.activation), "spread": spread}))
+    merge_expansion(abstraction.expansion, run.candidates, "concepts")
+    detail = {"concepts_expanded": len(abstraction.expanded), "candidates": len(run.candidates)}
+    run.trace.append(TraceStep(step="expand", detail=detail))
+    run.activated = set(abstraction.activation)
+
+
+def concepts_to_expand(
+    tuning: RecallTuning, activation: dict[str, float], df: dict[str, int], budget: int | None = None
+) -> dict[str, float]:
+    """The most activated concepts that are specific enough to expand, within the expansion's mention budget
+    (`tuning.expand_mentions` unless given; a concept that would overrun it is passed over for rarer ones)."""
+    budget = tuning.expand_mentions if budget is None else budget
+    chosen: dict[str, float] = {}
+    mentions = 0
+    for concept_id, value in sorted(activation.items(), key=lambda kv: (-kv[1], kv[0])):
+        if len(chosen) == tuning.expand_concepts:
+            break
+        concept_df = df.get(concept_id, 0)
+        if concept_df > tuning.max_expand_df or mentions + concept_df > budget:
+            continue
+        chosen[concept_id] = value
+        mentions += concept_df
+    return chosen
+
+
+def merge_expansion(rows: list[dict[str, Any]], candidates: dict[str, Candidate], source: str) -> None:
+    """The mentions an expansion read, ranked by activation x closeness to the query, join as list `source`."""
+    ordered = sorted(rows, key=lambda r: (-(float(r["activation"]) * float(r["similarity"])), r["id"]))
+    for rank, row in enumerate(ordered, start=1):
+        candidate = candidates.setdefault(row["id"], Candidate(row["id"], ItemKind.PROPOSITION))
+        candidate.add(source, rank)
+        candidate.activation = max(candidate.activation, float(row["activation"]))
+        if row["similarity"] is not None:
+            candidate.similarity = float(row["similarity"])

@@ -1,0 +1,113 @@
+"""Rank: fuse the candidates' lists by reciprocal rank, hydrate the best, and score them by the value function."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from graph.recall.candidates import Ranked
+from graph.recall.models import ItemKind, MemoryType, Provenance
+from graph.recall.run import RecallRun
+from graph.recall.value import ValueWeights, cosine, recency, rrf
+
+_LABELS = {ItemKind.PROPOSITION: "propositions", ItemKind.EPISODE: "episodes", ItemKind.PRESCRIPTION: "prescriptions"}
+
+
+def rank(run: RecallRun, weights: ValueWeights) -> list[Ranked]:
+    # Ties broken by id throughout: the same memory answers the same query the same way, whatever the
+    # order the store hands rows back in.
+    fused = sorted(((rrf(c.ranks, c.strengths), c) for c in run.candidates.values()), key=lambda fc: (-fc[0], fc[1].id))
+    pool = fused[: run.tuning.rerank_pool]
+    rows = run.searcher.hydrated  # rows fetched by an earlier hop are not fetched again
+    for kind in ItemKind:
+        # A similarity already computed is passed along: reading an item's vector is most of hydrating it.
+        wanted = [(c.id, c.similarity) for _, c in pool if c.kind is kind and c.id not in rows]
+        for row in run.searcher.hydrate(_LABELS[kind], wanted, run.vector):
+            row["valid_from"] = _time(row["valid_from"])
+            row["provenance"] = [_provenance(p) for p in row["provenance"]]
+            rows[row["id"]] = row
+    max_rrf = (pool[0][0] if pool else 1.0) or 1.0
+    max_activation = max((c.activation for _, c in pool), default=0.0) or 1.0
+    times = [r["valid_from"] for r in rows.values() if r["valid_from"] is not None]
+    oldest, newest = (min(times), max(times)) if times else (None, None)
+    w = weights
+    items = []
+    for fused_rank, candidate in pool:
+        if candidate.id not in rows:
+            continue  # deleted or superseded since it was found
+        row = rows[candidate.id]
+        components = {
+            "relevance": fused_rank / max_rrf,
+            "similarity": cosine(row["similarity"]),
+            "activation": candidate.activation / max_activation,
+            "confidence": float(row["confidence"]),
+            "importance": float(row["importance"]),
+            "recency": recency(row["valid_from"], oldest, newest),
+        }
+        score = (
+            w.relevance * components["relevance"]
+            + w.similarity * components["similarity"]
+            + w.activation * components["activation"]
+            + w.confidence * components["confidence"]
+            + w.importance * components["importance"]
+            + w.recency * components["recency"]
+        )
+        items.append(
+            Ranked(
+                id=candidate.id,
+                kind=candidate.kind,
+                text=row["text"],
+                score=round(score, 6),
+                components=components,
+                provenance=row["provenance"],
+                valid_from=row["valid_from"],
+                found_by=list(candidate.found_by),
+            )
+        )
+    items.sort(key=lambda item: (-item.score, item.id))
+    if run.types and run.types[0] is MemoryType.EPISODIC:
+        return _as_episodes(items)
+    return items
+
+
+def _time(value: Any) -> datetime | None:
+    """A time from a hydrate query: Neo4j's ISO text (`toString`, maybe with a zone name in brackets)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return datetime.fromisoformat(value.split("[", 1)[0])
+    return value.to_native() if hasattr(value, "to_native") else value  # type: ignore[no-any-return]
+
+
+def _provenance(row: dict[str, Any]) -> Provenance:
+    return Provenance(
+        episode_id=row["id"],
+        external_id=row.get("external_id") or "",
+        source_id=row.get("source_id") or "",
+        speaker=row.get("speaker") or "",
+        text=row.get("text") or "",
+        occurred_at=_time(row.get("occurred_at")),
+    )
+
+
+def _as_episodes(items: list[Ranked]) -> list[Ranked]:
+    """Episodic mode: the episodes behind the ranked knowledge, each at the rank of the best item it proves.
+
+    Best first, not grouped by source (the result's `sources` groups them): in source order a token budget would be
+    spent on a first source's weaker episodes before a second source's best one."""
+    seen: dict[str, Ranked] = {}
+    for item in items:
+        for proof in item.provenance:
+            if proof.episode_id in seen:
+                continue
+            seen[proof.episode_id] = Ranked(
+                id=proof.episode_id,
+                kind=ItemKind.EPISODE,
+                text=proof.text,
+                score=item.score,
+                components=dict(item.components),  # its own: diversification adds to it
+                provenance=[proof],
+                valid_from=proof.occurred_at,
+                found_by=[*item.found_by, f"provenance:{item.id}"],
+            )
+    return list(seen.values())

@@ -1,0 +1,53 @@
+"""Seed: the query's nearest knowledge by each search the route asks for, fused later by reciprocal rank."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from graph.recall.candidates import candidate, merge_episode_hits
+from graph.recall.lucene import lucene_query
+from graph.recall.models import ItemKind, MemoryType, TraceStep
+from graph.recall.run import RecallRun
+from graph.recall.search import Hit
+
+
+def seed(run: RecallRun) -> None:
+    k = run.tuning.seed_k
+    searcher, vector, types = run.searcher, run.vector, run.types
+    lucene = lucene_query(run.request.query)
+    searches: dict[str, Callable[[], list[Hit]]] = {}
+    if MemoryType.SEMANTIC in types or MemoryType.EPISODIC in types:
+        searches["dense"] = lambda: searcher.dense("propositions", vector, k)
+        searches["fulltext"] = lambda: searcher.fulltext("propositions", lucene, k)
+        # Turn-level evidence: an utterance's context can match where its sentences alone do not.
+        searches["episode_dense"] = lambda: searcher.dense("episodes", vector, k)
+        searches["episode_fulltext"] = lambda: searcher.fulltext("episodes", lucene, k)
+    if MemoryType.PROCEDURAL in types:
+        searches["prescription_dense"] = lambda: searcher.dense("prescriptions", vector, k)
+        searches["prescription_fulltext"] = lambda: searcher.fulltext("prescriptions", lucene, k)
+        # The goals procedures were recorded for: a task worded as a goal finds the prescriptions solving it.
+        searches["intent_dense"] = lambda: searcher.dense("intents", vector, k)
+    searcher.load_sizes()
+    # The searches are independent round trips: run them side by side (the driver is thread-safe).
+    with ThreadPoolExecutor(max_workers=len(searches)) as pool:
+        futures = {name: pool.submit(search) for name, search in searches.items()}
+        lists: dict[str, list[Hit]] = {name: future.result() for name, future in futures.items()}
+    candidates = run.candidates
+    if "dense" in lists:
+        for name in ("dense", "fulltext"):
+            for rank, hit in enumerate(lists[name], start=1):
+                candidate(candidates, hit.id, ItemKind.PROPOSITION).add(name, rank, run.vote(name, hit))
+        for name in ("episode_dense", "episode_fulltext"):
+            merge_episode_hits(name, lists[name], types, candidates, run.vote)
+    if MemoryType.PROCEDURAL in types:
+        for name in ("prescription_dense", "prescription_fulltext"):
+            for rank, hit in enumerate(lists[name], start=1):
+                candidate(candidates, hit.id, ItemKind.PRESCRIPTION).add(name, rank, run.vote(name, hit))
+        for rank, hit in enumerate(lists["intent_dense"], start=1):
+            for prescription_id in hit.prescribes:
+                candidate(candidates, prescription_id, ItemKind.PRESCRIPTION).add(
+                    "intent_dense", rank, run.vote("intent_dense", hit)
+                )
+    hits = {name: len(found) for name, found in lists.items()}
+    run.trace.append(TraceStep(step="seed", detail={"lucene": lucene, "hits": hits, "candidates": len(candidates)}))

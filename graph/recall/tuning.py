@@ -1,0 +1,49 @@
+"""The recall pipeline's knobs: how wide each step searches and how the ranking is diversified."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RecallTuning:
+    seed_k: int = 40
+    concept_fanout: int = 8  # neighbours per activated concept
+    expand_concepts: int = 20  # most activated concepts expanded back to knowledge
+    per_concept: int = 12  # mentions per concept, closest to the query first
+    propagation: float = 0.5  # share of activation passed over one association hop
+    hop_decay: float = 0.5
+    rerank_pool: int = 120
+    # Concepts mentioned more often than this are too general to expand from (their idf is low anyway), and
+    # scanning their mentions would dominate latency on large spaces.
+    max_expand_df: int = 500
+    # Expansion reads the vector of every mention of the concepts it expands (to take those closest to the
+    # query): at most this many mentions per expansion, most activated concepts first. Bounds the step's cost on
+    # large spaces, where mid-frequency concepts have hundreds of mentions each (100k synthetic space: 400
+    # instead of 1,000 took p95 from 152 to 128 ms, and 99.3% of the top 10 stayed the same).
+    expand_mentions: int = 400
+    # Conversational context: the neighbouring utterances of the top items' episodes join the candidates
+    # (0 turns it off).
+    context_items: int = 10
+    # Episodes per participant search, run when the query names someone who speaks in the top items (0: off).
+    participant_k: int = 25
+    # Search a large space's own indexes where it has them (graph/space_indexes.py); False: the shared ones
+    # (benchmarks compare the two).
+    own_indexes: bool = True
+    # Maximal marginal relevance over the ranking (graph/recall/diversity.py): the weight of an item's closest
+    # cosine to an item placed above it (0: off). The whole ranking (at most `rerank_pool` items) is reordered, so
+    # the returned scores are the final ranking's and fall with the rank.
+    # LoCoMo dev (bench.locomo_recall), same recall otherwise, under the earlier value weights and the 40 best items
+    # reordered: R@10 all-no-adv 73.6 -> 74.0, multi-hop 48.8 -> 49.0, adversarial 71.1 -> 72.6, open-domain (51
+    # questions) 50.3 -> 47.9.
+    diversity: float = 0.25
+    # A dense search returns its k nearest whatever their distance, so in a small space everything is some list's
+    # top hit. Its vote counts by how well it matches: nothing at a cosine of `vote_floor` or below, fully from
+    # `vote_full` (graph/recall/value.py `match_strength`). LoCoMo evidence turns: 2% below 0.2, median 0.48.
+    vote_floor: float = 0.10
+    vote_full: float = 0.25
+
+    def __post_init__(self) -> None:
+        # Checked when the engine is configured, not at its first recall.
+        if not 0.0 <= self.diversity < 1.0:
+            raise ValueError(f"diversity must be in [0, 1), got {self.diversity}")
