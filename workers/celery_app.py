@@ -23,6 +23,7 @@ from celery.signals import (
 )
 from kombu import Queue  # type: ignore[attr-defined]
 
+import workers.broker_restart  # noqa: F401  (the worker survives a Redis restart)
 from engram.logs import adopt_handlers, correlation_id, set_correlation_id
 from engram.settings import get_settings
 from workers.visibility import VisibilityHeartbeat
