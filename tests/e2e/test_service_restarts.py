@@ -4,14 +4,22 @@ exactly what a clean ingestion of the same payload holds; the subscriber sees a 
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import neo4j
+import pytest
+import websockets
+from websockets.asyncio.client import ClientConnection
 
 from engram.formats.loading import validate_records
+from engram.settings import EngramSettings
+from tests.e2e.api.conftest import issue_key
+from tests.support.graphql_client import operation
 from tests.support.jobs import ingest, wait_for_job
 from tests.support.restarts import graph_signature, left_running, service
 from workers.jobs import JobState
@@ -89,3 +97,48 @@ def test_redis_restarted_mid_ingest_loses_and_duplicates_nothing(driver: neo4j.D
     _completed(job_id, space, payload)
     service("worker", "status")  # the worker outlived the broker's restart (exit 3 when stopped)
     _same_as_clean_ingestion(driver, space, payload)
+
+
+async def _follow(url: str, key: str, job_id: str) -> tuple[ClientConnection, str]:
+    """A socket subscribed to the job's progress, and the job's state in its first event."""
+    ws = await websockets.connect(url, subprotocols=[websockets.Subprotocol("graphql-transport-ws")])
+    await ws.send(json.dumps({"type": "connection_init", "payload": {"apiKey": key}}))
+    assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "connection_ack"
+    subscribe = {"query": operation("job_progress"), "variables": {"id": job_id}}
+    await ws.send(json.dumps({"id": "progress", "type": "subscribe", "payload": subscribe}))
+    first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+    assert first["type"] == "next", first
+    return ws, first["payload"]["data"]["jobProgress"]["state"]
+
+
+async def _closed_by_restart(url: str, key: str, job_id: str) -> tuple[int | None, list[str]]:
+    ws, _ = await _follow(url, key, job_id)
+    try:
+        await asyncio.to_thread(service, "api", "stop")
+        with pytest.raises(websockets.ConnectionClosed):
+            while True:  # events that were on their way, then the close
+                await asyncio.wait_for(ws.recv(), 10)
+    finally:
+        await asyncio.to_thread(service, "api", "start")
+    code = ws.close_code
+    ws, state = await _follow(url, key, job_id)
+    states = [state]
+    async with ws:
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 300))
+            if message["type"] != "next":
+                assert message["type"] == "complete", message
+                return code, states
+            states.append(message["payload"]["data"]["jobProgress"]["state"])
+
+
+def test_api_restarted_under_a_subscription_closes_it_cleanly(
+    driver: neo4j.Driver, space: str, settings: EngramSettings
+) -> None:
+    key = issue_key(driver, space)
+    job_id = submit_ingest(space, validate_records(_payload()))
+    url = f"ws://127.0.0.1:{settings.api.port}/graphql"
+    with left_running("api"):
+        code, states = asyncio.run(_closed_by_restart(url, key, job_id))
+    assert code in (1001, 1012), f"closed with {code}, not a clean server restart"
+    assert states[-1] == "SUCCEEDED", states
