@@ -42,13 +42,18 @@ class RedisSettings(BaseSettings):
 class WorkerSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ENGRAM_WORKER_", env_file=".env", extra="ignore")
 
-    # A late-acked message whose worker died is redelivered after this long. Stages take seconds to minutes;
-    # a stage still running when it expires would run twice (harmless: idempotent, but wasted work).
-    visibility_timeout_s: int = 900
+    # A late-acked message is redelivered this long after its worker last re-stamped it. The worker re-stamps the
+    # messages it works on every quarter of it (workers/visibility.py), so a stage of any length (consolidation:
+    # hours of index building) runs once; this only bounds how long a dead worker's messages wait.
+    visibility_timeout_s: int = Field(default=300, ge=8)
     restore_interval_s: int = 5
     # Restoring is done under a Redis lock; a worker killed while holding it (kill -9, OOM) leaves it behind, and
     # no worker restores anything until it expires (kombu's default: 5 minutes). A restore takes milliseconds.
     restore_lock_s: int = Field(default=60, ge=5)
+    # Expiry of the locks a run holds while it works (one consolidation per space): a heartbeat extends it every
+    # third of it for as long as the holder works, however long (index builds: hours), so it only bounds how long
+    # a crashed holder's lock blocks the next run.
+    lock_ttl_s: int = Field(default=60, ge=3)
     # Pool processes (infra/worker.sh passes the same variable to celery --concurrency).
     concurrency: int = 2
     # Torch threads per pool process; 0 = cores / concurrency, so parallel jobs do not oversubscribe the CPU.

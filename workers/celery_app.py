@@ -18,11 +18,15 @@ from celery.signals import (
     task_postrun,
     task_prerun,
     worker_process_init,
+    worker_ready,
+    worker_shutdown,
 )
 from kombu import Queue  # type: ignore[attr-defined]
 
+import workers.broker_restart  # noqa: F401  (the worker survives a Redis restart)
 from engram.logs import adopt_handlers, correlation_id, set_correlation_id
 from engram.settings import get_settings
+from workers.visibility import VisibilityHeartbeat
 
 CPU_QUEUE = "cpu"
 GPU_QUEUE = "gpu"
@@ -56,7 +60,8 @@ def create_celery_app() -> Celery:
         accept_content=["json"],
         result_expires=24 * 3600,
         broker_connection_retry_on_startup=True,
-        # Unacked messages of a dead worker come back after the visibility timeout, checked every few seconds.
+        # Unacked messages of a dead worker come back after the visibility timeout, checked every few seconds; a
+        # living worker's are re-stamped while it works on them, however long (workers/visibility.py).
         broker_transport_options={
             "visibility_timeout": settings.worker.visibility_timeout_s,
             "unacked_restore_interval": settings.worker.restore_interval_s,
@@ -78,6 +83,21 @@ def create_celery_app() -> Celery:
 
 
 app = create_celery_app()
+_heartbeat: VisibilityHeartbeat | None = None
+
+
+@worker_ready.connect
+def _start_visibility_heartbeat(**_: object) -> None:
+    """In the worker's main process, which holds the messages its pool processes work on."""
+    global _heartbeat
+    _heartbeat = VisibilityHeartbeat(app, get_settings().worker.visibility_timeout_s)
+    _heartbeat.start()
+
+
+@worker_shutdown.connect
+def _stop_visibility_heartbeat(**_: object) -> None:
+    if _heartbeat is not None:
+        _heartbeat.stop()
 
 
 @worker_process_init.connect

@@ -1,7 +1,8 @@
 """Consolidation as Celery tasks on the cpu queue: one space on demand, or every space on the beat schedule.
 
-Two runs of one space never overlap: each holds a Redis lock for its space; a run that finds the lock taken
-skips (the running one covers it). Ingestion may run meanwhile (graph/consolidation/run.py says why it is safe).
+Two runs of one space never overlap: each holds a Redis lock for its space, extended by a heartbeat for as long
+as the run works (workers/held_lock.py); a run that finds the lock taken skips (the running one covers it).
+Ingestion may run meanwhile (graph/consolidation/run.py says why it is safe).
 
     beat: ~/.cache/engram/venv/bin/celery -A workers.celery_app:app beat --loglevel INFO
           (every ENGRAM_CONSOLIDATE_INTERVAL_S seconds, default 3600, it queues engram.consolidate.all)
@@ -21,10 +22,9 @@ from graph.consolidation.run import consolidate
 from graph.cypher import load
 from graph.driver import get_driver
 from workers.celery_app import CPU_QUEUE, app
+from workers.held_lock import held_lock
 from workers.resources import get_redis
 from workers.tasks.ingest import STAGE_OPTIONS
-
-LOCK_TIMEOUT_S = 3600  # a crashed run's lock expires after this long
 
 
 class ConsolidationOutcome(BaseModel):
@@ -36,13 +36,15 @@ class ConsolidationOutcome(BaseModel):
 def consolidate_locked(space: str, wait_s: float = 0.0) -> ConsolidationOutcome:
     """Consolidate `space` unless another run holds its lock (waiting up to `wait_s` seconds for it)."""
     validate_space(space)
-    lock = get_redis().lock(f"engram:consolidate:lock:{space}", timeout=LOCK_TIMEOUT_S, blocking_timeout=wait_s)
-    if not lock.acquire(blocking=wait_s > 0):
-        return ConsolidationOutcome(space=space, skipped=True, report=None)
-    try:
+    ttl_s = get_settings().worker.lock_ttl_s
+    with held_lock(get_redis(), consolidation_lock_name(space), ttl_s, wait_s) as taken:
+        if not taken:
+            return ConsolidationOutcome(space=space, skipped=True, report=None)
         return ConsolidationOutcome(space=space, skipped=False, report=consolidate(space))
-    finally:
-        lock.release()
+
+
+def consolidation_lock_name(space: str) -> str:
+    return f"engram:consolidate:lock:{space}"
 
 
 def list_spaces() -> list[str]:

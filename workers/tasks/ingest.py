@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import lru_cache, wraps
 from typing import Any
 
 import neo4j.exceptions
@@ -42,8 +42,10 @@ TRANSIENT_ERRORS = (
     neo4j.exceptions.TransientError,
     neo4j.exceptions.ServiceUnavailable,
     neo4j.exceptions.SessionExpired,
-    redis.exceptions.ConnectionError,
 )
+# Redis errors are waited out in the stage itself (`outlasting_redis`): Celery retries by publishing a new message,
+# which fails while Redis is down, and then drops the stage's message: the job would stay running forever.
+REDIS_OUTAGE_S = 300.0
 log = logging.getLogger("engram.worker")
 STAGE_OPTIONS: dict[str, Any] = {
     "bind": True,
@@ -71,7 +73,7 @@ def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[
     started = time.perf_counter()
     try:
         yield store.status(job_id)
-    except TRANSIENT_ERRORS:
+    except (*TRANSIENT_ERRORS, redis.exceptions.ConnectionError):
         if not retrying:
             log.exception("ingest job %s: stage %s failed after retries", job_id, name)
             store.fail(job_id, f"stage {name}: the database or queue stayed unavailable after retries (job {job_id})")
@@ -81,6 +83,27 @@ def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[
         store.fail(job_id, f"stage {name} failed on an internal error (job {job_id}); the worker log has the details")
         raise
     log.info("ingest job %s: stage %s done in %.2f s", job_id, name, time.perf_counter() - started)
+
+
+def outlasting_redis(stage: Callable[[Any, str], str]) -> Callable[[Any, str], str]:
+    """Re-runs an (idempotent) stage while Redis is unreachable, for up to REDIS_OUTAGE_S: its job record, inputs
+    and outputs are in Redis, and so is the broker a Celery retry would need."""
+
+    @wraps(stage)
+    def run(task: Any, job_id: str) -> str:
+        deadline = time.monotonic() + REDIS_OUTAGE_S
+        pause = 1.0
+        while True:
+            try:
+                return stage(task, job_id)
+            except redis.exceptions.ConnectionError:
+                if time.monotonic() + pause > deadline:
+                    raise
+                log.warning("ingest job %s: Redis unreachable, the stage runs again in %.0f s", job_id, pause)
+                time.sleep(pause)
+                pause = min(2 * pause, 15.0)
+
+    return run
 
 
 def _embedder_with_progress(store: JobStore, job_id: str) -> Any:
@@ -98,6 +121,7 @@ def _can_retry(task: Any) -> bool:
 
 
 @app.task(name="engram.ingest.standardize", **STAGE_OPTIONS)
+@outlasting_redis
 def standardize_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
     with _stage(store, job_id, "standardize", _can_retry(self)) as status:
@@ -113,6 +137,7 @@ def standardize_stage(self: Any, job_id: str) -> str:
 
 
 @app.task(name="engram.ingest.extract", **STAGE_OPTIONS)
+@outlasting_redis
 def extract_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
     with _stage(store, job_id, "extract", _can_retry(self)) as status:
@@ -137,6 +162,7 @@ def extract_stage(self: Any, job_id: str) -> str:
 
 
 @app.task(name="engram.ingest.embed", **STAGE_OPTIONS)
+@outlasting_redis
 def embed_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
     with _stage(store, job_id, "embed", _can_retry(self)) as status:
@@ -152,6 +178,7 @@ def embed_stage(self: Any, job_id: str) -> str:
 
 
 @app.task(name="engram.ingest.write", **STAGE_OPTIONS)
+@outlasting_redis
 def write_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
     with _stage(store, job_id, "write", _can_retry(self)) as status:
@@ -189,6 +216,7 @@ def write_stage(self: Any, job_id: str) -> str:
 
 
 @app.task(name="engram.ingest.consolidate", **STAGE_OPTIONS)
+@outlasting_redis
 def consolidate_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
     with _stage(store, job_id, "consolidate", _can_retry(self)) as status:
