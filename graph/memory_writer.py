@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from engram.ids import stable_id
 from engram.models import Concept, Episode, Intent, Prescription, Proposition, Source, SourceKind
 from graph.cypher import load
+from graph.dimension_names import rename_dimensions
 from graph.params import vector_param
 from graph.space_indexes import label_written
 
@@ -208,6 +209,8 @@ def refresh_concepts(
                 strict=True
             )
         )
+        if orphans["removed"]:  # no dimension may keep naming a deleted concept
+            session.execute_write(lambda tx: rename_dimensions(tx, space))
         if proposition_ids is None:
             query, params = "consolidate/refresh_associations", {"concept_ids": ids}
         else:
