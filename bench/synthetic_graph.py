@@ -107,7 +107,7 @@ class SyntheticGraph:
             if _stored(driver, database, self.space, batch.propositions[-1].id):
                 concept_ids |= {c.id for c in batch.concepts}
             else:
-                concept_ids |= writer.write(batch)
+                concept_ids |= writer.write(batch).concept_ids
         ordered = sorted(concept_ids)
         for start in tqdm(range(0, len(ordered), 500), desc="associations", unit="batch"):
             refresh_concepts(driver, database, self.space, ordered[start : start + 500])

@@ -11,10 +11,8 @@ from pydantic import BaseModel
 
 from engram.ids import stable_id
 from graph.cypher import load
+from graph.dimension_names import label, summary
 from graph.gds import create_gds
-
-LABEL_CONCEPTS = 3
-SUMMARY_CONCEPTS = 8
 
 
 class DimensionReport(BaseModel):
@@ -46,8 +44,8 @@ def build_dimensions(driver: neo4j.Driver, database: str, space: str) -> Dimensi
         rows.append(
             {
                 "id": stable_id("dim", space, members[0][1]["id"]),
-                "label": " / ".join(keys[:LABEL_CONCEPTS]),
-                "summary": f"{len(members)} concepts: {', '.join(keys[:SUMMARY_CONCEPTS])}",
+                "label": label(keys),
+                "summary": summary(keys),
                 "members": [{"id": node["id"], "importance": round(score, 6)} for score, node in members],
             }
         )

@@ -16,13 +16,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engram.ids import stable_id
-from engram.models import Concept, Episode, Intent, Prescription, Proposition, Source
+from engram.models import Concept, Episode, Intent, Prescription, Proposition, Source, SourceKind
 from graph.cypher import load
+from graph.dimension_names import rename_dimensions
 from graph.params import vector_param
 from graph.space_indexes import label_written
 
 SOURCES_PER_TRANSACTION = 40
 ProgressFn = Callable[[int, int], None]
+# Sources whose record is written whole each time: episodes past its new length are stale (a conversation's session
+# may come turn by turn, so its missing turns are not).
+WHOLE_RECORD_KINDS = (SourceKind.DOCUMENT.value, SourceKind.TRAJECTORY.value)
 
 
 @dataclass
@@ -49,6 +53,14 @@ def _rows(models: Sequence[Any], vectors: NDArray[np.float32] | None = None) -> 
     return rows
 
 
+@dataclass
+class Written:
+    concept_ids: set[str]  # concepts the written knowledge mentions
+    # Concepts of knowledge retired because an episode's text changed or a record got shorter: their counts and every
+    # association edge must be recounted, as after a forget.
+    retired_concept_ids: set[str]
+
+
 def _chunks(items: Sequence[Source], size: int) -> Iterator[Sequence[Source]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -59,8 +71,8 @@ class MemoryWriter:
         self._driver = driver
         self._database = database
 
-    def write(self, batch: MemoryBatch, progress: ProgressFn | None = None) -> set[str]:
-        """Write the batch; returns the ids of the concepts it mentions (for consolidation)."""
+    def write(self, batch: MemoryBatch, progress: ProgressFn | None = None) -> Written:
+        """Write the batch; returns the ids of the concepts to refresh (for consolidation)."""
         self.write_schema(batch)
         return self.write_sources(batch, progress)
 
@@ -70,9 +82,9 @@ class MemoryWriter:
         with self._driver.session(database=self._database) as session:
             session.execute_write(self._write_schema, batch)
 
-    def write_sources(self, batch: MemoryBatch, progress: ProgressFn | None = None) -> set[str]:
+    def write_sources(self, batch: MemoryBatch, progress: ProgressFn | None = None) -> Written:
         """Sources with their episodes and the knowledge they prove, SOURCES_PER_TRANSACTION per transaction;
-        returns the ids of the concepts mentioned."""
+        returns the ids of the concepts mentioned and of those whose knowledge was retired."""
         episode_rows = _rows(batch.episodes, batch.episode_vectors)
         proposition_rows = _rows(batch.propositions, batch.proposition_vectors)
         prescription_rows = _rows(batch.prescriptions, batch.prescription_vectors)
@@ -94,7 +106,7 @@ class MemoryWriter:
         for row in prescription_rows:
             pres_by_source.setdefault(last_source(row), []).append(row)
 
-        concept_ids: set[str] = set()
+        written = Written(set(), set())
         done = 0
         for chunk in _chunks(batch.sources, SOURCES_PER_TRANSACTION):
             ids = [s.id for s in chunk]
@@ -106,15 +118,16 @@ class MemoryWriter:
                 for row in propositions
                 for key in row["concept_keys"]
             ]
-            concept_ids.update(m["concept_id"] for m in mentions)
+            written.concept_ids.update(m["concept_id"] for m in mentions)
             with self._driver.session(database=self._database) as session:
-                session.execute_write(
+                retired = session.execute_write(
                     self._write_chunk, batch.space, _rows(chunk), episodes, propositions, mentions, prescriptions
                 )
+            written.retired_concept_ids.update(retired)
             done += len(chunk)
             if progress:
                 progress(done, len(batch.sources))
-        return concept_ids
+        return written
 
     @staticmethod
     def _write_schema(tx: neo4j.ManagedTransaction, batch: MemoryBatch) -> None:
@@ -132,8 +145,11 @@ class MemoryWriter:
         propositions: list[dict[str, Any]],
         mentions: list[dict[str, Any]],
         prescriptions: list[dict[str, Any]],
-    ) -> None:
+    ) -> list[str]:
+        """Writes one chunk; returns the concepts of the knowledge it retired."""
         tx.run(load("ingest/merge_sources"), space=space, sources=sources)
+        texts = [{"id": e["id"], "text": e["text"]} for e in episodes]
+        unlinked = tx.run(load("ingest/unlink_changed_episodes"), space=space, episodes=texts).single(strict=True)[0]
         tx.run(load("ingest/merge_episodes"), space=space, episodes=episodes)
         ordered = sorted(episodes, key=lambda e: (e["source_id"], e["seq"]))
         pairs = [{"prev": a["id"], "next": b["id"]} for a, b in pairwise(ordered) if a["source_id"] == b["source_id"]]
@@ -142,6 +158,32 @@ class MemoryWriter:
         tx.run(load("ingest/link_mentions"), space=space, mentions=mentions)
         tx.run(load("ingest/merge_prescriptions"), space=space, prescriptions=prescriptions)
         label_written(tx, space, propositions=[p["id"] for p in propositions], episodes=[e["id"] for e in episodes])
+        return _retire(tx, space, _record_lengths(sources, episodes), unlinked)
+
+
+def _record_lengths(sources: list[dict[str, Any]], episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The number of episodes each whole-record source of a chunk now has (its passages or steps)."""
+    lengths = {s["id"]: 0 for s in sources if s["kind"] in WHOLE_RECORD_KINDS}
+    for episode in episodes:
+        if episode["source_id"] in lengths:
+            lengths[episode["source_id"]] = max(lengths[episode["source_id"]], episode["seq"] + 1)
+    return [{"id": source_id, "episodes": n} for source_id, n in lengths.items()]
+
+
+def _retire(tx: neo4j.ManagedTransaction, space: str, lengths: list[dict[str, Any]], unlinked: list[str]) -> list[str]:
+    """After a chunk's merges, in its transaction: the knowledge its changed episodes no longer prove and no other
+    episode does, and the stale episodes of its shortened records, go as a forget takes them. Returns the concepts
+    they mentioned."""
+    stale = tx.run(load("ingest/stale_episodes"), space=space, sources=lengths).single(strict=True)[0]
+    concept_ids: list[str] = []
+    if stale:
+        row = tx.run(load("forget/forget_episodes"), space=space, episode_ids=stale).single(strict=True)
+        concept_ids += row["concept_ids"] or []
+    unproven = tx.run(load("ingest/unproven_knowledge"), space=space, ids=unlinked).single(strict=True)[0]
+    if unproven:
+        row = tx.run(load("forget/forget_knowledge"), space=space, ids=unproven).single(strict=True)
+        concept_ids += row["concept_ids"] or []
+    return concept_ids
 
 
 class ConceptRefresh(TypedDict):
@@ -167,6 +209,8 @@ def refresh_concepts(
                 strict=True
             )
         )
+        if orphans["removed"]:  # no dimension may keep naming a deleted concept
+            session.execute_write(lambda tx: rename_dimensions(tx, space))
         if proposition_ids is None:
             query, params = "consolidate/refresh_associations", {"concept_ids": ids}
         else:

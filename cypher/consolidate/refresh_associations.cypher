@@ -8,7 +8,7 @@ USING INDEX c:Concept(space, id)
 OPTIONAL MATCH (c)-[old:ASSOCIATED]-()
 DELETE old
 WITH DISTINCT c
-MATCH (c)<-[:MENTIONS]-(p:Proposition)-[:MENTIONS]->(o:Concept)
+MATCH (c)<-[:MENTIONS]-(p:Proposition {space: $space})-[:MENTIONS]->(o:Concept {space: $space})
 WHERE p.status = 'active' AND o <> c
 WITH c, o, count(p) AS together
 WITH CASE WHEN c.id < o.id THEN c ELSE o END AS a, CASE WHEN c.id < o.id THEN o ELSE c END AS b, together

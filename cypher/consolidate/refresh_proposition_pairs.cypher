@@ -5,14 +5,14 @@
 UNWIND $proposition_ids AS proposition_id
 MATCH (p:Proposition {space: $space, id: proposition_id})
 USING INDEX p:Proposition(space, id)
-MATCH (a:Concept)<-[:MENTIONS]-(p)-[:MENTIONS]->(b:Concept)
+MATCH (a:Concept {space: $space})<-[:MENTIONS]-(p)-[:MENTIONS]->(b:Concept {space: $space})
 WHERE a.id < b.id
 WITH DISTINCT a, b
 WITH CASE WHEN coalesce(a.df, 0) <= coalesce(b.df, 0) THEN a ELSE b END AS rare,
      CASE WHEN coalesce(a.df, 0) <= coalesce(b.df, 0) THEN b ELSE a END AS other
 WITH rare, collect(other) AS others
 CALL (rare, others) {
-  MATCH (rare)<-[:MENTIONS]-(q:Proposition)-[:MENTIONS]->(other:Concept)
+  MATCH (rare)<-[:MENTIONS]-(q:Proposition {space: $space})-[:MENTIONS]->(other:Concept)
   WHERE q.status = 'active' AND other IN others
   WITH other, count(q) AS together
   WITH other, together,

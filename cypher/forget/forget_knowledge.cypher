@@ -1,11 +1,20 @@
 // Forget knowledge items (propositions, prescriptions) themselves; the episodes that proved them stay.
-// An intent left without prescriptions goes too. Returns the concepts whose statistics must be refreshed.
+// The statements merged into a forgotten proposition (the same fact in other words, consolidation's 'merge') go with
+// it: they stood for it and would keep its text. An intent left without prescriptions goes too. Returns the concepts
+// whose statistics must be refreshed.
 UNWIND $ids AS item_id
 CALL (item_id) {
   MATCH (k:Proposition {space: $space, id: item_id}) RETURN k
   UNION
   MATCH (k:Prescription {space: $space, id: item_id}) RETURN k
 }
+CALL (k) {
+  RETURN k AS doomed
+  UNION
+  MATCH (k) ((:Proposition)-[:SUPERSEDES {reason: 'merge'}]->(:Proposition {space: $space})){1,10} (merged)
+  RETURN merged AS doomed
+}
+WITH DISTINCT doomed AS k
 OPTIONAL MATCH (k)-[:MENTIONS]->(c:Concept {space: $space})
 OPTIONAL MATCH (k)-[:SOLVES]->(i:Intent {space: $space})
 WITH k, collect(DISTINCT c.id) AS concept_ids, collect(DISTINCT i) AS intents

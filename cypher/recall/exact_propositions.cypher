@@ -7,7 +7,7 @@ WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
 ORDER BY score DESC, node.id
 LIMIT $fetch
 CALL (node) {
-  MATCH path = (current:Proposition)-[:SUPERSEDES*0..8]->(node)
+  MATCH path = (current:Proposition {space: $space})-[:SUPERSEDES*0..8]->(node)
   WHERE all(r IN relationships(path) WHERE r.reason = 'merge')
     AND CASE WHEN $as_of IS NULL THEN current.status = 'active'
         ELSE current.recorded_at <= $as_of AND (current.expired_at IS NULL OR current.expired_at > $as_of) END

@@ -5,4 +5,5 @@ RETURN COUNT { MATCH (n:Proposition {space: $space}) RETURN n LIMIT $cap_plus_on
        COUNT { MATCH (n:Episode {space: $space}) RETURN n LIMIT $cap_plus_one } AS episodes,
        COUNT { MATCH (n:Prescription {space: $space}) RETURN n LIMIT $cap_plus_one } AS prescriptions,
        COUNT { MATCH (n:Intent {space: $space}) RETURN n LIMIT $cap_plus_one } AS intents,
+       COUNT { MATCH (n:Concept {space: $space}) RETURN n LIMIT $cap_plus_one } AS concepts,
        COUNT { MATCH (s:Space {space: $space, id: $space}) WHERE s.own_indexes_ready RETURN s } AS own_indexes

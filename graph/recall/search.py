@@ -24,6 +24,10 @@ READ_ATTEMPTS = 3  # a read the server marks retryable (leader switch, deadlock)
 EXACT_SCAN_MAX = 5000
 # Up to this many nodes of a label, a space's full-text queries are scoped to it inside the index.
 SCOPED_FULLTEXT_MAX = 20_000
+# Up to this many nodes of a label, a space whose over-fetch from a shared vector index reached MAX_FETCH rows with
+# fewer than k of its own is scanned exactly: another tenant's near-identical vectors can fill the whole window.
+# (Larger spaces get indexes of their own, graph/space_indexes.py.) Counted as far as `space_size` counts.
+EXACT_FALLBACK_MAX = SCOPED_FULLTEXT_MAX
 # An unscoped full-text query that would need more rows than this is scoped to its space (`GraphSearcher.fulltext`).
 SCOPE_FULLTEXT_ABOVE = 4096
 SHARED_VECTOR_INDEXES = {
@@ -194,11 +198,21 @@ class GraphSearcher:
     def dense(self, label: str, vector: list[float], k: int, speakers: Sequence[str] | None = None) -> list[Hit]:
         """The k nodes of `label` closest to `vector`; `speakers` (episodes only) keeps what they said."""
         said_by = list(speakers) if speakers else None
+        statement = f"exact_{label}"
         if self.size(label) <= EXACT_SCAN_MAX:
             # fetch: room for statements merged into others, which resolve to the same current proposition
-            statement = f"exact_{label}"
             return _hits(self._rows(statement, vector=vector, k=k, fetch=4 * k, speakers=said_by), statement)
-        return self._overfetched(f"dense_{label}", k, index=self.vector_index(label), vector=vector, speakers=said_by)
+        index = self.vector_index(label)
+        hits, complete = self._overfetch(f"dense_{label}", k, MAX_FETCH, index=index, vector=vector, speakers=said_by)
+        if complete or not self._crowded_out(index, label):
+            return hits
+        return _hits(self._rows(statement, vector=vector, k=k, fetch=4 * k, speakers=said_by), statement)
+
+    def _crowded_out(self, index: str, label: str) -> bool:
+        """Whether a search of the shared `index` that stopped at MAX_FETCH rows with fewer than k of this space's
+        hits is to be answered by an exact scan instead: the window was filled by other spaces, and this one is small
+        enough to scan."""
+        return index in _SHARED_INDEXES and self.size(label) <= EXACT_FALLBACK_MAX
 
     def _own(self) -> SpaceIndexes | None:
         """The space's own indexes, once it has them."""
@@ -255,8 +269,12 @@ class GraphSearcher:
             record = self._record("dense_concepts", index=index, vector=vector, fetch=fetch, min_score=min_score)
             hits = sorted(record["hits"], key=lambda h: (-float(h["score"]), h["id"]))
             exhausted = int(record["fetched"]) < fetch or record["floor"] is None or record["floor"] < min_score
-            if len(hits) >= k or exhausted or fetch >= MAX_FETCH:
+            if len(hits) >= k or exhausted:
                 return _concepts(hits[:k])
+            if fetch >= MAX_FETCH:
+                if not self._crowded_out(index, "concepts"):
+                    return _concepts(hits[:k])
+                return _concepts(self._record("exact_concepts", vector=vector, k=k, min_score=min_score)["hits"])
             fetch = _next_fetch(fetch, len(hits), k)
 
     def propagate(self, seeds: Sequence[ConceptHit], fanout: int) -> list[tuple[str, ConceptHit, float]]:

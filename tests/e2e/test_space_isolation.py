@@ -120,3 +120,36 @@ def test_forget_neither_deletes_nor_is_held_back_by_another_space(
         ["con_foreign", "prop_foreign", "ep_foreign", "src_foreign", "dim_foreign"]
     )
     assert source["name"].startswith("chat-1/")
+
+
+def test_recall_never_resolves_a_statement_to_another_space(
+    driver: neo4j.Driver, space: str, grafted: dict[str, str]
+) -> None:
+    """A statement merged into another is found through the proposition standing for it: never a foreign one."""
+    (merged,) = rows(
+        driver,
+        "MATCH (p:Proposition {space: $space, id: $id}), (fp:Proposition {space: $other, id: 'prop_foreign'}) "
+        "SET p.status = 'superseded' CREATE (fp)-[:SUPERSEDES {reason: 'merge'}]->(p) "
+        "RETURN p.embedding AS vector",
+        space=space,
+        other=f"{space}-other",
+        id=grafted["proposition"],
+    )
+    searcher = GraphSearcher(driver, "neo4j", space, None)
+    seen: dict[str, Any] = {
+        "dense": searcher.dense("propositions", merged["vector"], 20),
+        "fulltext": searcher.fulltext("propositions", "support OR group OR caroline", 20),
+    }
+    assert {name: _leaks(found) for name, found in seen.items() if _leaks(found)} == {}
+
+
+def test_a_foreign_mention_keeps_no_concept_of_a_forgotten_space_alive(
+    driver: neo4j.Driver, space: str, grafted: dict[str, str]
+) -> None:
+    """Concept counts and orphan removal count this space's propositions only: the foreign proposition mentioning
+    'caroline' neither raises its df nor keeps it once the space's own mentions are forgotten."""
+    sources = [r["id"] for r in rows(driver, "MATCH (s:Source {space: $s}) RETURN s.id AS id", s=space)]
+    Forgetter(driver, "neo4j").forget_sources(space, sources)
+    left = rows(driver, "MATCH (c:Concept {space: $s}) RETURN c.key AS key", s=space)
+    assert left == []
+    assert rows(driver, "MATCH (c:Concept {id: 'con_foreign'}) RETURN c.key AS key") == [{"key": "foreign"}]

@@ -205,13 +205,17 @@ def write_stage(self: Any, job_id: str) -> str:
         )
         settings = get_settings().neo4j
         writer = MemoryWriter(get_driver(), settings.database)
-        concept_ids = writer.write(memory, progress=lambda done, total: store.progress(job_id, done, total))
+        written = writer.write(memory, progress=lambda done, total: store.progress(job_id, done, total))
         # Every process's key trie learns the keys now in the graph (see engram/keys/sync.py).
         new_keys = [c.key for c in knowledge.new_concepts]
         publish_written_keys(get_redis(), batch.space, new_keys, [i.text for i in knowledge.intents])
-        written = {"concept_ids": sorted(concept_ids), "proposition_ids": [p.id for p in knowledge.propositions]}
-        store.put_artifact(job_id, "write", written, {})
-        store.finish_stage(job_id, "write", started, {"concepts": len(concept_ids)})
+        ids = {
+            "concept_ids": sorted(written.concept_ids),
+            "proposition_ids": [p.id for p in knowledge.propositions],
+            "retired_concept_ids": sorted(written.retired_concept_ids),
+        }
+        store.put_artifact(job_id, "write", ids, {})
+        store.finish_stage(job_id, "write", started, {"concepts": len(written.concept_ids)})
     return job_id
 
 
@@ -229,11 +233,16 @@ def consolidate_stage(self: Any, job_id: str) -> str:
         refreshed = refresh_concepts(
             get_driver(), settings.database, space, written["concept_ids"], written["proposition_ids"]
         )
-        publish_removed_keys(get_redis(), space, refreshed["removed_keys"])
-        counts = {
-            "concepts_removed": refreshed["concepts_removed"],
-            "association_edges": refreshed["association_edges"],
-        }
+        removed_keys, concepts_removed = refreshed["removed_keys"], refreshed["concepts_removed"]
+        if written.get("retired_concept_ids"):
+            # knowledge retired by changed or stale episodes: every edge of its concepts recounted, as after a forget
+            retired = refresh_concepts(get_driver(), settings.database, space, written["retired_concept_ids"])
+            removed_keys, concepts_removed = (
+                removed_keys + retired["removed_keys"],
+                concepts_removed + retired["concepts_removed"],
+            )
+        publish_removed_keys(get_redis(), space, removed_keys)
+        counts = {"concepts_removed": concepts_removed, "association_edges": refreshed["association_edges"]}
         store.finish_stage(job_id, "consolidate", started, counts)  # the last stage: the job's bulk goes
     return job_id
 
