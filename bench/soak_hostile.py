@@ -18,7 +18,7 @@ import websockets
 
 from bench.soak_io import WS_PROTOCOL, Record, error_kind
 from bench.soak_stats import foreign_strings
-from bench.soak_tenant import Tenant
+from bench.soak_tenant import KEEPALIVE, Tenant
 
 INJECTIONS = [
     "'}) MATCH (n) DETACH DELETE n //",
@@ -60,7 +60,7 @@ class Hostile:
     def __init__(self, space: str, key: str, base_url: str, record: Record, victims: list[Tenant]) -> None:
         self.space, self.key, self.base_url, self.record, self.victims = space, key, base_url, record, victims
         self.ws_url = f"{base_url.replace('http', 'ws', 1)}/graphql"
-        self.http = httpx.AsyncClient(base_url=base_url, timeout=60.0)
+        self.http = httpx.AsyncClient(base_url=base_url, timeout=60.0, limits=KEEPALIVE)
         self.random = random.Random(99)
         self.revoked_key = ""
         self.foreign: list[str] = []
