@@ -94,7 +94,7 @@ def chart(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (latency, memory) = plt.subplots(2, 1, figsize=(11, 7), sharex=True)
+    fig, (latency, redis_axis, heap_axis) = plt.subplots(3, 1, figsize=(11, 9), sharex=True)
     recall_ops = {"recall", "recall_idle"}
     for label, operations in (
         ("recall p95", recall_ops),
@@ -107,13 +107,16 @@ def chart(
     latency.set_ylabel("p95 latency per 15 s (ms)")
     latency.set_yscale("log")
     latency.legend()
-    for name, colour in (("redis_mb", "#c44e52"), ("neo4j_heap_mb", "#4c72b0")):
+    for axis, name, colour, label in (
+        (redis_axis, "redis_mb", "#c44e52", "Redis used memory (MB)"),
+        (heap_axis, "neo4j_heap_mb", "#4c72b0", "Neo4j heap in use (MB)"),
+    ):
         points = series[name]
-        memory.plot([p[0] for p in points], [p[1] for p in points], label=name.replace("_mb", " (MB)"), color=colour)
-    memory.set_ylabel("MB")
-    memory.set_xlabel("seconds since start")
-    memory.legend()
-    for axis in (latency, memory):
+        axis.plot([p[0] for p in points], [p[1] for p in points], color=colour)
+        axis.set_ylabel(label)
+        axis.set_ylim(bottom=0)
+    heap_axis.set_xlabel("seconds since start")
+    for axis in (latency, redis_axis, heap_axis):
         for phase, at in phases.items():
             axis.axvline(at, color="grey", linestyle=":", linewidth=1)
             axis.text(at, axis.get_ylim()[1], f" {phase}", va="top", fontsize=8, color="grey")
