@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
+from dataclasses import dataclass
 
 import neo4j
 from pydantic import BaseModel
@@ -20,7 +21,17 @@ class DimensionReport(BaseModel):
     concepts: int
 
 
-def build_dimensions(driver: neo4j.Driver, database: str, space: str) -> DimensionReport:
+@dataclass(frozen=True)
+class Communities:
+    """Louvain communities and PageRank scores of a space's concepts, by GDS internal node id."""
+
+    node_ids: list[int]
+    community_ids: list[int]
+    rank_of: dict[int, float]
+
+
+def detect_communities(driver: neo4j.Driver, database: str, space: str) -> Communities:
+    """Projects the space's association graph, runs Louvain and PageRank, drops the projection."""
     gds = create_gds(driver, database)
     graph_name = f"engram-dimensions-{space}-{uuid.uuid4().hex[:8]}"
     graph, _ = gds.graph.cypher.project(
@@ -29,14 +40,30 @@ def build_dimensions(driver: neo4j.Driver, database: str, space: str) -> Dimensi
     try:  # a projection lives in server memory: always drop it
         communities = gds.louvain.stream(graph, relationshipWeightProperty="weight")
         ranks = gds.pageRank.stream(graph, relationshipWeightProperty="weight")
-        nodes = gds.util.asNodes(communities["nodeId"].tolist())
     finally:
         graph.drop()
-    rank_of = dict(zip(ranks["nodeId"].tolist(), ranks["score"].tolist(), strict=True))
-    top_rank = max(rank_of.values(), default=1.0) or 1.0
-    groups: dict[int, list[tuple[float, neo4j.graph.Node]]] = defaultdict(list)
-    for node_id, community, node in zip(communities["nodeId"], communities["communityId"], nodes, strict=True):
-        groups[int(community)].append((rank_of[int(node_id)] / top_rank, node))
+    return Communities(
+        node_ids=[int(n) for n in communities["nodeId"].tolist()],
+        community_ids=[int(c) for c in communities["communityId"].tolist()],
+        rank_of=dict(zip(ranks["nodeId"].tolist(), ranks["score"].tolist(), strict=True)),
+    )
+
+
+def build_dimensions(driver: neo4j.Driver, database: str, space: str) -> DimensionReport:
+    return write_dimensions(driver, database, space, detect_communities(driver, database, space))
+
+
+def write_dimensions(driver: neo4j.Driver, database: str, space: str, found: Communities) -> DimensionReport:
+    """Replaces the space's dimensions with the communities found."""
+    records, _, _ = driver.execute_query(
+        load("dimensions/concepts_of_nodes"), node_ids=found.node_ids, space=space, database_=database
+    )
+    concept_of = {int(r["node_id"]): {"id": r["id"], "key": r["key"]} for r in records}
+    top_rank = max(found.rank_of.values(), default=1.0) or 1.0
+    groups: dict[int, list[tuple[float, dict[str, str]]]] = defaultdict(list)
+    for node_id, community in zip(found.node_ids, found.community_ids, strict=True):
+        if node_id in concept_of:  # else deleted since the projection: nothing to place
+            groups[community].append((found.rank_of[node_id] / top_rank, concept_of[node_id]))
     rows = []
     for members in groups.values():
         members.sort(key=lambda m: -m[0])

@@ -8,7 +8,7 @@ import neo4j
 import pytest
 
 from graph.cypher import load
-from graph.dimensions import build_dimensions
+from graph.dimensions import build_dimensions, detect_communities, write_dimensions
 from graph.gds import create_gds
 from graph.navigation import Navigator, NotFound, UnknownLinkType
 from tests.support.graph_queries import plan_operators, rows
@@ -76,3 +76,21 @@ def test_follow_and_episodes_of_seek_their_node_by_index(
     )
     assert [n.label for n in navigator.follow(first["id"], "NEXT")] == ["Episode"]
     assert {n.label for n in navigator.follow(first["source"], "PART_OF")} == {"Episode"}
+
+
+def test_dimensions_skip_concepts_forgotten_while_communities_were_computed(
+    driver: neo4j.Driver, space: str, conversation: dict[str, Any]
+) -> None:
+    """A forget (or a merge) may delete a concept between the GDS projection and the write: its community
+    membership is dropped, the rest written (the soak saw consolidation fail with `zip() ... shorter`)."""
+    ingest(space, [conversation])
+    found = detect_communities(driver, "neo4j", space)
+    gone = rows(driver, "MATCH (c:Concept {space: $s})-[:ASSOCIATED]-() RETURN c.key AS key LIMIT 1", s=space)[0]
+    rows(driver, "MATCH (c:Concept {space: $s, key: $k}) DETACH DELETE c", s=space, k=gone["key"])
+    report = write_dimensions(driver, "neo4j", space, found)
+    assert report.concepts == len(found.node_ids) - 1
+    named = rows(driver, "MATCH (d:Dimension {space: $s}) RETURN d.label AS label, d.summary AS summary", s=space)
+    keys = [k for d in named for k in (*d["label"].split(" / "), *d["summary"].split(": ", 1)[1].split(", "))]
+    assert keys and gone["key"] not in keys
+    unplaced = "MATCH (c:Concept {space: $s}) WHERE (c)-[:ASSOCIATED]-() AND NOT (c)-[:IN]->() RETURN c.key"
+    assert rows(driver, unplaced, s=space) == []

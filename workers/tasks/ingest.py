@@ -56,6 +56,9 @@ STAGE_OPTIONS: dict[str, Any] = {
     "retry_jitter": True,
     "max_retries": 8,
 }
+# An ingest stage returns the job id for the next stage's message; nobody reads it from the result backend (the
+# job's state is its JobStore record), so it is not stored there: five keys a job for a day otherwise.
+INGEST_STAGE_OPTIONS: dict[str, Any] = {**STAGE_OPTIONS, "ignore_result": True}
 
 
 @lru_cache(maxsize=1)
@@ -120,7 +123,7 @@ def _can_retry(task: Any) -> bool:
     return bool(task.request.retries < task.max_retries)
 
 
-@app.task(name="engram.ingest.standardize", **STAGE_OPTIONS)
+@app.task(name="engram.ingest.standardize", **INGEST_STAGE_OPTIONS)
 @outlasting_redis
 def standardize_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
@@ -136,7 +139,7 @@ def standardize_stage(self: Any, job_id: str) -> str:
     return job_id
 
 
-@app.task(name="engram.ingest.extract", **STAGE_OPTIONS)
+@app.task(name="engram.ingest.extract", **INGEST_STAGE_OPTIONS)
 @outlasting_redis
 def extract_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
@@ -161,7 +164,7 @@ def extract_stage(self: Any, job_id: str) -> str:
     return job_id
 
 
-@app.task(name="engram.ingest.embed", **STAGE_OPTIONS)
+@app.task(name="engram.ingest.embed", **INGEST_STAGE_OPTIONS)
 @outlasting_redis
 def embed_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
@@ -177,7 +180,7 @@ def embed_stage(self: Any, job_id: str) -> str:
     return job_id
 
 
-@app.task(name="engram.ingest.write", **STAGE_OPTIONS)
+@app.task(name="engram.ingest.write", **INGEST_STAGE_OPTIONS)
 @outlasting_redis
 def write_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
@@ -219,7 +222,7 @@ def write_stage(self: Any, job_id: str) -> str:
     return job_id
 
 
-@app.task(name="engram.ingest.consolidate", **STAGE_OPTIONS)
+@app.task(name="engram.ingest.consolidate", **INGEST_STAGE_OPTIONS)
 @outlasting_redis
 def consolidate_stage(self: Any, job_id: str) -> str:
     store = get_job_store()

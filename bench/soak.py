@@ -1,0 +1,262 @@
+"""Soak: N minutes of mixed traffic from well-behaved tenants plus one hostile tenant, against the running stack.
+
+Each well-behaved tenant (bench/soak_tenant.py) has its own space and key (created through the API's admin
+`createSpace`) and uses the typed client over HTTP and graphql-transport-ws: ingest (conversations, small and
+medium documents) followed over the socket or by polling, recall (HTTP and socket), navigation (follow, node
+lookups, a source's episodes, concept pages), forget, correct, consolidate. The hostile tenant
+(bench/soak_hostile.py) runs the security review's attacks meanwhile. Redis used memory and the Neo4j heap
+(JMX through `dbms.queryJmx`) are sampled every few seconds.
+
+Order: create spaces, ingest a first corpus per tenant and wait for it, recall idle (the baseline of the same
+run), then the soak, then a drain of the last jobs, then the verdict: every source a tenant ingested and did not
+forget has all its episodes (lost_items), nothing it forgot is found by id or answered, and no answer it got held
+another tenant's data (foreign_items: another tenant's codeword in a text, or one of its ids).
+
+    ~/.cache/engram/venv/bin/python -m bench.soak [--minutes 10] [--tenants 8]
+
+Writes bench/results/soak.json and soak.png. Needs the stack running (`make up`) and ENGRAM_API_ADMIN_KEY.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import redis
+from tqdm import tqdm
+
+from bench.common import RESULTS_DIR, git_commit, write_result
+from bench.soak_hostile import Hostile
+from bench.soak_io import Record
+from bench.soak_stats import Sample, operation_figures, percentile, span, windowed_percentile
+from bench.soak_tenant import Tenant
+from engram.settings import get_settings
+from graph.cypher import load
+from graph.driver import get_driver
+
+CODEWORDS = ["Quorvath", "Blenshire", "Tamsivel", "Orrindale", "Kestmoor", "Vandrelle", "Pellucine", "Zarquemba"]
+HOSTILE_CODEWORD = "Malgrith"
+SAMPLE_EVERY_S = 3.0
+IDLE_RECALLS_PER_TENANT = 6
+THINK_S = (0.3, 1.2)
+DRAIN_S = 600
+
+
+async def create_space(http: httpx.AsyncClient, name: str) -> str:
+    query = """mutation($n: String!) { createSpace(name: $n) { __typename ... on SpaceCreated { key { secret } } } }"""
+    answer = (await http.post("/graphql", json={"query": query, "variables": {"n": name}})).json()
+    created = answer["data"]["createSpace"]
+    assert created["__typename"] == "SpaceCreated", answer
+    return str(created["key"]["secret"])
+
+
+async def sample_memory(record: Record, series: dict[str, list[tuple[float, float]]], stop: asyncio.Event) -> None:
+    """Redis used_memory and the Neo4j heap in use, every SAMPLE_EVERY_S (blocking calls off the loop)."""
+    settings = get_settings()
+    client = redis.Redis.from_url(settings.redis.url)
+    driver = get_driver()
+
+    def read() -> tuple[float, float]:
+        used = int(client.info("memory")["used_memory"])
+        with driver.session(database=settings.neo4j.database) as session:
+            heap = int(session.run(load("system/heap_in_use")).single(strict=True)["used"])
+        return used / 2**20, heap / 2**20
+
+    while not stop.is_set():
+        redis_mb, heap_mb = await asyncio.to_thread(read)
+        series["redis_mb"].append((record.now(), redis_mb))
+        series["neo4j_heap_mb"].append((record.now(), heap_mb))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), SAMPLE_EVERY_S)
+    client.close()
+
+
+async def ticker(record: Record, until: float, total_s: int) -> None:
+    bar = tqdm(total=total_s, desc="soak", unit="s")
+    while (left := until - time.monotonic()) > 0:
+        await asyncio.sleep(min(1.0, left))
+        bar.n = min(total_s, total_s - int(until - time.monotonic()))
+        bar.set_postfix(requests=len(record.samples), errors=sum(record.errors_well_behaved.values()))
+        bar.refresh()
+    bar.close()
+
+
+def chart(
+    samples: list[Sample], series: dict[str, list[tuple[float, float]]], phases: dict[str, float], path: Path
+) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (latency, redis_axis, heap_axis) = plt.subplots(3, 1, figsize=(11, 9), sharex=True)
+    recall_ops = {"recall", "recall_idle"}
+    for label, operations in (
+        ("recall p95", recall_ops),
+        ("recall over socket p95", {"recall_ws"}),
+        ("all requests p95", None),
+    ):
+        windows = windowed_percentile(samples, 15.0, 95, operations)
+        if windows:
+            latency.plot([w[0] for w in windows], [w[1] for w in windows], marker=".", label=label)
+    latency.set_ylabel("p95 latency per 15 s (ms)")
+    latency.set_yscale("log")
+    latency.legend()
+    for axis, name, colour, label in (
+        (redis_axis, "redis_mb", "#c44e52", "Redis used memory (MB)"),
+        (heap_axis, "neo4j_heap_mb", "#4c72b0", "Neo4j heap in use (MB)"),
+    ):
+        points = series[name]
+        axis.plot([p[0] for p in points], [p[1] for p in points], color=colour)
+        axis.set_ylabel(label)
+        axis.set_ylim(bottom=0)
+    heap_axis.set_xlabel("seconds since start")
+    for axis in (latency, redis_axis, heap_axis):
+        for phase, at in phases.items():
+            axis.axvline(at, color="grey", linestyle=":", linewidth=1)
+            axis.text(at, axis.get_ylim()[1], f" {phase}", va="top", fontsize=8, color="grey")
+    fig.suptitle("Soak: well-behaved tenants + one hostile tenant (latency and memory over time)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
+    settings = get_settings()
+    base = f"http://{settings.api.host}:{settings.api.port}"
+    record = Record()
+    series: dict[str, list[tuple[float, float]]] = {"redis_mb": [], "neo4j_heap_mb": []}
+    stop = asyncio.Event()
+    sampler = asyncio.create_task(sample_memory(record, series, stop))
+    run = f"soak-{int(time.time())}"
+    admin = {"Authorization": f"Bearer {settings.api.admin_key.get_secret_value()}"}
+    async with httpx.AsyncClient(base_url=base, headers=admin, timeout=60) as http:
+        keys = [await create_space(http, f"{run}-t{i}") for i in range(tenant_count)]
+        hostile_key = await create_space(http, f"{run}-hostile")
+    tenants = [Tenant(i, f"{run}-t{i}", keys[i], CODEWORDS[i], base, record) for i in range(tenant_count)]
+    for tenant in tenants:
+        tenant.others = [t for t in tenants if t is not tenant]
+    hostile = Hostile(f"{run}-hostile", hostile_key, base, record, tenants)
+    phases: dict[str, float] = {}
+
+    print(f"first corpus: {tenant_count} tenants x (conversation, small and medium document)")
+    for kind in ("conversation", "small_document", "medium_document"):
+        await asyncio.gather(*(t.ingest(kind) for t in tenants))
+        await asyncio.gather(*(t.drain() for t in tenants))
+    record.phase = "idle"
+    phases["idle"] = record.now()
+    for tenant in tenants:  # warm-up, not measured as idle
+        await tenant.recall("warmup")
+    for _ in tqdm(range(IDLE_RECALLS_PER_TENANT), desc="idle recall", unit="round"):
+        for tenant in tenants:
+            await tenant.recall()
+    record.phase = "load"
+    phases["load"] = record.now()
+    until = time.monotonic() + minutes * 60
+    await asyncio.gather(
+        ticker(record, until, int(minutes * 60)),
+        hostile.run(until),
+        *(t.run(until, THINK_S) for t in tenants),
+    )
+    record.phase = "drain"
+    phases["drain"] = record.now()
+    print("draining the last jobs and consolidations")
+    try:
+        async with asyncio.timeout(DRAIN_S):
+            await asyncio.gather(*(t.drain() for t in tenants))
+    except TimeoutError:
+        record.error("drain_timeout", f"jobs still running {DRAIN_S} s after the load")
+    record.phase = "verify"
+    phases["verify"] = record.now()
+    lost: list[str] = []
+    resurrected: list[str] = []
+    for tenant in tqdm(tenants, desc="verify", unit="tenant"):
+        tenant_lost, tenant_resurrected = await tenant.verify()
+        lost += [f"{tenant.space} {x}" for x in tenant_lost]
+        resurrected += [f"{tenant.space} {x}" for x in tenant_resurrected]
+    stop.set()
+    await sampler
+    for tenant in tenants:
+        await tenant.client.http_client.aclose()
+    return {
+        "record": record,
+        "series": series,
+        "phases": phases,
+        "tenants": tenants,
+        "hostile": hostile,
+        "lost": lost,
+        "resurrected": resurrected,
+    }
+
+
+def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
+    record: Record = outcome["record"]
+    tenants: list[Tenant] = outcome["tenants"]
+    hostile: Hostile = outcome["hostile"]
+    load = [s for s in record.samples if not s.operation.endswith("_idle") and s.operation != "warmup"]
+    idle_ms = [s.ms for s in record.samples if s.operation == "recall_idle"]
+    load_recall_ms = [
+        s.ms
+        for s in load
+        if s.operation == "recall" and outcome["phases"]["load"] <= s.at_s < outcome["phases"]["drain"]
+    ]
+    idle_p95 = percentile(idle_ms, 95)
+    under_load_p95 = percentile(load_recall_ms, 95)
+    foreign = [x for t in tenants for x in t.ledger.foreign]
+    returned_after_forget = [x for t in tenants for x in t.ledger.forgotten_returned] + outcome["resurrected"]
+    sources = [s for t in tenants for s in t.ledger.sources.values()]
+    return {
+        "minutes": minutes,
+        "tenants": len(tenants),
+        "errors_well_behaved": sum(record.errors_well_behaved.values()),
+        "errors_well_behaved_by_kind": dict(record.errors_well_behaved.most_common()),
+        "error_examples": record.examples,
+        "lost_items": len(outcome["lost"]),
+        "lost_examples": outcome["lost"][:20],
+        "foreign_items": len(foreign),
+        "foreign_examples": foreign[:20],
+        "forgotten_returned": len(returned_after_forget),
+        "forgotten_returned_examples": returned_after_forget[:20],
+        "hostile_foreign_items": len(hostile.foreign),
+        "hostile_outcomes": dict(sorted(record.hostile_outcomes.items())),
+        "redis_memory_mb": span([v for _, v in outcome["series"]["redis_mb"]]),
+        "neo4j_heap_mb": span([v for _, v in outcome["series"]["neo4j_heap_mb"]]),
+        "recall_p95_ms": {"idle": round(idle_p95, 1), "under_load": round(under_load_p95, 1)},
+        "recall_p95_ratio_under_load_over_idle": round(under_load_p95 / idle_p95, 2),
+        "recall_idle_samples": len(idle_ms),
+        "operations": operation_figures(load),
+        "sources": {
+            "ingested": len(sources),
+            "present": sum(s.state == "present" for s in sources),
+            "forgotten": sum(s.state == "forgotten" for s in sources),
+            "failed": sum(s.state == "failed" for s in sources),
+            "pending": sum(s.state == "pending" for s in sources),
+        },
+        "answers_checked": sum(t.ledger.answers for t in tenants),
+        "phases_s": {k: round(v, 1) for k, v in outcome["phases"].items()},
+        "memory_series": {k: [(round(t, 1), round(v, 1)) for t, v in pts] for k, pts in outcome["series"].items()},
+        "commit": git_commit(),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Soak: mixed multi-tenant traffic plus a hostile tenant")
+    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--tenants", type=int, default=8, choices=range(1, len(CODEWORDS) + 1))
+    parser.add_argument("--notes", default="", help="what the figures should be read with (e.g. a shared machine)")
+    args = parser.parse_args()
+    outcome = asyncio.run(soak(args.minutes, args.tenants))
+    result = summarise(outcome, args.minutes)
+    result["notes"] = args.notes
+    path = write_result("soak", result)
+    chart(outcome["record"].samples, outcome["series"], outcome["phases"], RESULTS_DIR / "soak.png")
+    shown = {k: v for k, v in result.items() if k not in ("memory_series", "operations", "error_examples")}
+    print(path, shown)
+
+
+if __name__ == "__main__":
+    main()
