@@ -42,6 +42,22 @@ class NotFoundError(ExpectedError):
     code = "NOT_FOUND"
 
 
+class KeyLimit(ExpectedError):
+    """The space holds as many active API keys as it may."""
+
+    code = "KEY_LIMIT"
+
+
+class TooManyRequests(ExpectedError):
+    """An operation with a limit of its own (e.g. minting keys) asked for too often; `retryAfter` says when to."""
+
+    code = "RATE_LIMITED"
+
+    def __init__(self, message: str, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.extensions["retryAfter"] = retry_after_s  # type: ignore[assignment]
+
+
 def _is_expected(error: GraphQLError) -> bool:
     # Syntax, validation and variable-coercion errors describe the client's document (no path, or no original
     # error, or graphql-core's own error); only exceptions escaping our resolvers are unexpected.
