@@ -97,6 +97,9 @@ class EpisodeView(BaseModel):
     source: str
 
 
+MAX_ASSOCIATED = 100  # associations (and aliases) on a concept page
+
+
 def _page(first: int) -> int:
     return max(1, min(first, MAX_PAGE))
 
@@ -124,7 +127,9 @@ class Navigator:
         return [ConceptSummary(**row) for row in rows]
 
     def concept_page(self, key: str, first: int = 20, skip: int = 0) -> ConceptPage:
-        rows = self._run("concept_page", key=key)
+        """The concept `key` with its MAX_ASSOCIATED strongest associations (strongest first) and a page of its
+        propositions."""
+        rows = self._run("concept_page", key=key, max_associated=MAX_ASSOCIATED)
         if not rows:
             raise NotFound(f"no concept {key!r} in this space")
         return ConceptPage(**rows[0], propositions=self.concept_propositions(key, first, skip))
