@@ -10,7 +10,7 @@ from collections.abc import Callable
 from strawberry.extensions import MaskErrors
 
 from engram.logs import correlation_id
-from graph.reads import DatabaseBusy, ReadTimedOut
+from graph.reads import DatabaseBusy, ReadTimedOut, TransactionTooLarge
 from graphql import GraphQLError
 
 log = logging.getLogger("engram.api")
@@ -72,11 +72,13 @@ def _told(error: GraphQLError, message: str, extensions: dict[str, str]) -> Grap
 
 
 def _bounded_read(error: GraphQLError) -> GraphQLError | None:
-    """A read Neo4j stopped at its timeout, or one no connection came free for, told as such (not masked: the
-    message names no data, and the client can act on it)."""
+    """A read Neo4j stopped at its timeout or its memory cap, or one no connection came free for, told as such (not
+    masked: the message names no data, and the client can act on it)."""
     original = error.original_error
     if isinstance(original, ReadTimedOut):
         code, advice = "TIMEOUT", "ask for less (a smaller limit, tokenBudget, hopLimit or page) or retry later"
+    elif isinstance(original, TransactionTooLarge):
+        code, advice = "QUERY_TOO_LARGE", "ask for less (a smaller limit, tokenBudget, hopLimit or page)"
     elif isinstance(original, DatabaseBusy):
         code, advice = "SERVICE_UNAVAILABLE", "retry in a few seconds"
     else:
