@@ -83,11 +83,11 @@ class RateLimiter:
     def retry_after(self) -> int:
         return self._window_s - int(time.time()) % self._window_s
 
-    def count(self, name: str) -> int:
-        """Counts one event for `name` and returns how many this window holds."""
+    def count(self, name: str, events: int = 1) -> int:
+        """Counts `events` for `name` and returns how many this window holds."""
         counter = self._name(name)
         pipe = self._redis.pipeline()
-        pipe.incr(counter)
+        pipe.incrby(counter, events)
         pipe.expire(counter, 2 * self._window_s)
         try:
             return int(pipe.execute()[0])
@@ -104,9 +104,9 @@ class RateLimiter:
             raise LimiterUnavailable(exc) from exc
         return held is not None and int(held) >= self._limit
 
-    def check(self, name: str, what: str = "rate limit exceeded") -> None:
-        """Counts one event for `name`; raises RateLimited past the limit."""
-        if self._limit > 0 and self.count(name) > self._limit:
+    def check(self, name: str, what: str = "rate limit exceeded", events: int = 1) -> None:
+        """Counts `events` for `name`; raises RateLimited past the limit."""
+        if self._limit > 0 and self.count(name, events) > self._limit:
             raise RateLimited(self.retry_after(), what)
 
 
