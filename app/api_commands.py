@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from engram.settings import PROJECT_ROOT
-from graph.api_keys import ApiKeyStore
+from graph.api_keys import ApiKeyStore, KeyRole
 
 SCHEMA_FILE = PROJECT_ROOT / "graphql" / "schema.graphql"
 console = Console()
@@ -54,6 +54,9 @@ def _store() -> ApiKeyStore:
 def create_key(
     space: Annotated[str, typer.Option("--space", "-s", help="the space the key opens (created if missing)")],
     label: Annotated[str, typer.Option(help="a note to recognise the key by")] = "",
+    role: Annotated[
+        KeyRole, typer.Option(help="reader: reads; writer: also writes memory; owner: also revokes keys")
+    ] = (KeyRole.OWNER),
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="print only the key")] = False,
 ) -> None:
     """Issue a key for SPACE. The secret is printed once and never stored."""
@@ -63,11 +66,11 @@ def create_key(
     except ValueError as exc:
         console.print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(2) from exc
-    issued = store.issue(space, label)
+    issued = store.issue(space, label, role)
     if quiet:
         print(issued.secret)
         return
-    console.print(f"space '{space}' {'created' if created else 'exists'}; new key {issued.info.id}:")
+    console.print(f"space '{space}' {'created' if created else 'exists'}; new {role.value} key {issued.info.id}:")
     console.print(issued.secret, highlight=False)
     console.print("send it as 'Authorization: Bearer <key>'; it is not stored and cannot be shown again")
 
@@ -76,12 +79,11 @@ def create_key(
 def list_keys(space: Annotated[str, typer.Option("--space", "-s")]) -> None:
     """List the keys of SPACE (ids, labels, when created and revoked)."""
     table = Table(title=f"API keys of '{space}'")
-    for column in ("id", "label", "created", "revoked"):
+    for column in ("id", "label", "role", "minted by", "created", "revoked"):
         table.add_column(column)
     for key in _store().keys(space):
-        table.add_row(
-            key.id, key.label, key.created_at.isoformat(), key.revoked_at.isoformat() if key.revoked_at else ""
-        )
+        revoked = key.revoked_at.isoformat() if key.revoked_at else ""
+        table.add_row(key.id, key.label, key.role.value, key.minted_by or "", key.created_at.isoformat(), revoked)
     console.print(table)
 
 

@@ -89,6 +89,12 @@ class ApiSettings(BaseSettings):
     max_query_tokens: int = 2_000
     max_aliases: int = 15
     rate_limit_per_minute: int = 600  # per API key; 0 disables
+    admin_rate_limit_per_minute: int = 60  # the admin key's own limit (it creates spaces); 0 disables
+    # Failed authentications per client address, and per presented key, in a minute; past it every attempt from that
+    # address (or with that key) answers 429 until the minute ends. 0 disables.
+    auth_failures_per_minute: int = 30
+    max_active_keys_per_space: int = 25  # unrevoked API keys a space may hold; 0: no cap
+    key_mints_per_hour: int = 20  # createApiKey per space an hour (tighter than requests); 0 disables
     max_page: int = 100  # Relay connections: `first` is capped here
     # graphql-transport-ws: each operation on a socket is authenticated and limited like an HTTP request.
     ws_init_timeout_s: float = 10.0  # a socket without a valid `connection_init` by then is closed (4408)

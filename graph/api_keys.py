@@ -1,8 +1,11 @@
-"""API keys: one space per key, secrets stored only as hashes.
+"""API keys: one space per key, secrets stored only as hashes, each with a role and the key that minted it.
 
 A key reads `egk_<id>.<secret>`. The id is public (it names the key when listing or revoking); the secret is
 32 random bytes, so a plain SHA-256 of it is as strong as a slow password hash would be, and cheap enough to
 check on every request.
+
+Roles rank reader < writer < owner: readers read, writers also write memory, owners also revoke any key of their
+space but those they were minted from. A key mints no key above its own role and revokes itself and what it minted.
 """
 
 from __future__ import annotations
@@ -11,7 +14,9 @@ import hashlib
 import hmac
 import re
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 import neo4j
@@ -31,11 +36,45 @@ class UnknownSpace(LookupError):
     pass
 
 
+class KeyRole(StrEnum):
+    READER = "reader"
+    WRITER = "writer"
+    OWNER = "owner"
+
+    @property
+    def rank(self) -> int:
+        return list(KeyRole).index(self)
+
+
+class KeyLimitReached(Exception):
+    """The space holds as many active keys as it may: one must be revoked before another is minted."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"this space holds {limit} active keys, the most it may; revoke one (revokeApiKey) before minting another"
+        )
+
+
+class RevokeRefused(PermissionError):
+    pass
+
+
 class ApiKeyInfo(BaseModel):
     id: str
     label: str
+    role: KeyRole = KeyRole.OWNER
+    minted_by: str | None = None
     created_at: datetime
     revoked_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class KeyHolder:
+    """Whom a valid key names: its space, id and role."""
+
+    space: str
+    key_id: str
+    role: KeyRole
 
 
 class IssuedKey(BaseModel):
@@ -53,6 +92,8 @@ def _info(row: dict[str, Any]) -> ApiKeyInfo:
     return ApiKeyInfo(
         id=row["id"],
         label=row["label"] or "",
+        role=KeyRole(row["role"]),
+        minted_by=row["minted_by"],
         created_at=row["created_at"].to_native(),
         revoked_at=row["revoked_at"].to_native() if row["revoked_at"] else None,
     )
@@ -72,22 +113,50 @@ class ApiKeyStore:
         rows = self._run("create_space", space=validate_space(space))
         return bool(rows[0]["created"])
 
-    def issue(self, space: str, label: str = "") -> IssuedKey:
+    def issue(
+        self,
+        space: str,
+        label: str = "",
+        role: KeyRole = KeyRole.OWNER,
+        minted_by: str | None = None,
+        max_active: int = 0,
+    ) -> IssuedKey:
+        """A new key of `space` (raises KeyLimitReached when it holds `max_active` active keys; 0: no cap)."""
         key_id, secret = secrets.token_hex(8), secrets.token_urlsafe(32)
-        rows = self._run("create_key", space=space, key_id=key_id, hash=_hash(secret), label=label[:200])
+        rows = self._run(
+            "create_key",
+            space=space,
+            key_id=key_id,
+            hash=_hash(secret),
+            label=label[:200],
+            role=role.value,
+            minted_by=minted_by,
+            max_active=max_active,
+        )
         if not rows:
             raise UnknownSpace(f"no space {space!r}")
+        if rows[0]["id"] is None:
+            raise KeyLimitReached(max_active)
         return IssuedKey(info=_info(rows[0]), secret=f"egk_{key_id}.{secret}")
 
-    def revoke(self, space: str, key_id: str) -> ApiKeyInfo | None:
-        rows = self._run("revoke_key", space=space, key_id=key_id)
-        return _info(rows[0]) if rows else None
+    def revoke(self, space: str, key_id: str, by: str | None = None) -> ApiKeyInfo | None:
+        """Revoke `key_id` on behalf of the key `by` (None: the operator); None when the space has no such key.
+        Raises RevokeRefused when `by` may not revoke it (the module's docstring says which it may)."""
+        rows = self._run("revoke_key", space=space, key_id=key_id, by=by)
+        if not rows:
+            return None
+        if not rows[0]["allowed"]:
+            raise RevokeRefused(
+                f"key {key_id!r} is out of this key's reach: a key revokes itself and the keys it minted, an owner "
+                "key any key but those it was minted from"
+            )
+        return _info(rows[0])
 
     def keys(self, space: str) -> list[ApiKeyInfo]:
         return [_info(row) for row in self._run("list_keys", space=space)]
 
-    def space_of(self, presented: str) -> tuple[str, str]:
-        """(space, key id) of a valid key; raises InvalidApiKey otherwise."""
+    def holder_of(self, presented: str) -> KeyHolder:
+        """Space, id and role of a valid key; raises InvalidApiKey otherwise."""
         match = _KEY.match(presented.strip())
         if not match:
             raise InvalidApiKey("malformed API key")
@@ -97,4 +166,4 @@ class ApiKeyStore:
         )
         if not records or records[0]["revoked"] or not hmac.compare_digest(records[0]["hash"], _hash(secret)):
             raise InvalidApiKey("unknown or revoked API key")
-        return records[0]["space"], key_id
+        return KeyHolder(space=records[0]["space"], key_id=key_id, role=KeyRole(records[0]["role"]))

@@ -13,7 +13,7 @@ from typing import Any
 import neo4j
 
 from graph.cypher import load
-from graph.reads import bounded, timed
+from graph.reads import read, timed
 
 # Ids are `<kind>_<hash>` (engram/ids.py): the prefix says the label, so lookups can use the (space, id) index.
 LABEL_OF_PREFIX = {
@@ -54,16 +54,9 @@ class GraphReader:
 
     def run(self, statement: str, **params: Any) -> list[neo4j.Record]:
         self.queries += 1
-        records: list[neo4j.Record]
-        with bounded(statement, self._timeout_s):
-            records, _, _ = self._driver.execute_query(
-                timed(load(statement), self._timeout_s),
-                space=self.space,
-                database_=self._database,
-                routing_=neo4j.RoutingControl.READ,
-                **params,
-            )
-        return records
+        return read(
+            self._driver, self._database, statement, timed(load(statement), self._timeout_s), space=self.space, **params
+        )
 
     def nodes(self, ids: Sequence[str]) -> dict[str, tuple[str, Row]]:
         """id -> (label, properties) for the ids that exist in this space."""

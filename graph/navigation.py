@@ -10,7 +10,7 @@ import neo4j
 from pydantic import BaseModel
 
 from graph.cypher import load
-from graph.reads import bounded, timed
+from graph.reads import read, timed
 
 
 class LinkType(StrEnum):
@@ -97,6 +97,9 @@ class EpisodeView(BaseModel):
     source: str
 
 
+MAX_ASSOCIATED = 100  # associations (and aliases) on a concept page
+
+
 def _page(first: int) -> int:
     return max(1, min(first, MAX_PAGE))
 
@@ -109,12 +112,11 @@ class Navigator:
         self._timeout_s = timeout_s  # each statement's transaction timeout (None: the server's default)
 
     def _run(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        with bounded(f"navigation/{name}", self._timeout_s):
-            records, _, _ = self._driver.execute_query(
-                timed(load(f"navigation/{name}"), self._timeout_s), space=self._space, database_=self._database,
-                routing_=neo4j.RoutingControl.READ, **params,
-            )  # fmt: skip
-        return [r.data() for r in records]
+        query = timed(load(f"navigation/{name}"), self._timeout_s)
+        return [
+            r.data()
+            for r in read(self._driver, self._database, f"navigation/{name}", query, space=self._space, **params)
+        ]
 
     def dimensions(self) -> list[DimensionView]:
         return [DimensionView(**row) for row in self._run("dimensions")]
@@ -124,7 +126,9 @@ class Navigator:
         return [ConceptSummary(**row) for row in rows]
 
     def concept_page(self, key: str, first: int = 20, skip: int = 0) -> ConceptPage:
-        rows = self._run("concept_page", key=key)
+        """The concept `key` with its MAX_ASSOCIATED strongest associations (strongest first) and a page of its
+        propositions."""
+        rows = self._run("concept_page", key=key, max_associated=MAX_ASSOCIATED)
         if not rows:
             raise NotFound(f"no concept {key!r} in this space")
         return ConceptPage(**rows[0], propositions=self.concept_propositions(key, first, skip))

@@ -10,7 +10,7 @@ import logging
 import os
 from typing import Any
 
-from celery import Celery
+from celery import Celery, Task
 from celery.signals import (
     after_setup_logger,
     after_setup_task_logger,
@@ -21,6 +21,7 @@ from celery.signals import (
     worker_ready,
     worker_shutdown,
 )
+from celery.worker.request import Request
 from kombu import Queue  # type: ignore[attr-defined]
 
 import workers.broker_restart  # noqa: F401  (the worker survives a Redis restart)
@@ -34,11 +35,42 @@ GPU_QUEUE = "gpu"
 CORRELATION_HEADER = "engram_correlation_id"
 
 
+class CorrelatedRequest(Request):  # type: ignore[misc]
+    """A task message as the worker receives it. Celery logs "Task name[id] received" right after making this,
+    before any task signal: the message's correlation id is kept here for that line (_ReceivedLine)."""
+
+    last: tuple[str, str] = ("", "")  # (task id, correlation id) of the message received last, in this process
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        CorrelatedRequest.last = (self.id, str(self._request_dict.get(CORRELATION_HEADER) or ""))
+
+
+class _ReceivedLine(logging.Filter):
+    """Gives Celery's "received" line (its record's `data` names the task id) the correlation id of that message.
+    Matched by task id, so no other line of the consumer inherits it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        data = getattr(record, "data", None)
+        task_id, correlation = CorrelatedRequest.last
+        if isinstance(data, dict) and task_id and data.get("id") == task_id and correlation:
+            record.correlation_id = correlation
+        return True
+
+
+class EngramTask(Task):  # type: ignore[misc]
+    Request = CorrelatedRequest
+
+
+logging.getLogger("celery.worker.strategy").addFilter(_ReceivedLine())
+
+
 def create_celery_app() -> Celery:
     settings = get_settings()
     redis_url = settings.redis.url
     celery = Celery(
         "engram",
+        task_cls=EngramTask,
         broker=redis_url,
         backend=redis_url,
         include=[

@@ -13,6 +13,7 @@ from app.api.errors import Forbidden, Unauthenticated
 from app.api.loaders import Loaders
 from app.api.security import Caller
 from app.api.services import ApiServices
+from graph.api_keys import KeyRole
 from graph.lookup import GraphReader
 
 
@@ -31,6 +32,14 @@ class ApiContext(BaseContext):
         if self.caller.space is None:
             raise Forbidden("the admin key manages spaces; use a space's API key to read or write memory")
         return self.caller.space
+
+    def space_for(self, role: KeyRole) -> str:
+        """The caller's space, for an operation that needs a key of `role` or above (writes need a writer)."""
+        space = self.space
+        held = self.caller.role if self.caller is not None else None
+        if held is not None and held.rank < role.rank:
+            raise Forbidden(f"this operation needs a {role.value} key; this key is a {held.value} key")
+        return space
 
     def require_admin(self) -> None:
         if self.caller is None or not self.caller.admin:

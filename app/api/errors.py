@@ -10,7 +10,7 @@ from collections.abc import Callable
 from strawberry.extensions import MaskErrors
 
 from engram.logs import correlation_id
-from graph.reads import DatabaseBusy, ReadTimedOut
+from graph.reads import DatabaseBusy, ReadTimedOut, TransactionTooLarge
 from graphql import GraphQLError
 
 log = logging.getLogger("engram.api")
@@ -42,6 +42,22 @@ class NotFoundError(ExpectedError):
     code = "NOT_FOUND"
 
 
+class KeyLimit(ExpectedError):
+    """The space holds as many active API keys as it may."""
+
+    code = "KEY_LIMIT"
+
+
+class TooManyRequests(ExpectedError):
+    """An operation with a limit of its own (e.g. minting keys) asked for too often; `retryAfter` says when to."""
+
+    code = "RATE_LIMITED"
+
+    def __init__(self, message: str, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.extensions["retryAfter"] = retry_after_s  # type: ignore[assignment]
+
+
 def _is_expected(error: GraphQLError) -> bool:
     # Syntax, validation and variable-coercion errors describe the client's document (no path, or no original
     # error, or graphql-core's own error); only exceptions escaping our resolvers are unexpected.
@@ -56,11 +72,13 @@ def _told(error: GraphQLError, message: str, extensions: dict[str, str]) -> Grap
 
 
 def _bounded_read(error: GraphQLError) -> GraphQLError | None:
-    """A read Neo4j stopped at its timeout, or one no connection came free for, told as such (not masked: the
-    message names no data, and the client can act on it)."""
+    """A read Neo4j stopped at its timeout or its memory cap, or one no connection came free for, told as such (not
+    masked: the message names no data, and the client can act on it)."""
     original = error.original_error
     if isinstance(original, ReadTimedOut):
         code, advice = "TIMEOUT", "ask for less (a smaller limit, tokenBudget, hopLimit or page) or retry later"
+    elif isinstance(original, TransactionTooLarge):
+        code, advice = "QUERY_TOO_LARGE", "ask for less (a smaller limit, tokenBudget, hopLimit or page)"
     elif isinstance(original, DatabaseBusy):
         code, advice = "SERVICE_UNAVAILABLE", "retry in a few seconds"
     else:

@@ -32,7 +32,7 @@ REGISTRY = CollectorRegistry()
 ProcessCollector(registry=REGISTRY)  # CPU, resident memory, open files of the API process
 REQUEST_SECONDS = Histogram(
     "engram_api_request_seconds",
-    "HTTP requests to the API by route, GraphQL operation kind and root field, and status",
+    "HTTP requests and WebSocket operations (status ws) by route, GraphQL operation kind and root field, and status",
     ["route", "operation", "field", "status"],
     buckets=_LATENCY_BUCKETS,
     registry=REGISTRY,

@@ -103,19 +103,24 @@ def _root_field(execution_context: Any) -> str:
 
 
 class OperationLabels(SchemaExtension):
-    """Names the request's operation and counts its errors by code. First in the schema's extension list, so it
-    leaves the operation last and counts errors as the client sees them (after masking)."""
+    """Names the request's operation (or times it, on a WebSocket) and counts its errors by code. First in the
+    schema's extension list, so it leaves the operation last and counts errors as the client sees them (after
+    masking)."""
 
     def on_operation(self) -> Iterator[None]:
+        started = time.perf_counter()
         yield
         context = self.execution_context
+        try:
+            kind = context.operation_type.value
+        except RuntimeError:  # no operation could be read from the document
+            kind = "invalid"
         record = current_request()
-        if record is not None:  # None for an operation on a WebSocket
-            try:
-                record.operation = context.operation_type.value
-            except RuntimeError:  # no operation could be read from the document
-                record.operation = "invalid"
-            record.field = _root_field(context)
+        if record is not None:
+            record.operation, record.field = kind, _root_field(context)
+        else:  # an operation on a WebSocket: a request of its own, timed here (status `ws`)
+            seconds = time.perf_counter() - started
+            REQUEST_SECONDS.labels("/graphql", kind, _root_field(context), "ws").observe(seconds)
         result = context.result
         errors: list[GraphQLError] = list(
             (result.errors if result is not None else None) or context.pre_execution_errors or []

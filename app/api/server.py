@@ -20,7 +20,7 @@ from app.api.limits import BodySizeLimit
 from app.api.metrics import CONTENT_TYPE, StackCollector, count_error, render, scrape_refusal
 from app.api.requests import ObservedRequests
 from app.api.schema.build import build_schema
-from app.api.security import Gate, LimiterUnavailable, RateLimited, RateLimiter, presented_key
+from app.api.security import Gate, LimiterUnavailable, RateLimited, client_address, presented_key
 from app.api.services import ApiServices, close_services, create_services
 from app.api.sockets import EngramGraphQLRouter, SocketContext, SocketPolicy
 from app.mcp.transports import mount_mcp
@@ -48,8 +48,7 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.services = services or await asyncio.to_thread(create_services, settings)
-        limiter = RateLimiter(app.state.services.redis, api.rate_limit_per_minute)
-        app.state.gate = Gate(app.state.services.keys, api.admin_key.get_secret_value(), limiter)
+        app.state.gate = Gate(app.state.services.keys, api, app.state.services.redis)
         app.state.stack = StackCollector(app.state.services.redis, app.state.services.jobs)
         settle_heap()  # the model is loaded: full collections stop walking it
         async with mcp_server.session_manager.run():
@@ -65,8 +64,8 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
         key = presented_key(connection.headers)
         if isinstance(connection, WebSocket):
             # The socket is admitted at connection_init (which may carry the key), then each operation on it.
-            return SocketContext(services_, gate, socket_policy, key)
-        return ApiContext(services_, await asyncio.to_thread(gate.admit, key))
+            return SocketContext(services_, gate, socket_policy, key, client_address(connection.scope))
+        return ApiContext(services_, await asyncio.to_thread(gate.admit, key, client_address(connection.scope)))
 
     app = FastAPI(
         title="Engram",
@@ -86,7 +85,7 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
     )
     app.include_router(router, prefix="/graphql")
     # The agents' door: MCP tools over streamable HTTP, calling this app's GraphQL in-process.
-    mcp_server = mount_mcp(app, api.admin_key.get_secret_value())
+    mcp_server = mount_mcp(app)
 
     @app.exception_handler(InvalidApiKey)
     async def invalid_key(_: Request, exc: InvalidApiKey) -> JSONResponse:

@@ -1,7 +1,8 @@
 """graphql-transport-ws held to the rules of HTTP.
 
 A socket is admitted at `connection_init` with a valid key (else closed: 4401 no key, 4403 wrong or revoked key,
-4408 no `connection_init` in time, 4429 too many sockets for the key). Every operation on it then passes the
+4408 no `connection_init` in time, 4429 too many sockets for the key or too many failed authentications from the
+client, 1013 the request counter is unavailable). Every operation on it then passes the
 same gate as an HTTP request (the key looked up again, so revocation is honoured at once, and counted against
 the key's rate limit) and runs with its own context (caller, DataLoaders, cost count); while the socket is open
 its key is checked again every `ws_reauth_interval_s`, so a running subscription ends when the key is revoked.
@@ -57,8 +58,11 @@ class SocketPolicy:
 class SocketContext(ApiContext):
     """The context strawberry keeps for a whole socket: no caller of its own, only what admits operations."""
 
-    def __init__(self, services: ApiServices, gate: Gate, policy: SocketPolicy, presented_key: str | None) -> None:
+    def __init__(
+        self, services: ApiServices, gate: Gate, policy: SocketPolicy, presented_key: str | None, address: str | None
+    ) -> None:
         super().__init__(services, None)
+        self.address = address  # the client's, for throttling failed authentications
         self.gate = gate
         self.policy = policy
         self.presented_key = presented_key  # from the handshake's headers; `connection_init` may carry one instead
@@ -115,9 +119,15 @@ class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
             await self._close(4401, "Unauthorized: send an API key in connection_init {'apiKey': 'egk_...'}")
             return
         try:
-            caller: Caller | None = await asyncio.to_thread(self._socket.gate.caller, key)
+            caller: Caller | None = await asyncio.to_thread(self._socket.gate.caller, key, self._socket.address)
         except InvalidApiKey as exc:
             await self._close(4403, f"Forbidden: {exc}")
+            return
+        except RateLimited as exc:
+            await self._close(4429, str(exc))
+            return
+        except LimiterUnavailable as exc:
+            await self._close(1013, str(exc))  # try again later
             return
         assert caller is not None
         holder = caller.key_id or "admin"
@@ -139,7 +149,7 @@ class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
             await self._refuse_operation(message["id"], text, "TOO_MANY_OPERATIONS")
             return
         try:
-            caller = await asyncio.to_thread(self._socket.gate.admit, self._key)
+            caller = await asyncio.to_thread(self._socket.gate.admit, self._key, self._socket.address)
         except InvalidApiKey as exc:
             await self._close(4403, f"Forbidden: {exc}")
             return
@@ -161,10 +171,12 @@ class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
         while True:
             await asyncio.sleep(interval)
             try:
-                await asyncio.to_thread(self._socket.gate.caller, self._key)
+                await asyncio.to_thread(self._socket.gate.caller, self._key, self._socket.address)
             except InvalidApiKey as exc:
                 await self._close(4403, f"Forbidden: {exc}")
                 return
+            except (RateLimited, LimiterUnavailable):
+                continue  # the key was valid when last looked at; look again next time
 
     async def shutdown(self) -> None:
         if self._recheck is not None and self._recheck is not asyncio.current_task():

@@ -13,7 +13,7 @@ from mcp.server.fastmcp import Context, FastMCP
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.api.security import authenticate, presented_key
+from app.api.security import Gate, LimiterUnavailable, RateLimited, client_address, presented_key
 from app.mcp.server import ClientSource, build_mcp_server
 from graph.api_keys import InvalidApiKey
 
@@ -56,9 +56,8 @@ def in_process_client_source() -> ClientSource:
 class RequireSpaceKey:
     """Refuses an MCP request without a valid key of a space before any MCP handling (401/403, as GraphQL does)."""
 
-    def __init__(self, app: ASGIApp, admin_key: str) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self._app = app
-        self._admin_key = admin_key
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -66,11 +65,17 @@ class RequireSpaceKey:
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         key = presented_key(headers)
-        services = scope["app"].state.services
+        gate: Gate = scope["app"].state.gate  # the API's gate: failed keys are throttled here as on /graphql
         try:
-            caller = await asyncio.to_thread(authenticate, key, services.keys, self._admin_key)
+            caller = await asyncio.to_thread(gate.caller, key, client_address(scope))
         except InvalidApiKey as exc:
             await _refuse(send, 401, "UNAUTHENTICATED", f"{exc}: send a valid key as 'Authorization: Bearer egk_...'")
+            return
+        except RateLimited as exc:
+            await _refuse(send, 429, "RATE_LIMITED", str(exc), retry_after_s=exc.retry_after_s)
+            return
+        except LimiterUnavailable as exc:
+            await _refuse(send, 503, "SERVICE_UNAVAILABLE", str(exc), retry_after_s=exc.retry_after_s)
             return
         if caller is None:
             await _refuse(send, 401, "UNAUTHENTICATED", "send an API key: 'Authorization: Bearer egk_...'")
@@ -81,20 +86,22 @@ class RequireSpaceKey:
         await self._app(scope, receive, send)
 
 
-async def _refuse(send: Send, status: int, code: str, message: str) -> None:
+async def _refuse(send: Send, status: int, code: str, message: str, retry_after_s: int | None = None) -> None:
     body = json.dumps({"errors": [{"message": message, "extensions": {"code": code}}]}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if status == 401:
         headers.append((b"www-authenticate", b"Bearer"))
+    if retry_after_s is not None:
+        headers.append((b"retry-after", str(retry_after_s).encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
-def mount_mcp(app: FastAPI, admin_key: str) -> FastMCP[Any]:
+def mount_mcp(app: FastAPI) -> FastMCP[Any]:
     """Serve the tools at /mcp on `app`; the caller runs `server.session_manager.run()` in its lifespan."""
     server = build_mcp_server(in_process_client_source())
     starlette_app = server.streamable_http_app()  # creates the session manager
     endpoint = next(r for r in starlette_app.routes if isinstance(r, Route) and r.path == "/mcp")
-    guarded = RequireSpaceKey(endpoint.app, admin_key)
+    guarded = RequireSpaceKey(endpoint.app)
     app.router.routes.append(Route("/mcp", endpoint=guarded, methods=["GET", "POST", "DELETE"]))
     return server

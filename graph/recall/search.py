@@ -13,13 +13,12 @@ from typing import Any
 import neo4j
 
 from graph.cypher import load
-from graph.reads import bounded, timed
+from graph.reads import read, timed
 from graph.recall.lucene import in_space
 from graph.recall.models import ItemKind
 from graph.space_indexes import SpaceIndexes
 
 MAX_FETCH = 8192
-READ_ATTEMPTS = 3  # a read the server marks retryable (leader switch, deadlock) is tried this often
 # Up to this many nodes of a label, a space is scanned exactly rather than through the shared ANN index.
 EXACT_SCAN_MAX = 5000
 # Up to this many nodes of a label, a space's full-text queries are scoped to it inside the index.
@@ -133,32 +132,17 @@ class GraphSearcher:
         return self._space
 
     def _record(self, name: str, **params: Any) -> neo4j.Record:
-        """The one record a recall statement returns.
-
-        An auto-commit read in a short session, not `execute_query`: that wraps each statement in a managed
-        transaction (BEGIN, RUN, PULL, COMMIT), which cost ~0.8 ms more a statement, and a recall runs ~17. Errors
-        the server marks retryable are retried as `execute_query` would; the shared bookmark manager keeps reads
-        causally after the writes this driver made.
-        """
+        """The one record a recall statement returns (graph/reads.py's `read`: an auto-commit read, retried on what
+        the server marks retryable but for a timeout or the memory cap)."""
         with self._lock:
             self.queries += 1
         query = timed(load(f"recall/{name}"), self._timeout_s)
-        for attempt in range(1, READ_ATTEMPTS + 1):
-            try:
-                with (
-                    bounded(f"recall/{name}", self._timeout_s),
-                    self._driver.session(
-                        database=self._database,
-                        default_access_mode=neo4j.READ_ACCESS,
-                        bookmark_manager=self._driver.execute_query_bookmark_manager,
-                    ) as session,
-                ):
-                    return session.run(query, space=self._space, as_of=self._as_of, **params).single(strict=True)
-            except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as error:
-                if attempt == READ_ATTEMPTS or not error.is_retryable():
-                    raise
-                time.sleep(0.05 * attempt)
-        raise AssertionError("unreachable")
+        records = read(
+            self._driver, self._database, f"recall/{name}", query, space=self._space, as_of=self._as_of, **params
+        )
+        if len(records) != 1:
+            raise LookupError(f"recall/{name} returned {len(records)} records, not 1")
+        return records[0]
 
     def _rows(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """The rows of a recall statement, which collects them into one record: the Python driver spends ~45 us of

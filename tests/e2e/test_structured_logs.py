@@ -56,6 +56,9 @@ def test_a_request_id_reaches_the_api_log_and_the_worker_log_of_its_job(
     # Every stage of the chain carries the id, though each was queued by the worker as the previous one ended.
     stages = ("standardize", "extract", "embed", "write", "consolidate")
     assert {m.split("stage ")[1].split(" done")[0] for m in done} == set(stages), done
+    # Celery's own "Task ...[id] received" line, logged as the message arrives (before any task runs), too.
+    received = [e["message"] for e in worker if e["logger"] == "celery.worker.strategy" and "received" in e["message"]]
+    assert {m.split("[")[0].removeprefix("Task engram.ingest.") for m in received} >= set(stages), received
 
 
 def test_a_request_without_an_id_gets_one_and_a_bad_id_is_replaced(server: GraphQL) -> None:

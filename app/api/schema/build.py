@@ -14,6 +14,7 @@ from strawberry.extensions import (
 )
 
 from app.api.errors import CorrelatedMaskErrors
+from app.api.operation_cost import RootFieldCost
 from app.api.requests import OperationLabels
 from app.api.schema.maintenance import MaintenanceMutation, MaintenanceQuery
 from app.api.schema.mutation import MemoryMutation
@@ -61,6 +62,7 @@ def build_schema(settings: ApiSettings | None = None) -> strawberry.Schema:
             lambda: QueryDepthLimiter(max_depth=settings.max_query_depth),
             lambda: MaxTokensLimiter(max_token_count=settings.max_query_tokens),
             lambda: MaxAliasesLimiter(max_alias_count=settings.max_aliases),
+            lambda: RootFieldCost(settings.rate_limit_per_minute),  # after validation: counts a valid document
             CorrelatedMaskErrors,
             Neo4jCost,
         ]

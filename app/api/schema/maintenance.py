@@ -12,6 +12,7 @@ from strawberry.scalars import JSON
 
 from app.api.schema.nodes import Info, Proposition
 from app.api.schema.outcomes import InvalidInput, NotFound, invalid
+from graph.api_keys import KeyRole
 from graph.consolidation.correction import (
     CorrectionError,
     InvalidCorrection,
@@ -93,7 +94,7 @@ class MaintenanceMutation:
         try:
             result = await asyncio.to_thread(
                 correct,
-                info.context.space,
+                info.context.space_for(KeyRole.WRITER),
                 str(input.proposition_id),
                 input.text,
                 embed=services.embedder.encode,
@@ -119,7 +120,7 @@ class MaintenanceMutation:
     async def consolidate(self, info: Info) -> Consolidation:
         from workers.tasks.consolidate import submit_consolidation
 
-        space = info.context.space
+        space = info.context.space_for(KeyRole.WRITER)
         task_id = await asyncio.to_thread(submit_consolidation, space)
         info.context.services.redis.set(_space_key(task_id), space, ex=CONSOLIDATION_TTL_S)
         return Consolidation(id=strawberry.ID(task_id), state="PENDING", report=None)

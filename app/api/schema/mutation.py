@@ -13,14 +13,17 @@ import strawberry
 from strawberry.file_uploads import Upload
 from strawberry.scalars import JSON
 
+from app.api.errors import Forbidden, KeyLimit, TooManyRequests
 from app.api.schema.admin_types import ApiKey, IssuedApiKey, SpaceCreated, SpaceExists
 from app.api.schema.job_types import Job
 from app.api.schema.nodes import Info
 from app.api.schema.outcomes import InvalidInput, NotFound, OverBudget, invalid
+from app.api.security import RateLimited, RateLimiter
 from engram.formats.loading import InputFormat, parse_payload, validate_records
 from engram.formats.loading import InvalidInput as InvalidRecords
 from engram.formats.records import MAX_RECORDS_PER_JOB, Record
 from engram.ids import validate_space
+from graph.api_keys import KeyLimitReached, KeyRole, RevokeRefused
 from workers.tasks.ingest import submit_ingest
 
 strawberry.enum(InputFormat, description="How `payload` is written")
@@ -75,7 +78,7 @@ def _records(data: IngestInput) -> list[Record]:
 class MemoryMutation:
     @strawberry.mutation(description="Validate a payload whole and queue it as an ingest job (nothing partial).")
     async def ingest(self, info: Info, input: IngestInput) -> IngestPayload:
-        space = info.context.space
+        space = info.context.space_for(KeyRole.WRITER)
         if isinstance(input.records, list) and len(input.records) > MAX_RECORDS_PER_JOB:
             return OverBudget(
                 message=f"{len(input.records)} records in one job; the limit is {MAX_RECORDS_PER_JOB}",
@@ -105,7 +108,7 @@ class MemoryMutation:
 
     @strawberry.mutation(description="Forget episodes, sources or knowledge, with cascade; returns what went.")
     async def forget(self, info: Info, input: ForgetInput) -> ForgetPayload:
-        space = info.context.space
+        space = info.context.space_for(KeyRole.WRITER)
         asked = [*input.episode_ids, *input.source_ids, *input.knowledge_ids]
         if not asked:
             return invalid(["give at least one of episodeIds, sourceIds, knowledgeIds"])
@@ -154,14 +157,45 @@ class MemoryMutation:
         issued = await asyncio.to_thread(keys.issue, name, key_label)
         return SpaceCreated(space=name, key=IssuedApiKey.of(issued))
 
-    @strawberry.mutation(description="Issue another key for the caller's space (e.g. to rotate keys).")
-    async def create_api_key(self, info: Info, label: str = "") -> IssuedApiKey:
-        issued = await asyncio.to_thread(info.context.services.keys.issue, info.context.space, label)
+    @strawberry.mutation(
+        description="Issue another key for the caller's space (e.g. to rotate keys: mint the new one, then revoke the "
+        "old one with itself). `role` defaults to the caller's and may not exceed it; a space holds a capped number "
+        "of active keys, minted under their own rate limit."
+    )
+    async def create_api_key(self, info: Info, label: str = "", role: KeyRole | None = None) -> IssuedApiKey:
+        space, caller = info.context.space, info.context.caller
+        assert caller is not None and caller.role is not None  # a space's key: `space` refused anything else
+        wanted = role or caller.role
+        if wanted.rank > caller.role.rank:
+            raise Forbidden(f"a {caller.role.value} key cannot mint a key of role {wanted.value} (above its own)")
+        services = info.context.services
+        api = services.settings.api
+        mints = RateLimiter(services.redis, api.key_mints_per_hour, 3600, "engram:mint")
+        try:
+            await asyncio.to_thread(mints.check, space, f"{api.key_mints_per_hour} keys minted this hour")
+        except RateLimited as exc:
+            raise TooManyRequests(str(exc), exc.retry_after_s) from exc
+        keys = services.keys
+        try:
+            issued = await asyncio.to_thread(
+                keys.issue, space, label, wanted, caller.key_id, api.max_active_keys_per_space
+            )
+        except KeyLimitReached as exc:
+            raise KeyLimit(str(exc)) from exc
         return IssuedApiKey.of(issued)
 
-    @strawberry.mutation(description="Revoke a key of the caller's space; it stops working at once.")
+    @strawberry.mutation(
+        description="Revoke a key of the caller's space; it stops working at once, and so do the keys minted from "
+        "it unless a key revokes itself. A key revokes itself and what it minted; an owner key any key of the space "
+        "but those it was minted from."
+    )
     async def revoke_api_key(self, info: Info, id: strawberry.ID) -> RevokePayload:
-        revoked = await asyncio.to_thread(info.context.services.keys.revoke, info.context.space, str(id))
+        space, caller = info.context.space, info.context.caller
+        assert caller is not None
+        try:
+            revoked = await asyncio.to_thread(info.context.services.keys.revoke, space, str(id), caller.key_id)
+        except RevokeRefused as exc:
+            raise Forbidden(str(exc)) from exc
         if revoked is None:
             return NotFound(message=f"no API key {id!r} in this space", id=str(id))
         return ApiKey.of(revoked)

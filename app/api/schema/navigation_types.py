@@ -10,10 +10,8 @@ from strawberry.scalars import JSON
 from app.api.pagination import Connection, decode_cursor, page_size
 from app.api.schema.json import to_json
 from app.api.schema.nodes import Concept, Dimension, Info, Node, Proposition, node_from_row
+from graph.navigation import MAX_ASSOCIATED, LinkType, Navigator
 from graph.navigation import ConceptPage as NavigatorPage
-from graph.navigation import LinkType, Navigator
-
-MAX_ASSOCIATED = 100
 
 strawberry.enum(LinkType)  # registers the graph's own enum: one list of link types
 
@@ -88,7 +86,7 @@ class Link:
 async def concept_page_of(info: Info, page: NavigatorPage) -> ConceptPage:
     found = await info.context.loaders.node.load_many([page.id, *([page.dimension_id] if page.dimension_id else [])])
     concept, dimension = found[0], found[1] if len(found) > 1 else None
-    associated = sorted(page.associated, key=lambda a: -float(a["weight"] or 0.0))[:MAX_ASSOCIATED]
+    associated = page.associated  # the strongest MAX_ASSOCIATED, strongest first: cut in Cypher
     return ConceptPage(
         concept=Concept.from_row(concept[1]) if concept else Concept.from_row(page.model_dump()),
         dimension=Dimension.from_row(dimension[1]) if dimension else None,

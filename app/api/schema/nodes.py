@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -177,9 +176,7 @@ class Source(Node):
     async def episodes(self, info: Info, first: int = 20, after: str | None = None) -> Connection[Episode]:
         size = page_size(first, info.context.services.settings.api.max_page)
         offset = decode_cursor(after)
-        reader = info.context.reader
-        pages = await asyncio.to_thread(reader.episodes_of_sources, [str(self.id)], offset, size + 1)
-        rows, total = pages.get(str(self.id), ([], 0))
+        rows, total = await info.context.loaders.source_episodes.load((str(self.id), offset, size + 1))
         return Connection.from_page(rows, offset, size, Episode.from_row, total)
 
 

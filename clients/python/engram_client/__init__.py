@@ -48,7 +48,14 @@ from .dimensions import (
     DimensionsDimensionsEdgesNodeConceptsEdgesNodeConcept,
     DimensionsDimensionsEdgesNodeDimension,
 )
-from .enums import InputFormat, JobState, KnowledgeStatus, LinkType, MemoryType
+from .enums import (
+    ApiKeyRole,
+    InputFormat,
+    JobState,
+    KnowledgeStatus,
+    LinkType,
+    MemoryType,
+)
 from .exceptions import (
     GraphQLClientError,
     GraphQLClientGraphQLError,
@@ -120,6 +127,7 @@ from .sync_client import EngramClient
 __all__ = [
     "EngramClient",
     "BaseClient",
+    "ApiKeyRole",
     "ApiKeys",
     "ApiKeysApiKeys",
     "AsyncBaseClient",

@@ -4,6 +4,7 @@ from typing import Optional
 from pydantic import Field
 
 from .base_model import BaseModel
+from .enums import ApiKeyRole
 
 
 class ApiKeys(BaseModel):
@@ -13,6 +14,8 @@ class ApiKeys(BaseModel):
 class ApiKeysApiKeys(BaseModel):
     id: str
     label: str
+    role: ApiKeyRole
+    minted_by: Optional[str] = Field(alias="mintedBy")
     created_at: datetime = Field(alias="createdAt")
     revoked_at: Optional[datetime] = Field(alias="revokedAt")
 

@@ -10,7 +10,7 @@ from .correct import Correct
 from .create_api_key import CreateApiKey
 from .create_space import CreateSpace
 from .dimensions import Dimensions
-from .enums import LinkType, MemoryType
+from .enums import ApiKeyRole, LinkType, MemoryType
 from .follow import Follow
 from .forget import Forget
 from .ingest import Ingest
@@ -27,20 +27,27 @@ def gql(q: str) -> str:
 
 
 class AsyncEngramClient(AsyncBaseClient):
-    async def create_api_key(self, label: str, **kwargs: Any) -> CreateApiKey:
+    async def create_api_key(
+        self,
+        label: str,
+        role: Union[Optional[ApiKeyRole], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> CreateApiKey:
         query = gql("""
-            mutation CreateApiKey($label: String!) {
-              createApiKey(label: $label) {
+            mutation CreateApiKey($label: String!, $role: ApiKeyRole) {
+              createApiKey(label: $label, role: $role) {
                 secret
                 key {
                   id
                   label
+                  role
+                  mintedBy
                   createdAt
                 }
               }
             }
             """)
-        variables: dict[str, object] = {"label": label}
+        variables: dict[str, object] = {"label": label, "role": role}
         response = await self.execute(
             query=query, operation_name="CreateApiKey", variables=variables, **kwargs
         )
@@ -53,6 +60,8 @@ class AsyncEngramClient(AsyncBaseClient):
               apiKeys {
                 id
                 label
+                role
+                mintedBy
                 createdAt
                 revokedAt
               }

@@ -1,8 +1,10 @@
 from datetime import datetime
+from typing import Optional
 
 from pydantic import Field
 
 from .base_model import BaseModel
+from .enums import ApiKeyRole
 
 
 class CreateApiKey(BaseModel):
@@ -17,6 +19,8 @@ class CreateApiKeyCreateApiKey(BaseModel):
 class CreateApiKeyCreateApiKeyKey(BaseModel):
     id: str
     label: str
+    role: ApiKeyRole
+    minted_by: Optional[str] = Field(alias="mintedBy")
     created_at: datetime = Field(alias="createdAt")
 
 

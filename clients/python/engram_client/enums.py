@@ -1,6 +1,12 @@
 from enum import Enum
 
 
+class ApiKeyRole(str, Enum):
+    READER = "READER"
+    WRITER = "WRITER"
+    OWNER = "OWNER"
+
+
 class InputFormat(str, Enum):
     JSONL = "JSONL"
     JSON = "JSON"

@@ -19,6 +19,7 @@ import uvicorn
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+from app.api.metrics import REGISTRY
 from app.api.server import create_app
 from app.api.services import ApiServices
 from engram.settings import EngramSettings
@@ -256,3 +257,21 @@ def test_a_forgotten_node_is_not_served_again_over_the_same_socket(
     before, after = asyncio.run(scenario())
     assert "lighthouse" in before["data"]["episode"]["text"]
     assert after["data"]["episode"]["__typename"] == "NotFound", after
+
+
+def test_socket_operations_are_timed_in_the_request_histogram(ws_url: str, key: str) -> None:
+    labels = {"route": "/graphql", "operation": "query", "field": "stats", "status": "ws"}
+
+    def count() -> float:
+        return REGISTRY.get_sample_value("engram_api_request_seconds_count", labels) or 0.0
+
+    before = count()
+
+    async def scenario() -> None:
+        ws = await _acked(ws_url, key)
+        for _ in range(2):
+            assert (await _run(ws, STATS)).get("data")
+        await ws.close()
+
+    asyncio.run(scenario())
+    assert count() == before + 2

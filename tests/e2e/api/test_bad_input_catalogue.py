@@ -15,6 +15,7 @@ import neo4j
 import pytest
 
 from engram.settings import PROJECT_ROOT, EngramSettings
+from graph.api_keys import ApiKeyStore, KeyRole
 from tests.support.cli import engram
 from tests.support.graph_queries import label_counts
 from tests.support.graphql_client import GraphQL, operation
@@ -25,13 +26,18 @@ DOC = {"type": "document", "id": "d1", "text": "Fine."}
 
 @dataclass(frozen=True)
 class Probe:
-    """What a catalogue entry runs against: the test's client (its key opens a fresh, empty space), the admin key,
-    that space's name, and a folder for files."""
+    """What a catalogue entry runs against: the test's client (its owner key opens a fresh, empty space), the admin
+    key, that space's name, a folder for files, and a reader key of the space."""
 
     gql: GraphQL
     admin: str
     space: str
     folder: Path
+    reader: str
+
+    @property
+    def owner_key_id(self) -> str:
+        return (self.gql.key or "").removeprefix("egk_").split(".", 1)[0]
 
 
 @dataclass(frozen=True)
@@ -91,6 +97,14 @@ def _admin(query: str, variables: dict[str, Any]) -> Callable[[Probe], str]:
     return lambda probe: _http(probe.gql.raw(query, variables, key=probe.admin))
 
 
+def _reader(query: str, variables: Callable[[Probe], dict[str, Any]]) -> Callable[[Probe], str]:
+    return lambda probe: _http(probe.gql.raw(query, variables(probe), key=probe.reader))
+
+
+MINT = "mutation($role: ApiKeyRole) { createApiKey(role: $role) { secret } }"
+REVOKE = "mutation($id: ID!) { revokeApiKey(id: $id) { __typename } }"
+
+
 CATALOGUE = [
     BadInput("GraphQL", "a query that does not parse", "Syntax Error", _graphql("{ recall(query: ")),
     BadInput("GraphQL", "a number where text is expected", "String cannot represent a non string value",
@@ -118,6 +132,12 @@ CATALOGUE = [
     BadInput("GraphQL", "createSpace with a tenant's key", "FORBIDDEN", _op("create_space", {"name": "x"})),
     BadInput("GraphQL", "createSpace with a name that is not a slug", "InvalidInput",
              _admin(operation("create_space"), {"name": "Not A Slug!"})),
+    BadInput("GraphQL", "a reader key writing memory", "this operation needs a writer key",
+             _reader(operation("ingest"), lambda p: {"records": [DOC]})),
+    BadInput("GraphQL", "a reader key minting a writer key", "cannot mint a key of role writer",
+             _reader(MINT, lambda p: {"role": "WRITER"})),
+    BadInput("GraphQL", "a reader key revoking the owner's key", "out of this key's reach",
+             _reader(REVOKE, lambda p: {"id": p.owner_key_id})),
     BadInput("GraphQL", "introspection outside development", "introspection",
              _graphql("{ __schema { types { name } } }")),
     BadInput("GraphQL", "an unknown job id", "NotFound", _op("job", {"id": "job_does_not_exist"})),
@@ -166,11 +186,14 @@ CATALOGUE = [
 def test_each_bad_input_gets_a_clear_answer_and_writes_nothing(
     entry: BadInput, gql: GraphQL, settings: EngramSettings, driver: neo4j.Driver, space: str, tmp_path: Path
 ) -> None:
+    reader = ApiKeyStore(driver, "neo4j").issue(space, "reader", KeyRole.READER).secret
+    keys_before = [k.model_dump() for k in ApiKeyStore(driver, "neo4j").keys(space)]
     before = label_counts(driver, space)
-    answer = entry.run(Probe(gql, settings.api.admin_key.get_secret_value(), space, tmp_path))
+    answer = entry.run(Probe(gql, settings.api.admin_key.get_secret_value(), space, tmp_path, reader))
     assert entry.answer in answer, answer[:2000]
     assert "Traceback" not in answer and "Internal" not in answer
     assert label_counts(driver, space) == before
+    assert [k.model_dump() for k in ApiKeyStore(driver, "neo4j").keys(space)] == keys_before  # none revoked either
 
 
 def _readme_rows() -> list[tuple[str, str, str]]:

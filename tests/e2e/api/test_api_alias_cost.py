@@ -1,0 +1,37 @@
+"""Aliases do not multiply a request past the rate limit: every root field of an operation (aliased, or in a fragment
+at the root) counts as one request against the key's limit, over HTTP and on WebSockets alike."""
+
+from __future__ import annotations
+
+import time
+
+import neo4j
+from fastapi.testclient import TestClient
+
+from app.api.server import create_app
+from app.api.services import ApiServices
+from engram.settings import EngramSettings
+from tests.e2e.api.conftest import issue_key
+from tests.support.graphql_client import GraphQL
+
+PER_MINUTE = 12
+TEN_STATS = "{ " + " ".join(f"a{i}: stats {{ episodes }}" for i in range(10)) + " }"
+
+
+def test_aliased_root_fields_count_as_that_many_requests(
+    settings: EngramSettings, services: ApiServices, driver: neo4j.Driver, space: str
+) -> None:
+    limited = settings.model_copy(update={"api": settings.api.model_copy(update={"rate_limit_per_minute": PER_MINUTE})})
+    if time.time() % 60 > 50:  # both requests in one rate window
+        time.sleep(61 - time.time() % 60)
+    with TestClient(create_app(limited, ApiServices(**{**services.__dict__, "settings": limited}))) as client:
+        gql = GraphQL(client, issue_key(driver, space))
+        first = gql.raw(TEN_STATS).json()
+        second = gql.raw(TEN_STATS).json()
+        fragment = gql.raw("{ ...F } fragment F on Query { b: stats { episodes } c: stats { episodes } }")
+    assert not first.get("errors") and len(first["data"]) == 10
+    # 10 counted, then 10 more would pass 12: refused before anything runs.
+    error = second["errors"][0]
+    assert error["extensions"]["code"] == "RATE_LIMITED" and 0 < error["extensions"]["retryAfter"] <= 60
+    assert "10 root fields" in error["message"] and second.get("data") is None
+    assert fragment.status_code == 429 or fragment.json()["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
