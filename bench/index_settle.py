@@ -31,15 +31,16 @@ def wait_until_settled(
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
 ) -> Settling:
-    """Probes until two consecutive rounds' p95 are within `tolerance` of each other (the index stopped getting
-    faster) or `max_wait_s` has passed; `interval_s` between rounds leaves the background merges time to run."""
+    """Probes until a round's p95 is no longer `tolerance` below the best of the rounds before it (the index stopped
+    getting faster; a noisy slower round counts as stopped too) or `max_wait_s` has passed; `interval_s` between
+    rounds leaves the background merges time to run."""
     started = clock()
     result = Settling(probe_p95_ms=[probe_p95_ms()])
     while clock() - started < max_wait_s:
         sleep(interval_s)
+        best = min(result.probe_p95_ms)
         result.probe_p95_ms.append(probe_p95_ms())
-        before, now = result.probe_p95_ms[-2:]
-        if abs(now - before) <= tolerance * max(before, now):
+        if result.probe_p95_ms[-1] >= (1 - tolerance) * best:
             result.settled = True
             break
     result.waited_s = round(clock() - started, 1)

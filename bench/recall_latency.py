@@ -86,12 +86,19 @@ def _vector_query_p95(driver: neo4j.Driver, space: str, vectors: Sequence[NDArra
 
 
 def _entry_name(driver: neo4j.Driver, size: int) -> str:
-    """The size, or `<size>_beside_<larger>` when the database also holds a synthetic space at least ten times
-    larger (a small tenant sharing the vector indexes with a large one)."""
+    """The size, or `<size>_beside_<larger>` when the database also holds a complete synthetic space at least ten
+    times larger (a small tenant sharing the vector indexes with a large one)."""
     records, _, _ = driver.execute_query("MATCH (s:Space) WHERE s.id STARTS WITH 'synthetic-' RETURN s.id AS id")
-    sizes = [int(r["id"].removeprefix("synthetic-")) for r in records if r["id"].removeprefix("synthetic-").isdigit()]
-    larger = max((other for other in sizes if other >= 10 * size), default=None)
-    return f"{size}_beside_{larger}" if larger else str(size)
+    larger = sorted(
+        (int(suffix) for r in records if (suffix := r["id"].removeprefix("synthetic-")).isdigit()), reverse=True
+    )
+    for other in (n for n in larger if n >= 10 * size):
+        counted, _, _ = driver.execute_query(
+            "MATCH (p:Proposition {space: $space}) RETURN count(p) AS n", space=f"synthetic-{other}"
+        )
+        if counted[0]["n"] == other:  # a build stopped part-way is not the large tenant it is named after
+            return f"{size}_beside_{other}"
+    return str(size)
 
 
 def percentile(values: list[float], q: int) -> float:

@@ -29,6 +29,13 @@ def test_settles_once_two_rounds_agree() -> None:
     assert result.waited_s == 180.0
 
 
+def test_a_slower_noisy_round_ends_the_wait() -> None:
+    clock = FakeClock()
+    result = wait_until_settled(probes(66.5, 6.5, 10.2, 1.0), interval_s=60, sleep=clock.sleep, clock=clock)
+    assert result.settled
+    assert result.probe_p95_ms == [66.5, 6.5, 10.2]
+
+
 def test_gives_up_at_the_limit_and_says_so() -> None:
     clock = FakeClock()
     falling = probes(*[100.0 / 2**n for n in range(20)])
