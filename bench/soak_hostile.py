@@ -56,11 +56,17 @@ def answered(answer: Any) -> str:
     return "answered"
 
 
+HOSTILE_ADDRESS = "127.0.0.2"  # loopback, but not the tenants' 127.0.0.1
+
+
 class Hostile:
     def __init__(self, space: str, key: str, base_url: str, record: Record, victims: list[Tenant]) -> None:
         self.space, self.key, self.base_url, self.record, self.victims = space, key, base_url, record, victims
         self.ws_url = f"{base_url.replace('http', 'ws', 1)}/graphql"
-        self.http = httpx.AsyncClient(base_url=base_url, timeout=60.0, limits=KEEPALIVE)
+        # From an address of its own, as an attacker would be: the API throttles failed authentications per client
+        # address, and the well-behaved tenants (127.0.0.1) must not pay for this one's floods.
+        transport = httpx.AsyncHTTPTransport(local_address=HOSTILE_ADDRESS, limits=KEEPALIVE)
+        self.http = httpx.AsyncClient(base_url=base_url, timeout=60.0, transport=transport)
         self.random = random.Random(99)
         self.revoked_key = ""
         self.foreign: list[str] = []
@@ -193,7 +199,9 @@ class Hostile:
     async def socket_close_code(self, attack: str, key: str | None, init: bool = True, wait_s: float = 5.0) -> None:
         """Opens a socket (connection_init with `key` unless `init` is false) and counts how it ends."""
         try:
-            async with websockets.connect(self.ws_url, subprotocols=[WS_PROTOCOL]) as ws:
+            async with websockets.connect(
+                self.ws_url, subprotocols=[WS_PROTOCOL], local_addr=(HOSTILE_ADDRESS, 0)
+            ) as ws:
                 if init:
                     await ws.send(json.dumps({"type": "connection_init", "payload": {"apiKey": key} if key else {}}))
                 async with asyncio.timeout(wait_s):
@@ -212,7 +220,7 @@ class Hostile:
 
         async def one() -> None:
             try:
-                ws = await websockets.connect(self.ws_url, subprotocols=[WS_PROTOCOL])
+                ws = await websockets.connect(self.ws_url, subprotocols=[WS_PROTOCOL], local_addr=(HOSTILE_ADDRESS, 0))
                 opened.append(ws)
                 await ws.send(json.dumps({"type": "connection_init", "payload": {"apiKey": self.key}}))
                 async with asyncio.timeout(5):
@@ -236,7 +244,9 @@ class Hostile:
 
     async def socket_oversize(self) -> None:
         try:
-            async with websockets.connect(self.ws_url, subprotocols=[WS_PROTOCOL], max_size=None) as ws:
+            async with websockets.connect(
+                self.ws_url, subprotocols=[WS_PROTOCOL], local_addr=(HOSTILE_ADDRESS, 0), max_size=None
+            ) as ws:
                 await ws.send(json.dumps({"type": "connection_init", "payload": {"apiKey": self.key}}))
                 await ws.recv()
                 await ws.send(
