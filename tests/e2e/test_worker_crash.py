@@ -53,13 +53,18 @@ def _start_worker(name: str) -> subprocess.Popen[bytes]:
          "--loglevel", "WARNING"],
         cwd=PROJECT_ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        replies = celery_app.control.ping(timeout=1.0)
-        if any(name in node for reply in replies for node in reply):
-            return worker
-    worker.kill()
-    raise TimeoutError(f"worker {name} did not come up")
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            replies = celery_app.control.ping(timeout=1.0)
+            if any(name in node for reply in replies for node in reply):
+                return worker
+        raise TimeoutError(f"worker {name} did not come up")
+    except BaseException:
+        # Never leave it behind (with its pool process): a stray worker would take later tests' jobs.
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()
+        raise
 
 
 @pytest.fixture()
