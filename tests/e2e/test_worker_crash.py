@@ -56,7 +56,9 @@ def _start_worker(name: str) -> subprocess.Popen[bytes]:
     try:
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
-            replies = celery_app.control.ping(timeout=1.0)
+            # On a connection of its own: one from the app's pool may still point at a Redis a test restarted.
+            with celery_app.connection_for_write() as connection:
+                replies = celery_app.control.ping(timeout=1.0, connection=connection)
             if any(name in node for reply in replies for node in reply):
                 return worker
         raise TimeoutError(f"worker {name} did not come up")

@@ -13,7 +13,6 @@ import neo4j
 
 from engram.settings import PROJECT_ROOT
 from tests.support.graph_queries import label_counts, relationship_counts, rows
-from workers.celery_app import app as celery_app
 
 SCRIPTS = {
     "neo4j": "infra/neo4j/neo4j.sh",
@@ -25,10 +24,6 @@ SCRIPTS = {
 
 def service(name: str, verb: str) -> None:
     subprocess.run(["bash", str(Path(PROJECT_ROOT) / SCRIPTS[name]), verb], check=True, timeout=300)
-    if name == "redis" and verb == "start":
-        # This test process's pooled broker connections still point at the Redis that was stopped: a later test's
-        # Celery control call (a worker ping) would pick one and fail with "Connection closed by server".
-        celery_app.pool.force_close_all(close_pool=False)
 
 
 @contextmanager
