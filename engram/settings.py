@@ -58,6 +58,11 @@ class WorkerSettings(BaseSettings):
     concurrency: int = 2
     # Torch threads per pool process; 0 = cores / concurrency, so parallel jobs do not oversubscribe the CPU.
     torch_threads: int = 0
+    # CPU niceness of the pool processes. Extraction, embedding and consolidation are background work: on a machine
+    # the API and Neo4j share with the workers, a burst of ingestion must not slow every tenant's recall (soak:
+    # bench/soak.py). The worker's main process keeps its priority (it re-stamps messages and answers pings).
+    # 0: the same priority as everything else.
+    nice: int = Field(default=10, ge=0, le=19)
 
 
 class EmbeddingSettings(BaseSettings):
@@ -101,6 +106,11 @@ class ApiSettings(BaseSettings):
     ws_max_connections_per_key: int = 8  # open sockets per API key, per API process (4429 beyond)
     ws_max_operations_in_flight: int = 10  # running operations (subscriptions included) per socket
     ws_reauth_interval_s: float = 30.0  # a running subscription's key is checked again this often
+    # Torch threads for embedding queries. A query is a few tokens: a second intra-op thread gains nothing, and while
+    # the workers keep the cores busy each forward pass waits at OpenMP's barrier for a descheduled thread (measured
+    # under ingestion load: query embedding p50 598 ms with 2 threads, 83 ms with 1). Requests run side by side on
+    # threads of their own instead.
+    torch_threads: int = Field(default=1, ge=1)
 
 
 class KeySettings(BaseSettings):

@@ -134,12 +134,15 @@ def _stop_visibility_heartbeat(**_: object) -> None:
 
 @worker_process_init.connect
 def _prepare_pool_process(**_: object) -> None:
-    """Share the cores between pool processes, and load the embedding model before the first job needs it."""
+    """Lower the pool process's CPU priority, share the cores between pool processes, and load the embedding model
+    before the first job needs it."""
     import torch
 
     from engram.embedding import get_embedder
 
     worker = get_settings().worker
+    # Absolute, not an increment: a worker started under `nice` already keeps at least its own niceness.
+    os.setpriority(os.PRIO_PROCESS, 0, max(os.getpriority(os.PRIO_PROCESS, 0), worker.nice))
     torch.set_num_threads(worker.torch_threads or max(1, (os.cpu_count() or 1) // worker.concurrency))
     get_embedder()
 

@@ -38,8 +38,11 @@ class ApiServices:
 
 
 def create_services(settings: EngramSettings) -> ApiServices:
+    import torch
+
     from graph.driver import create_driver
 
+    torch.set_num_threads(settings.api.torch_threads)  # per process: this one serves the API
     driver = create_driver(settings.neo4j)
     client = redis.Redis.from_url(settings.redis.url)
     embedder = Embedder(settings.embedding)

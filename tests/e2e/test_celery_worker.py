@@ -40,3 +40,14 @@ def test_a_killed_workers_restore_lock_expires_in_a_minute(settings: EngramSetti
         channel = connection.default_channel
         assert channel.unacked_mutex_expire == settings.worker.restore_lock_s == 60
         assert channel.visibility_timeout == settings.worker.visibility_timeout_s
+
+
+def test_pool_processes_yield_the_cpu_to_the_api(settings: EngramSettings) -> None:
+    """Jobs run at the worker's configured niceness, so a burst of ingestion does not slow every tenant's recall;
+    the worker's main process (message re-stamping, pings) keeps its priority."""
+    assert settings.worker.nice > 0
+    info = worker_info.delay().get(timeout=60)
+    worker_pid = int((settings.state_dir / "worker" / "worker.pid").read_text())
+    assert info["pid"] != worker_pid
+    assert psutil.Process(info["pid"]).nice() == settings.worker.nice
+    assert psutil.Process(worker_pid).nice() < settings.worker.nice
