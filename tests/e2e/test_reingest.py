@@ -82,3 +82,18 @@ def test_shortened_document_loses_its_trailing_passages(driver: neo4j.Driver, sp
     assert not any("Babbage" in t for t in texts), texts
     assert any("Lovelace" in t for t in texts), texts
     assert association_errors(driver, space) == (0, 0)
+
+
+def test_a_trajectory_whose_task_changed_solves_only_the_new_intent(driver: neo4j.Driver, space: str) -> None:
+    """The same steps under a new task: its prescriptions (same ids) solve the new task's intent only, and the old
+    intent, which nothing solves any more, is retired as a forget retires it."""
+    steps = [
+        {"observation": "kitchen", "action": "open the fridge"},
+        {"observation": "fridge open", "action": "take tomatoes and basil", "reward": 1.0},
+    ]
+    ingest(space, [{"type": "trajectory", "id": "run", "task": "prepare dinner", "steps": steps}])
+    ingest(space, [{"type": "trajectory", "id": "run", "task": "cook a pasta lunch for two", "steps": steps}])
+    solved = "MATCH (p:Prescription {space: $s})-[:SOLVES]->(i:Intent) RETURN DISTINCT i.text AS intent"
+    assert rows(driver, solved, s=space) == [{"intent": "cook a pasta lunch for two"}]
+    intents = rows(driver, "MATCH (i:Intent {space: $s}) RETURN i.text AS intent", s=space)
+    assert intents == [{"intent": "cook a pasta lunch for two"}]

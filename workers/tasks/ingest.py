@@ -240,6 +240,7 @@ def write_stage(self: Any, job_id: str) -> str:
         # Every process's key trie learns the keys now in the graph (see engram/keys/sync.py).
         new_keys = [c.key for c in knowledge.new_concepts]
         publish_written_keys(get_redis(), batch.space, new_keys, [i.text for i in knowledge.intents])
+        publish_removed_keys(get_redis(), batch.space, [], sorted(written.retired_intents))
         ids = {
             "concept_ids": sorted(written.concept_ids),
             "proposition_ids": [p.id for p in knowledge.propositions],
