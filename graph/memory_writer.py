@@ -186,7 +186,9 @@ def _retire(tx: neo4j.ManagedTransaction, space: str, lengths: list[dict[str, An
         concept_ids += row["concept_ids"] or []
     unproven = tx.run(load("ingest/unproven_knowledge"), space=space, ids=unlinked).single(strict=True)[0]
     if unproven:
-        row = tx.run(load("forget/forget_knowledge"), space=space, ids=unproven).single(strict=True)
+        row = tx.run(load("forget/forget_knowledge"), space=space, ids=unproven, restore_replaced=True).single(
+            strict=True
+        )
         concept_ids += row["concept_ids"] or []
     return concept_ids
 

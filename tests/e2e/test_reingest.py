@@ -7,6 +7,7 @@ from typing import Any
 
 import neo4j
 
+from graph.consolidation.run import consolidate
 from tests.support.graph_queries import association_errors, label_counts, relationship_counts, rows
 from tests.support.jobs import ingest
 
@@ -97,3 +98,31 @@ def test_a_trajectory_whose_task_changed_solves_only_the_new_intent(driver: neo4
     assert rows(driver, solved, s=space) == [{"intent": "cook a pasta lunch for two"}]
     intents = rows(driver, "MATCH (i:Intent {space: $s}) RETURN i.text AS intent", s=space)
     assert intents == [{"intent": "cook a pasta lunch for two"}]
+
+
+def test_an_edited_survivor_gives_back_the_statement_merged_into_it(driver: neo4j.Driver, space: str) -> None:
+    """Consolidation merged one conversation's statement into another's; the survivor's turn is then edited: the
+    survivor goes (what it still has are proofs inherited from the merged statement, not its own) and the merged
+    statement, whose own turn is unchanged, is current again."""
+    sunsets = "painting sunsets over the lake"
+    chats = {"a": _chat(f"I love {sunsets}.", "I live in Boston."), "b": _chat(f"Honestly, I love {sunsets}!")}
+    ingest(space, [{**chat, "id": name} for name, chat in chats.items()])
+    consolidate(space)
+    (merge,) = rows(
+        driver,
+        "MATCH (a:Proposition {space: $s})-[:SUPERSEDES {reason: 'merge'}]->(b) "
+        "MATCH (a)-[r:PROVEN_BY]->(:Episode)-[:PART_OF]->(own:Source) WHERE r.inherited_from IS NULL "
+        "RETURN a.id AS survivor, b.id AS merged, own.external_id AS source",
+        s=space,
+    )
+    name = merge["source"].split("/")[0]
+    edited = _chat("I bought a red kayak for the summer trips.", *(["I live in Boston."] if name == "a" else []))
+    ingest(space, [{**edited, "id": name}])
+    current = rows(
+        driver,
+        "MATCH (p:Proposition {space: $s, status: 'active'}) WHERE p.text CONTAINS 'sunsets' RETURN p.id AS id",
+        s=space,
+    )
+    assert current == [{"id": merge["merged"]}]
+    assert rows(driver, "MATCH (p:Proposition {space: $s, id: $id}) RETURN p", s=space, id=merge["survivor"]) == []
+    assert association_errors(driver, space) == (0, 0)
