@@ -1,7 +1,7 @@
-"""A wedged stage is stopped at its time limit: its job fails with TIME_LIMIT (stage, limit, job id: nothing of the
-worker's internals), nothing is half-written, and the worker takes the next job. The stage here waits on a database
-lock, where the soft limit cannot interrupt the driver (its rollback waits for the server): the hard limit stops it,
-and the worker replaces the killed pool process."""
+"""A stage past its time limit is stopped: its job fails with TIME_LIMIT (stage, limit, job id: nothing of the
+worker's internals), nothing is half-written, and the worker takes the next job. A stage busy in Python stops at the
+soft limit and its pool process takes the next job; one waiting on a database lock, where the soft limit cannot
+interrupt the driver (its rollback waits for the server), is stopped by the hard limit and its process replaced."""
 
 from __future__ import annotations
 
@@ -22,6 +22,37 @@ from workers.pipeline.standardize import standardize
 from workers.tasks.ingest import submit_ingest
 
 SOFT_S, HARD_S = 4, 20
+
+
+def _long_chat(turns: int) -> dict[str, Any]:
+    """One conversation of `turns` distinct statements, 50 turns a session: seconds of embedding."""
+    sessions = [
+        {"id": f"s{start}", "turns": [
+            {"speaker": "Bo", "id": f"t{n}", "text": f"I went to pottery class {n} on Saturday and met Ann {n} there."}
+            for n in range(start, min(start + 50, turns))
+        ]}
+        for start in range(0, turns, 50)
+    ]  # fmt: skip
+    return {"type": "conversation", "id": "long", "sessions": sessions}
+
+
+def test_a_busy_stage_stops_at_its_soft_limit_and_its_process_takes_the_next_job(
+    driver: neo4j.Driver, space: str, conversation: dict[str, Any], main_worker_stopped: None
+) -> None:
+    worker = start_worker("soft-limit", ENGRAM_WORKER_STAGE_TIME_LIMITS_S=json.dumps({"embed": [2, 120]}))
+    try:
+        started = time.monotonic()
+        failed = wait_for_job(submit_ingest(space, validate_records([_long_chat(1500)])), timeout_s=120)
+        assert failed.state is JobState.FAILED
+        assert failed.error.startswith("TIME_LIMIT: stage embed exceeded 2 s"), failed.error
+        assert time.monotonic() - started < 60  # well before the hard limit: the soft one stopped it
+        assert label_counts(driver, space) == {}  # the job never reached its write stage
+        done = wait_for_job(submit_ingest(space, validate_records([conversation])), timeout_s=120)
+        assert done.state is JobState.SUCCEEDED, done.error
+        assert worker.poll() is None
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(timeout=60)
 
 
 def test_a_stage_past_its_time_limit_fails_its_job_and_frees_the_worker(

@@ -64,10 +64,11 @@ class IngestStage(EngramTask):
         """A stage killed at its hard time limit never reaches `_stage`'s handler: its job is failed here, in the
         worker's main process, which replaces the killed pool process. The soft limit interrupts Python code, but a
         stage waiting in a database call (a lock held elsewhere) stops only when the call returns: the driver's
-        rollback waits for the server's answer. Its transaction is rolled back when its connection closes."""
-        if isinstance(exc, TimeLimitExceeded) and args:
+        rollback waits for the server's answer. Its transaction is rolled back when its connection closes. A soft
+        limit reached outside `_stage` (waiting out a Redis outage) fails the job here too."""
+        if isinstance(exc, TimeLimitExceeded | SoftTimeLimitExceeded) and args:
             stage, job_id = self.name.rsplit(".", 1)[-1], str(args[0])
-            get_job_store().fail(job_id, time_limit_error(stage, job_id, hard=True))
+            get_job_store().fail(job_id, time_limit_error(stage, job_id, hard=isinstance(exc, TimeLimitExceeded)))
 
 
 STAGE_OPTIONS: dict[str, Any] = {
