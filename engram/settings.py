@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engram.logs import LogFormat
@@ -63,6 +63,39 @@ class WorkerSettings(BaseSettings):
     # bench/soak.py). The worker's main process keeps its priority (it re-stamps messages and answers pings).
     # 0: the same priority as everything else.
     nice: int = Field(default=10, ge=0, le=19)
+    # Time limits of one stage, in seconds, so a wedged stage cannot hold a pool process forever. At the soft limit
+    # the stage is interrupted and its job fails with TIME_LIMIT (its slot takes the next job); at the hard limit a
+    # stage that did not stop has its process killed and replaced. An ingest stage takes minutes at most; a
+    # consolidation waits for a large space's index builds (up to 4 h, graph/space_indexes.py).
+    ingest_soft_time_limit_s: int = Field(default=1800, ge=1)
+    ingest_time_limit_s: int = Field(default=1900, ge=1)
+    consolidation_soft_time_limit_s: int = Field(default=5 * 3600, ge=1)
+    consolidation_time_limit_s: int = Field(default=5 * 3600 + 300, ge=1)
+    # A new pool process (at start, or replacing one killed at its hard limit) loads the embedding model first.
+    process_start_timeout_s: float = Field(default=180.0, gt=0)
+    # Per stage [soft, hard] over the above, e.g. ENGRAM_WORKER_STAGE_TIME_LIMITS_S='{"write": [3600, 3700]}'
+    # (stages: standardize, extract, embed, write, consolidate, and consolidation for a consolidation run).
+    stage_time_limits_s: dict[str, tuple[int, int]] = {}
+
+    @model_validator(mode="after")
+    def _soft_before_hard(self) -> WorkerSettings:
+        pairs = {
+            "ingest": (self.ingest_soft_time_limit_s, self.ingest_time_limit_s),
+            "consolidation": (self.consolidation_soft_time_limit_s, self.consolidation_time_limit_s),
+            **self.stage_time_limits_s,
+        }
+        wrong = sorted(name for name, (soft, hard) in pairs.items() if not 0 < soft < hard)
+        if wrong:
+            raise ValueError(f"time limits of {', '.join(wrong)}: the soft one must be above 0 and below the hard one")
+        return self
+
+    def time_limits(self, stage: str) -> tuple[int, int]:
+        """(soft, hard) seconds of a stage."""
+        if stage in self.stage_time_limits_s:
+            return self.stage_time_limits_s[stage]
+        if stage == "consolidation":
+            return self.consolidation_soft_time_limit_s, self.consolidation_time_limit_s
+        return self.ingest_soft_time_limit_s, self.ingest_time_limit_s
 
 
 class EmbeddingSettings(BaseSettings):

@@ -47,7 +47,11 @@ class Forgetter:
     def forget_knowledge(self, space: str, item_ids: Sequence[str]) -> ForgetResult:
         """Delete propositions or prescriptions themselves (the episodes stay: they happened)."""
         records, _, _ = self._driver.execute_query(
-            load("forget/forget_knowledge"), space=space, ids=list(dict.fromkeys(item_ids)), database_=self._database
+            load("forget/forget_knowledge"),
+            space=space,
+            ids=list(dict.fromkeys(item_ids)),
+            restore_replaced=False,
+            database_=self._database,
         )
         row = records[0]
         removed = self._refresh(space, sorted(row["concept_ids"] or []))

@@ -81,10 +81,13 @@ def reset_key_logs(client: redis.Redis, space: str) -> None:
         KeyLog(client, space, kind).reset()
 
 
-def publish_removed_keys(client: redis.Redis, space: str, concepts: Sequence[str]) -> None:
-    """Tell every process's tries about concept keys deleted from the graph (orphans after forget or refresh)."""
+def publish_removed_keys(client: redis.Redis, space: str, concepts: Sequence[str], intents: Sequence[str] = ()) -> None:
+    """Tell every process's tries about concept keys deleted from the graph (orphans after forget or refresh) and
+    intents (retired by a re-ingested trajectory whose task changed)."""
     if concepts:
         KeyLog(client, space, KeyKind.CONCEPT).publish(removed=concepts)
+    if intents:
+        KeyLog(client, space, KeyKind.INTENT).publish(removed=intents)
 
 
 class Accommodator:

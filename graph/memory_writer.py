@@ -59,6 +59,8 @@ class Written:
     # Concepts of knowledge retired because an episode's text changed or a record got shorter: their counts and every
     # association edge must be recounted, as after a forget.
     retired_concept_ids: set[str]
+    # Texts of the intents retired because a re-ingested trajectory's task changed (every intent trie drops them).
+    retired_intents: set[str]
 
 
 def _chunks(items: Sequence[Source], size: int) -> Iterator[Sequence[Source]]:
@@ -106,7 +108,7 @@ class MemoryWriter:
         for row in prescription_rows:
             pres_by_source.setdefault(last_source(row), []).append(row)
 
-        written = Written(set(), set())
+        written = Written(set(), set(), set())
         done = 0
         for chunk in _chunks(batch.sources, SOURCES_PER_TRANSACTION):
             ids = [s.id for s in chunk]
@@ -120,10 +122,11 @@ class MemoryWriter:
             ]
             written.concept_ids.update(m["concept_id"] for m in mentions)
             with self._driver.session(database=self._database) as session:
-                retired = session.execute_write(
+                retired_concepts, retired_intents = session.execute_write(
                     self._write_chunk, batch.space, _rows(chunk), episodes, propositions, mentions, prescriptions
                 )
-            written.retired_concept_ids.update(retired)
+            written.retired_concept_ids.update(retired_concepts)
+            written.retired_intents.update(retired_intents)
             done += len(chunk)
             if progress:
                 progress(done, len(batch.sources))
@@ -145,8 +148,8 @@ class MemoryWriter:
         propositions: list[dict[str, Any]],
         mentions: list[dict[str, Any]],
         prescriptions: list[dict[str, Any]],
-    ) -> list[str]:
-        """Writes one chunk; returns the concepts of the knowledge it retired."""
+    ) -> tuple[list[str], list[str]]:
+        """Writes one chunk; returns the concepts of the knowledge it retired and the texts of the intents."""
         tx.run(load("ingest/merge_sources"), space=space, sources=sources)
         texts = [{"id": e["id"], "text": e["text"]} for e in episodes]
         unlinked = tx.run(load("ingest/unlink_changed_episodes"), space=space, episodes=texts).single(strict=True)[0]
@@ -156,9 +159,11 @@ class MemoryWriter:
         tx.run(load("ingest/link_episode_sequence"), space=space, pairs=pairs)
         tx.run(load("ingest/merge_propositions"), space=space, propositions=propositions)
         tx.run(load("ingest/link_mentions"), space=space, mentions=mentions)
-        tx.run(load("ingest/merge_prescriptions"), space=space, prescriptions=prescriptions)
+        left = tx.run(load("ingest/merge_prescriptions"), space=space, prescriptions=prescriptions).single(strict=True)
         label_written(tx, space, propositions=[p["id"] for p in propositions], episodes=[e["id"] for e in episodes])
-        return _retire(tx, space, _record_lengths(sources, episodes), unlinked)
+        concept_ids = _retire(tx, space, _record_lengths(sources, episodes), unlinked)
+        intents = tx.run(load("ingest/retire_unsolved_intents"), space=space, intent_ids=left["left_intents"])
+        return concept_ids, intents.single(strict=True)["texts"]
 
 
 def _record_lengths(sources: list[dict[str, Any]], episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -181,7 +186,9 @@ def _retire(tx: neo4j.ManagedTransaction, space: str, lengths: list[dict[str, An
         concept_ids += row["concept_ids"] or []
     unproven = tx.run(load("ingest/unproven_knowledge"), space=space, ids=unlinked).single(strict=True)[0]
     if unproven:
-        row = tx.run(load("forget/forget_knowledge"), space=space, ids=unproven).single(strict=True)
+        row = tx.run(load("forget/forget_knowledge"), space=space, ids=unproven, restore_replaced=True).single(
+            strict=True
+        )
         concept_ids += row["concept_ids"] or []
     return concept_ids
 

@@ -27,23 +27,30 @@ from kombu import Queue  # type: ignore[attr-defined]
 import workers.broker_restart  # noqa: F401  (the worker survives a Redis restart)
 from engram.logs import adopt_handlers, correlation_id, set_correlation_id
 from engram.settings import get_settings
+from workers.jobs import STAGES
 from workers.visibility import VisibilityHeartbeat
 
 CPU_QUEUE = "cpu"
 GPU_QUEUE = "gpu"
 # The message header carrying the correlation id of the request that queued a task (engram/logs.py).
 CORRELATION_HEADER = "engram_correlation_id"
+# The stage whose time limits (WorkerSettings.time_limits) bound a task: every ingest stage and a consolidation run.
+TIMED_TASKS = {f"engram.ingest.{stage}": stage for stage in STAGES} | {"engram.consolidate.space": "consolidation"}
 
 
 class CorrelatedRequest(Request):  # type: ignore[misc]
     """A task message as the worker receives it. Celery logs "Task name[id] received" right after making this,
-    before any task signal: the message's correlation id is kept here for that line (_ReceivedLine)."""
+    before any task signal: the message's correlation id is kept here for that line (_ReceivedLine). A stage runs
+    under the time limits of the worker that runs it, whatever the process that queued it had configured."""
 
     last: tuple[str, str] = ("", "")  # (task id, correlation id) of the message received last, in this process
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         CorrelatedRequest.last = (self.id, str(self._request_dict.get(CORRELATION_HEADER) or ""))
+        if (stage := TIMED_TASKS.get(self._type)) is not None:
+            soft, hard = get_settings().worker.time_limits(stage)
+            self.time_limits = (hard, soft)  # Celery's order
 
 
 class _ReceivedLine(logging.Filter):
@@ -101,6 +108,9 @@ def create_celery_app() -> Celery:
             "unacked_mutex_expire": settings.worker.restore_lock_s,
         },
         worker_hijack_root_logger=False,
+        # A pool process loads the embedding model before it reports up (_prepare_pool_process): Celery's 4 s default
+        # killed every replacement of a process stopped at its hard time limit, and the worker took no job again.
+        worker_proc_alive_timeout=settings.worker.process_start_timeout_s,
         # Periodic consolidation of every space, for `celery -A workers.celery_app:app beat` (not started by
         # `engram up`: run beat where scheduled consolidation is wanted, e.g. next to one worker).
         beat_schedule={

@@ -1,7 +1,7 @@
 // Supersede a current proposition by a user's correction, in one transaction. The corrected statement gets
 // ingestion's id for its text (an existing node of that text becomes current again); it inherits the old one's
 // proofs and concepts, and mentions the existing concepts its own keyphrases name. No row if the old one is no
-// longer current.
+// longer current. Proofs and concepts are inherited from the space only (an edge into another space carries nothing).
 MATCH (old:Proposition {space: $space, id: $old_id})
 USING INDEX old:Proposition(space, id)
 WHERE old.status = 'active'
@@ -17,13 +17,13 @@ MERGE (new)-[r:SUPERSEDES]->(old)
   ON CREATE SET r.reason = 'correction', r.note = $reason, r.at = datetime()
 WITH new, old
 CALL (new, old) {
-  MATCH (old)-[:PROVEN_BY]->(e:Episode)
+  MATCH (old)-[:PROVEN_BY]->(e:Episode {space: $space})
   WHERE NOT (new)-[:PROVEN_BY]->(e)
   CREATE (new)-[:PROVEN_BY {inherited_from: old.id}]->(e)
   RETURN count(e) AS carried
 }
 CALL (new, old) {
-  OPTIONAL MATCH (old)-[:MENTIONS]->(c:Concept)
+  OPTIONAL MATCH (old)-[:MENTIONS]->(c:Concept {space: $space})
   WITH new, collect(c) AS inherited
   OPTIONAL MATCH (named:Concept {space: $space})
   WHERE named.key IN $keys

@@ -4,4 +4,4 @@ MATCH (old:Proposition {space: $space, id: $old_id})
 USING INDEX old:Proposition(space, id)
 MATCH (new:Proposition {space: $space, id: $new_id})
 USING INDEX new:Proposition(space, id)
-RETURN EXISTS { MATCH SHORTEST 1 (old)-[:SUPERSEDES]->+(new) } AS cycle
+RETURN EXISTS { MATCH SHORTEST 1 (old) (()-[:SUPERSEDES]->(:Proposition {space: $space}))+ (new) } AS cycle

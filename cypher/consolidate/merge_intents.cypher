@@ -1,5 +1,5 @@
 // Merge intents: the merged one stays (status 'merged', merged_into, SUPERSEDES from the canonical one) and its
-// prescriptions are re-pointed to the canonical intent. Both must still be current.
+// prescriptions (those of the space) are re-pointed to the canonical intent. Both must still be current.
 CALL () {
   UNWIND $merges AS m
   MATCH (keep:Intent {space: $space, id: m.canonical})
@@ -12,7 +12,7 @@ CALL () {
     ON CREATE SET r.reason = 'intent-merge', r.similarity = m.similarity, r.at = datetime()
   WITH keep, old
   CALL (keep, old) {
-    MATCH (p:Prescription)-[s:SOLVES]->(old)
+    MATCH (p:Prescription {space: $space})-[s:SOLVES]->(old)
     MERGE (p)-[:SOLVES]->(keep)
     DELETE s
     RETURN count(p) AS moved

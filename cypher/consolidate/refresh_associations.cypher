@@ -5,7 +5,7 @@ UNWIND $concept_ids AS concept_id
 WITH DISTINCT concept_id
 MATCH (c:Concept {space: $space, id: concept_id})
 USING INDEX c:Concept(space, id)
-OPTIONAL MATCH (c)-[old:ASSOCIATED]-()
+OPTIONAL MATCH (c)-[old:ASSOCIATED]-(:Concept {space: $space})  // an edge into another space is not this space's
 DELETE old
 WITH DISTINCT c
 MATCH (c)<-[:MENTIONS]-(p:Proposition {space: $space})-[:MENTIONS]->(o:Concept {space: $space})

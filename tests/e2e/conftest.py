@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from tests.support.workers import WORKER_SH
 
 CONVERSATION: dict[str, Any] = {
     "type": "conversation",
@@ -76,3 +80,13 @@ def document() -> dict[str, Any]:
 @pytest.fixture()
 def trajectory() -> dict[str, Any]:
     return TRAJECTORY
+
+
+@pytest.fixture()
+def main_worker_stopped() -> Iterator[None]:
+    """The stack's worker stopped for the test (which starts workers of its own), started again after it."""
+    subprocess.run(["bash", WORKER_SH, "stop"], check=True)
+    try:
+        yield
+    finally:
+        subprocess.run(["bash", WORKER_SH, "start"], check=True)

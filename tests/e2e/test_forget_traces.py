@@ -72,3 +72,38 @@ def test_dimensions_no_longer_name_forgotten_concepts(
     )
     assert all(r["summary"].startswith(f"{r['members']} concepts: ") and r["members"] > 0 for r in counted), counted
     assert not any("adoption" in t or "charity race" in t for t in _texts(driver, space))
+
+
+def test_forgetting_a_survivors_own_source_makes_the_statement_merged_into_it_current_again(
+    driver: neo4j.Driver, space: str
+) -> None:
+    """Consolidation merged one source's statement into another source's: forgetting the survivor's source takes the
+    survivor (its inherited proof is not its own: its wording came from the forgotten text), and the merged
+    statement, whose own source stays, is current again with its concepts counted."""
+    first, second = _chat(f"I love {SUNSETS}.", "I live in Boston."), _chat(f"Honestly, I love {SUNSETS}!")
+    ingest(space, [{**first, "id": "a"}, {**second, "id": "b"}])
+    consolidate(space)
+    (merge,) = rows(
+        driver,
+        "MATCH (a:Proposition {space: $s})-[:SUPERSEDES {reason: 'merge'}]->(b) "
+        "MATCH (a)-[r:PROVEN_BY]->(:Episode)-[:PART_OF]->(own:Source) WHERE r.inherited_from IS NULL "
+        "RETURN a.id AS survivor, a.text AS text, b.id AS merged, own.id AS source",
+        s=space,
+    )
+    Forgetter(driver, "neo4j").forget_sources(space, [merge["source"]])
+    current = rows(
+        driver,
+        "MATCH (p:Proposition {space: $s, status: 'active'}) WHERE p.text CONTAINS 'sunsets' RETURN p.id AS id",
+        s=space,
+    )
+    assert current == [{"id": merge["merged"]}]
+    assert merge["text"] not in _texts(driver, space)  # the forgotten wording is gone
+    (restored,) = rows(
+        driver,
+        "MATCH (p:Proposition {space: $s, id: $id}) "
+        "RETURN p.superseded_by AS by, p.expired_at AS expired, COUNT { (p)<-[:SUPERSEDES]-() } AS replaced_by",
+        s=space,
+        id=merge["merged"],
+    )
+    assert restored == {"by": None, "expired": None, "replaced_by": 0}
+    assert association_errors(driver, space) == (0, 0)

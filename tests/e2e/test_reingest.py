@@ -7,6 +7,7 @@ from typing import Any
 
 import neo4j
 
+from graph.consolidation.run import consolidate
 from tests.support.graph_queries import association_errors, label_counts, relationship_counts, rows
 from tests.support.jobs import ingest
 
@@ -81,4 +82,47 @@ def test_shortened_document_loses_its_trailing_passages(driver: neo4j.Driver, sp
     texts = _propositions(driver, space)
     assert not any("Babbage" in t for t in texts), texts
     assert any("Lovelace" in t for t in texts), texts
+    assert association_errors(driver, space) == (0, 0)
+
+
+def test_a_trajectory_whose_task_changed_solves_only_the_new_intent(driver: neo4j.Driver, space: str) -> None:
+    """The same steps under a new task: its prescriptions (same ids) solve the new task's intent only, and the old
+    intent, which nothing solves any more, is retired as a forget retires it."""
+    steps = [
+        {"observation": "kitchen", "action": "open the fridge"},
+        {"observation": "fridge open", "action": "take tomatoes and basil", "reward": 1.0},
+    ]
+    ingest(space, [{"type": "trajectory", "id": "run", "task": "prepare dinner", "steps": steps}])
+    ingest(space, [{"type": "trajectory", "id": "run", "task": "cook a pasta lunch for two", "steps": steps}])
+    solved = "MATCH (p:Prescription {space: $s})-[:SOLVES]->(i:Intent) RETURN DISTINCT i.text AS intent"
+    assert rows(driver, solved, s=space) == [{"intent": "cook a pasta lunch for two"}]
+    intents = rows(driver, "MATCH (i:Intent {space: $s}) RETURN i.text AS intent", s=space)
+    assert intents == [{"intent": "cook a pasta lunch for two"}]
+
+
+def test_an_edited_survivor_gives_back_the_statement_merged_into_it(driver: neo4j.Driver, space: str) -> None:
+    """Consolidation merged one conversation's statement into another's; the survivor's turn is then edited: the
+    survivor goes (what it still has are proofs inherited from the merged statement, not its own) and the merged
+    statement, whose own turn is unchanged, is current again."""
+    sunsets = "painting sunsets over the lake"
+    chats = {"a": _chat(f"I love {sunsets}.", "I live in Boston."), "b": _chat(f"Honestly, I love {sunsets}!")}
+    ingest(space, [{**chat, "id": name} for name, chat in chats.items()])
+    consolidate(space)
+    (merge,) = rows(
+        driver,
+        "MATCH (a:Proposition {space: $s})-[:SUPERSEDES {reason: 'merge'}]->(b) "
+        "MATCH (a)-[r:PROVEN_BY]->(:Episode)-[:PART_OF]->(own:Source) WHERE r.inherited_from IS NULL "
+        "RETURN a.id AS survivor, b.id AS merged, own.external_id AS source",
+        s=space,
+    )
+    name = merge["source"].split("/")[0]
+    edited = _chat("I bought a red kayak for the summer trips.", *(["I live in Boston."] if name == "a" else []))
+    ingest(space, [{**edited, "id": name}])
+    current = rows(
+        driver,
+        "MATCH (p:Proposition {space: $s, status: 'active'}) WHERE p.text CONTAINS 'sunsets' RETURN p.id AS id",
+        s=space,
+    )
+    assert current == [{"id": merge["merged"]}]
+    assert rows(driver, "MATCH (p:Proposition {space: $s, id: $id}) RETURN p", s=space, id=merge["survivor"]) == []
     assert association_errors(driver, space) == (0, 0)

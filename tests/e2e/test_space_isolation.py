@@ -14,6 +14,12 @@ import neo4j
 import pytest
 
 from engram.embedding import get_embedder
+from graph.consolidation.conflicts import alias_pairs
+from graph.consolidation.correction import correct
+from graph.consolidation.duplicates import Supersession, carry_late_proofs, load_active, supersede
+from graph.consolidation.model import SOURCE_QUALITY
+from graph.consolidation.report import figures
+from graph.cypher import load
 from graph.dimensions import build_dimensions
 from graph.forget import Forgetter
 from graph.lookup import GraphReader
@@ -153,3 +159,97 @@ def test_a_foreign_mention_keeps_no_concept_of_a_forgotten_space_alive(
     left = rows(driver, "MATCH (c:Concept {space: $s}) RETURN c.key AS key", s=space)
     assert left == []
     assert rows(driver, "MATCH (c:Concept {id: 'con_foreign'}) RETURN c.key AS key") == [{"key": "foreign"}]
+
+
+# The same foreign edges onto another proposition of the space, and foreign prescriptions solving its intents.
+GRAFT_MORE = """
+MATCH (q:Proposition {space: $space})-[:PROVEN_BY]->(:Episode {external_id: 'D2:1'})
+WITH q ORDER BY q.id LIMIT 1
+MATCH (fp:Proposition {space: $other, id: 'prop_foreign'}), (fc:Concept {space: $other, id: 'con_foreign'}),
+      (fe:Episode {space: $other, id: 'ep_foreign'}), (fs:Source {space: $other, id: 'src_foreign'})
+SET fs.kind = 'document'
+CREATE (q)-[:MENTIONS]->(fc), (q)-[:PROVEN_BY]->(fe)
+CREATE (ia:Intent {space: $space, id: 'int_a', text: 'plan a trip', embedding: q.embedding, status: 'active',
+                   recorded_at: datetime()})
+CREATE (ib:Intent {space: $space, id: 'int_b', text: 'plan a journey', embedding: q.embedding, status: 'active',
+                   recorded_at: datetime()})
+CREATE (own:Prescription {space: $space, id: 'pre_own', text: 'book a train'})-[:SOLVES]->(ib)
+CREATE (fr:Prescription {space: $other, id: 'pre_foreign', text: 'foreign statement'})-[:SOLVES]->(ib)
+RETURN q.id AS proposition
+"""
+
+
+def _foreign_edges(driver: neo4j.Driver, other: str) -> list[tuple[str, str, str]]:
+    """Every relationship touching the other space, as (start id, type, end id): what must stay as grafted."""
+    found = rows(
+        driver,
+        "MATCH (n {space: $other})-[r]-(m) RETURN DISTINCT startNode(r).id AS a, type(r) AS t, endNode(r).id AS b",
+        other=other,
+    )
+    return sorted((r["a"], r["t"], r["b"]) for r in found)
+
+
+def _foreign_neighbours(driver: neo4j.Driver, space: str, proposition_id: str) -> list[str]:
+    query = "MATCH (:Proposition {space: $s, id: $id})-[]-(n) WHERE n.space <> $s RETURN n.id AS id"
+    return [r["id"] for r in rows(driver, query, s=space, id=proposition_id)]
+
+
+def test_consolidation_and_corrections_never_follow_an_edge_into_another_space(
+    driver: neo4j.Driver, space: str, grafted: dict[str, str]
+) -> None:
+    """Reads of consolidation ignore foreign far ends (no foreign concept, proof, source kind, prescription or alias
+    counted) and its writes carry nothing across: a correction and a merge inherit the space's proofs and concepts
+    only, late proofs are not carried over a foreign link, an intent merge moves the space's prescriptions only."""
+    other = f"{space}-other"
+    (more,) = rows(driver, GRAFT_MORE, space=space, other=other)
+    p, q = grafted["proposition"], more["proposition"]
+    before = _foreign_edges(driver, other)
+    views = {v.id: v for v in load_active(driver, "neo4j", space)[0]}
+    own_support = rows(
+        driver, "MATCH (:Proposition {id: $id})-[:PROVEN_BY]->(e:Episode {space: $s}) RETURN e", id=p, s=space
+    )
+    assert "con_foreign" not in views[p].concept_ids and views[p].support == len(own_support)
+    assert views[q].source_quality == SOURCE_QUALITY["conversation"]  # not the foreign source's kind
+    assert "foreign" not in set().union(*alias_pairs(driver, "neo4j", space))
+    assert figures(driver, "neo4j", space).alias_edges == 0
+    intents = {r["id"]: r["prescriptions"] for r in rows(driver, load("consolidate/active_intents"), space=space)}
+    assert intents == {"int_a": 0, "int_b": 1}
+
+    corrected = correct(space, p, "Caroline found the LGBTQ support group powerful.", embed=get_embedder().encode)
+    assert _foreign_neighbours(driver, space, corrected.proposition_id) == []
+    assert corrected.provenance and grafted["episode"] in corrected.provenance  # the space's own proofs carried
+    survivor = rows(
+        driver,
+        "MATCH (x:Proposition {space: $s, status: 'active'}) WHERE NOT x.id IN [$q, $c] "
+        "RETURN x.id AS id ORDER BY id LIMIT 1",
+        s=space,
+        q=q,
+        c=corrected.proposition_id,
+    )[0]["id"]
+    assert supersede(driver, "neo4j", space, [Supersession(survivor, q, "merge", 0.95)]) == [q]
+    assert _foreign_neighbours(driver, space, survivor) == []
+    # A late proof reached `q` only through a foreign link: nothing is carried over it.
+    rows(
+        driver,
+        "MATCH (s:Proposition {id: $s}), (fp:Proposition {id: 'prop_foreign'}), (old:Proposition {id: $q}) "
+        "CREATE (s)-[:SUPERSEDES {reason: 'merge'}]->(fp)-[:SUPERSEDES {reason: 'merge'}]->(old)",
+        s=corrected.proposition_id,
+        q=q,
+    )
+    assert carry_late_proofs(driver, "neo4j", space) == 0
+
+    moved = rows(
+        driver,
+        load("consolidate/merge_intents"),
+        space=space,
+        merges=[{"canonical": "int_a", "merged": "int_b", "similarity": 1.0}],
+    )
+    assert moved == [{"merged": 1, "moved": 1}]
+    solves = rows(
+        driver,
+        "MATCH (r:Prescription)-[:SOLVES]->(i:Intent {space: $s}) RETURN r.id AS r, i.id AS i ORDER BY r",
+        s=space,
+    )
+    assert solves == [{"r": "pre_foreign", "i": "int_b"}, {"r": "pre_own", "i": "int_a"}]
+    chain = [(corrected.proposition_id, "SUPERSEDES", "prop_foreign"), ("prop_foreign", "SUPERSEDES", q)]
+    assert _foreign_edges(driver, other) == sorted(before + chain)  # the other space is linked as it was

@@ -6,26 +6,19 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import neo4j
-import pytest
 
 from engram.formats.loading import validate_records
-from engram.settings import PROJECT_ROOT
 from tests.support.graph_queries import label_counts, relationship_counts, rows
 from tests.support.jobs import ingest, wait_for_job
-from workers.celery_app import app as celery_app
+from tests.support.workers import WORKER_SH, start_worker
 from workers.jobs import JobState
 from workers.resources import get_job_store
 from workers.tasks.ingest import submit_ingest
 
-CELERY = str(Path(sys.executable).parent / "celery")
-WORKER_SH = str(Path(PROJECT_ROOT) / "infra" / "worker.sh")
 SUBJECTS = ["Ann", "Bob"]
 TOPICS = [
     "pottery class", "marathon training", "adoption agency", "camping trip", "guitar lessons", "vegan recipes",
@@ -46,43 +39,11 @@ def _payload() -> list[dict[str, Any]]:
     return [{"type": "conversation", "id": "crash", "sessions": sessions}]
 
 
-def _start_worker(name: str) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, ENGRAM_WORKER_VISIBILITY_TIMEOUT_S="12", ENGRAM_WORKER_RESTORE_INTERVAL_S="2")
-    worker = subprocess.Popen(
-        [CELERY, "-A", "workers.celery_app:app", "worker", "-Q", "cpu,gpu", "-c", "1", "--hostname", f"{name}@%h",
-         "--loglevel", "WARNING"],
-        cwd=PROJECT_ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            # On a connection of its own: one from the app's pool may still point at a Redis a test restarted.
-            with celery_app.connection_for_write() as connection:
-                replies = celery_app.control.ping(timeout=1.0, connection=connection)
-            if any(name in node for reply in replies for node in reply):
-                return worker
-        raise TimeoutError(f"worker {name} did not come up")
-    except BaseException:
-        # Never leave it behind (with its pool process): a stray worker would take later tests' jobs.
-        os.killpg(worker.pid, signal.SIGKILL)
-        worker.wait()
-        raise
-
-
-@pytest.fixture()
-def main_worker_stopped() -> Iterator[None]:
-    subprocess.run(["bash", WORKER_SH, "stop"], check=True)
-    try:
-        yield
-    finally:
-        subprocess.run(["bash", WORKER_SH, "start"], check=True)
-
-
 def test_killed_worker_mid_job_loses_and_duplicates_nothing(
     driver: neo4j.Driver, space: str, main_worker_stopped: None
 ) -> None:
     records = validate_records(_payload())
-    first = _start_worker("crash-first")
+    first = start_worker("crash-first")
     job_id = submit_ingest(space, records)
     killed_in = None
     deadline = time.monotonic() + 180
@@ -98,7 +59,7 @@ def test_killed_worker_mid_job_loses_and_duplicates_nothing(
     assert killed_in, "the job never reached the embed or write stage"
     assert get_job_store().status(job_id).state is JobState.RUNNING  # stuck until a worker picks it up again
 
-    second = _start_worker("crash-second")
+    second = start_worker("crash-second")
     try:
         final = wait_for_job(job_id, timeout_s=240)
     finally:

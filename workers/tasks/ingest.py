@@ -17,6 +17,7 @@ import neo4j.exceptions
 import numpy as np
 import redis.exceptions
 from celery import chain
+from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 from numpy.typing import NDArray
 
 from engram.embedding import get_embedder
@@ -30,7 +31,7 @@ from graph.driver import get_driver
 from graph.key_schema import publish_removed_keys, publish_written_keys
 from graph.memory_writer import MemoryBatch, MemoryWriter, refresh_concepts
 from graph.schema_keys import load_concept_keys
-from workers.celery_app import CPU_QUEUE, GPU_QUEUE, app
+from workers.celery_app import CPU_QUEUE, GPU_QUEUE, EngramTask, app
 from workers.jobs import JobState, JobStatus, JobStore
 from workers.pipeline.embed import embed_batch
 from workers.pipeline.extract import ExtractedKnowledge, extract
@@ -47,6 +48,29 @@ TRANSIENT_ERRORS = (
 # which fails while Redis is down, and then drops the stage's message: the job would stay running forever.
 REDIS_OUTAGE_S = 300.0
 log = logging.getLogger("engram.worker")
+
+
+def time_limit_error(stage: str, job_id: str, hard: bool = False) -> str:
+    """The job error of a stage stopped at its (soft or hard) time limit: what a tenant may read, and what to do."""
+    seconds = get_settings().worker.time_limits(stage)[1 if hard else 0]
+    return (
+        f"TIME_LIMIT: stage {stage} exceeded {seconds} s (job {job_id}) and was stopped; what it wrote is whole "
+        "(each write is one idempotent transaction): resubmit the job, split into smaller batches if it is large"
+    )
+
+
+class IngestStage(EngramTask):
+    def on_failure(self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any) -> None:
+        """A stage killed at its hard time limit never reaches `_stage`'s handler: its job is failed here, in the
+        worker's main process, which replaces the killed pool process. The soft limit interrupts Python code, but a
+        stage waiting in a database call (a lock held elsewhere) stops only when the call returns: the driver's
+        rollback waits for the server's answer. Its transaction is rolled back when its connection closes. A soft
+        limit reached outside `_stage` (waiting out a Redis outage) fails the job here too."""
+        if isinstance(exc, TimeLimitExceeded | SoftTimeLimitExceeded) and args:
+            stage, job_id = self.name.rsplit(".", 1)[-1], str(args[0])
+            get_job_store().fail(job_id, time_limit_error(stage, job_id, hard=isinstance(exc, TimeLimitExceeded)))
+
+
 STAGE_OPTIONS: dict[str, Any] = {
     "bind": True,
     "acks_late": True,
@@ -58,7 +82,7 @@ STAGE_OPTIONS: dict[str, Any] = {
 }
 # An ingest stage returns the job id for the next stage's message; nobody reads it from the result backend (the
 # job's state is its JobStore record), so it is not stored there: five keys a job for a day otherwise.
-INGEST_STAGE_OPTIONS: dict[str, Any] = {**STAGE_OPTIONS, "ignore_result": True}
+INGEST_STAGE_OPTIONS: dict[str, Any] = {**STAGE_OPTIONS, "ignore_result": True, "base": IngestStage}
 
 
 @lru_cache(maxsize=1)
@@ -80,6 +104,11 @@ def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[
         if not retrying:
             log.exception("ingest job %s: stage %s failed after retries", job_id, name)
             store.fail(job_id, f"stage {name}: the database or queue stayed unavailable after retries (job {job_id})")
+        raise
+    except SoftTimeLimitExceeded:
+        # A wedged or oversized stage: stopped, its open transaction rolled back, the pool process free again.
+        log.error("ingest job %s: stage %s stopped at its time limit", job_id, name)
+        store.fail(job_id, time_limit_error(name, job_id))
         raise
     except Exception:
         log.exception("ingest job %s: stage %s failed", job_id, name)
@@ -212,6 +241,7 @@ def write_stage(self: Any, job_id: str) -> str:
         # Every process's key trie learns the keys now in the graph (see engram/keys/sync.py).
         new_keys = [c.key for c in knowledge.new_concepts]
         publish_written_keys(get_redis(), batch.space, new_keys, [i.text for i in knowledge.intents])
+        publish_removed_keys(get_redis(), batch.space, [], sorted(written.retired_intents))
         ids = {
             "concept_ids": sorted(written.concept_ids),
             "proposition_ids": [p.id for p in knowledge.propositions],
