@@ -88,6 +88,8 @@ class Prescription(Node):
     """A reusable procedure ("knowing how") that SOLVES an intent."""
 
     text: str
+    # What full-text search reads: the intent and its actions' words, each once (trajectory.py `prescription_terms`).
+    terms: str
     intent_id: str
     steps: list[str]
     return_score: float = Field(ge=1.0, le=10.0)

@@ -21,7 +21,13 @@ WITH anchor, n, distance,
      collect(CASE WHEN current THEN {id: k.id, similarity: vector.similarity.cosine(k.embedding, $vector)} END)
        AS propositions,
      count(CASE WHEN known THEN k END) AS knowledge
+// A trajectory step's knowledge is the prescription drawn from it: it is not a bare utterance to return in its place
+// (as in dense_episodes).
+OPTIONAL MATCH (r:Prescription {space: $space})-[:PROVEN_BY]->(n)
+WHERE $as_of IS NULL OR r.recorded_at <= $as_of
+WITH anchor, n, distance, propositions, knowledge, count(r) AS prescriptions
 RETURN collect({
   anchor_rank: anchor.rank, episode_id: n.id, distance: distance,
-  episode_similarity: vector.similarity.cosine(n.embedding, $vector), propositions: propositions, knowledge: knowledge
+  episode_similarity: vector.similarity.cosine(n.embedding, $vector), propositions: propositions,
+  knowledge: knowledge + prescriptions
 }) AS rows

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 from engram.extraction.wordlists import load_wordlist
 
-STOPWORDS = load_wordlist("stopwords")
+# Words that carry no content (a search query drops them too), and with them the generic words that make poor keys.
+FUNCTION_WORDS = load_wordlist("function_words")
+STOPWORDS = FUNCTION_WORDS | load_wordlist("generic_words")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]|\d+")
 _SPLIT = re.compile(r"[.,;:!?()\[\]\"“”/&]+|\s+-\s+")
 MAX_PHRASE_WORDS = 3

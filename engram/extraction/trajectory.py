@@ -8,11 +8,19 @@ that did it), with a 1-10 return score from the segment's rewards.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def distinct_words(text: str) -> str:
+    """The words of `text`, each once, in the order they first appear."""
+    return " ".join(dict.fromkeys(word.lower() for word in _WORD.findall(text)))
 
 
 @dataclass(frozen=True)
@@ -35,6 +43,14 @@ class Segment:
         if not rewards:
             return 5.5
         return round(5.5 + 4.5 * math.tanh(sum(rewards)), 3)
+
+    def prescription_terms(self) -> str:
+        """What a prescription's full-text search reads: its intent, and the words of its actions each once.
+
+        A procedure's steps name the objects and places they handle again and again ("go to cabinet 1", "open
+        cabinet 1", ... "go to cabinet 9"), so by term frequency it matched a query on the thing it searched longest,
+        not on what it was for. A word both in the intent and in what was done counts twice."""
+        return f"{self.intent} {distinct_words('; '.join(s.action for s in self.steps))}"
 
     def prescription_text(self) -> str:
         actions = "; ".join(f"{i}. {s.action}" for i, s in enumerate(self.steps, start=1))

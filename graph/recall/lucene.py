@@ -16,20 +16,26 @@ _LUCENE_KEYWORDS = {"and", "or", "not", "to"}
 _NOT_IN_SPACE_NAME = re.compile(r"[^a-z0-9_.-]")
 
 
-def lucene_query(text: str) -> str:
-    """An OR of the text's content words (lower-cased; Lucene keywords dropped); empty if none."""
+def lucene_query(text: str, drop: frozenset[str] = STOPWORDS) -> str:
+    """An OR of the text's content words (lower-cased; the words in `drop` and Lucene keywords dropped); empty if
+    none. By default the words too generic to be concept keys are dropped too ("think", "feel", "good", "week")."""
     terms: list[str] = []
     for term in _TERM.findall(text.lower()):
-        if term in STOPWORDS or term in _LUCENE_KEYWORDS or term in terms:
+        if term in drop or term in _LUCENE_KEYWORDS or term in terms:
             continue
         terms.append(term)
     return " OR ".join(terms[:MAX_TERMS])
 
 
-def in_space(lucene: str, space: str) -> str:
-    """`lucene` (from `lucene_query`) over the `text` field, restricted to `space` inside the index (the text
+def in_field(lucene: str, field: str) -> str:
+    """`lucene` (from `lucene_query`) over one field of an index that has several."""
+    return f"{field}:({lucene})"
+
+
+def in_space(lucene: str, space: str, field: str = "text") -> str:
+    """`lucene` (from `lucene_query`) over `field`, restricted to `space` inside the index (the text
     indexes also index `space`, schema 0005). The space is a phrase: its parts in order, nothing between; a space
     whose name holds this one's parts as a run ("acme" in "acme-eu") matches it too, so callers still keep only
     their own space's rows."""
     phrase = _NOT_IN_SPACE_NAME.sub(" ", space.lower())  # space names are validated; a quote still never passes
-    return f'space:"{phrase}" AND text:({lucene})'
+    return f'space:"{phrase}" AND {in_field(lucene, field)}'

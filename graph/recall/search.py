@@ -14,7 +14,7 @@ import neo4j
 
 from graph.cypher import load
 from graph.reads import read, timed
-from graph.recall.lucene import in_space
+from graph.recall.lucene import in_field, in_space
 from graph.recall.models import ItemKind
 from graph.space_indexes import SpaceIndexes
 
@@ -41,6 +41,8 @@ SHARED_FULLTEXT_INDEXES = {
     "episodes": "episode_text",
     "prescriptions": "prescription_text",
 }
+# The field a label's full-text search reads (`text` where not named): a prescription's words each once (schema 0007).
+FULLTEXT_FIELDS = {"prescriptions": "terms"}
 
 _SHARED_INDEXES = frozenset(SHARED_VECTOR_INDEXES.values()) | frozenset(SHARED_FULLTEXT_INDEXES.values())
 
@@ -227,7 +229,10 @@ class GraphSearcher:
         statement, index = f"fulltext_{label}", self.fulltext_index(label)
         if index != SHARED_FULLTEXT_INDEXES[label]:
             return self._overfetched(statement, k, index=index, lucene=lucene)
-        scoped = in_space(lucene, self._space)
+        field = FULLTEXT_FIELDS.get(label, "text")
+        scoped = in_space(lucene, self._space, field)
+        if field != "text":
+            lucene = in_field(lucene, field)
         if self.size(label) <= SCOPED_FULLTEXT_MAX:
             return self._overfetched(statement, k, index=index, lucene=scoped)
         hits, complete = self._overfetch(statement, k, SCOPE_FULLTEXT_ABOVE, index=index, lucene=lucene)

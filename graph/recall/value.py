@@ -29,19 +29,31 @@ RRF_K = 20
 # down, and dense similarity alone drifts to the topic (it also rewards a question's false premise).
 # The neighbouring turns of the top items' episodes count most: in a conversation the answer to what a top
 # utterance raises (or what its "this" / "it" refers to) is usually in the turn next to it, worded differently.
+# A prescription's text begins with its intent: its dense search and its intent's see one meaning twice, so each
+# counts half and together they weigh as one dense list against the prescription's words (a dense match between
+# tasks follows the objects they share, "put a mug in shelf" / "put a cool mug in shelf").
 LIST_WEIGHTS = {
     "fulltext": 2.0,
     "episode_fulltext": 2.0,
     "prescription_fulltext": 2.0,
+    "prescription_dense": 0.5,
+    "intent_dense": 0.5,
     "context": 3.0,
     "participant": 3.0,
     "content": 2.0,
 }
 
 
+# The lists that search prescriptions themselves (their words, their meaning, their intent's meaning).
+PRESCRIPTION_LISTS = ("prescription_fulltext", "prescription_dense", "intent_dense")
+
 # The lists ranked by a dense (vector) search over everything, whose hits carry a cosine score. Not "participant":
 # what the named person said is evidence by who said it, however far its words are from the question's.
 DENSE_LISTS = frozenset({"dense", "episode_dense", "prescription_dense", "intent_dense", "content"})
+
+
+# The fused score of a prescription first in every list that searches prescriptions, each vote at full strength.
+PRESCRIPTION_CEILING = sum(LIST_WEIGHTS.get(name, 1.0) for name in PRESCRIPTION_LISTS) / (RRF_K + 1)
 
 
 def rrf(ranks: dict[str, int], strengths: dict[str, float] | None = None) -> float:

@@ -108,6 +108,7 @@ def extract_procedures(
                     space=batch.space,
                     id=stable_id("pre", plan.source_id, str(index)),
                     text=segment.prescription_text(),
+                    terms=segment.prescription_terms(),
                     intent_id=intent.id,
                     steps=[s.action for s in segment.steps],
                     return_score=segment.return_score,

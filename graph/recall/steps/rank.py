@@ -8,7 +8,7 @@ from typing import Any
 from graph.recall.candidates import Ranked
 from graph.recall.models import ItemKind, MemoryType, Provenance
 from graph.recall.run import RecallRun
-from graph.recall.value import ValueWeights, cosine, recency, rrf
+from graph.recall.value import PRESCRIPTION_CEILING, ValueWeights, cosine, recency, rrf
 
 _LABELS = {ItemKind.PROPOSITION: "propositions", ItemKind.EPISODE: "episodes", ItemKind.PRESCRIPTION: "prescriptions"}
 
@@ -26,7 +26,12 @@ def rank(run: RecallRun, weights: ValueWeights) -> list[Ranked]:
             row["valid_from"] = _time(row["valid_from"])
             row["provenance"] = [_provenance(p) for p in row["provenance"]]
             rows[row["id"]] = row
-    max_rrf = (pool[0][0] if pool else 1.0) or 1.0
+    # Procedures and facts are found by different lists (a prescription by its own words, its meaning and its
+    # intent's; a proposition by those and its episodes', its concepts' and its neighbouring turns'), so their fused
+    # scores are not on one scale: a fact is relevant relative to the best fact, a prescription relative to what its
+    # own lists give at most (first in each, fully matching), so that the best procedure is not behind a fact only
+    # because fewer lists search procedures, and an unrelated one stays low.
+    max_rrf = next((f for f, c in pool if c.kind is not ItemKind.PRESCRIPTION), 0.0) or 1.0
     max_activation = max((c.activation for _, c in pool), default=0.0) or 1.0
     times = [r["valid_from"] for r in rows.values() if r["valid_from"] is not None]
     oldest, newest = (min(times), max(times)) if times else (None, None)
@@ -37,7 +42,7 @@ def rank(run: RecallRun, weights: ValueWeights) -> list[Ranked]:
             continue  # deleted or superseded since it was found
         row = rows[candidate.id]
         components = {
-            "relevance": fused_rank / max_rrf,
+            "relevance": fused_rank / (PRESCRIPTION_CEILING if candidate.kind is ItemKind.PRESCRIPTION else max_rrf),
             "similarity": cosine(row["similarity"]),
             "activation": candidate.activation / max_activation,
             "confidence": float(row["confidence"]),

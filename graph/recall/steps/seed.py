@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from engram.extraction.keyphrases import FUNCTION_WORDS
 from graph.recall.candidates import candidate, merge_episode_hits
 from graph.recall.lucene import lucene_query
 from graph.recall.models import ItemKind, MemoryType, TraceStep
@@ -23,9 +24,14 @@ def seed(run: RecallRun) -> None:
         # Turn-level evidence: an utterance's context can match where its sentences alone do not.
         searches["episode_dense"] = lambda: searcher.dense("episodes", vector, k)
         searches["episode_fulltext"] = lambda: searcher.fulltext("episodes", lucene, k)
+    task = ""
     if MemoryType.PROCEDURAL in types:
         searches["prescription_dense"] = lambda: searcher.dense("prescriptions", vector, k)
-        searches["prescription_fulltext"] = lambda: searcher.fulltext("prescriptions", lucene, k)
+        # A task is named by its actions and states ("put a cool mug in shelf" / "put a mug in shelf"): a procedure's
+        # words are searched with every word but the function words (ALFWorld goals, prescription list alone: P@1
+        # of the first half 60 -> 75; on conversations the generic words cost adversarial R@10 0.9 on LoCoMo).
+        task = lucene_query(run.request.query, FUNCTION_WORDS)
+        searches["prescription_fulltext"] = lambda: searcher.fulltext("prescriptions", task, k)
         # The goals procedures were recorded for: a task worded as a goal finds the prescriptions solving it.
         searches["intent_dense"] = lambda: searcher.dense("intents", vector, k)
     searcher.load_sizes()
@@ -50,4 +56,7 @@ def seed(run: RecallRun) -> None:
                     "intent_dense", rank, run.vote("intent_dense", hit)
                 )
     hits = {name: len(found) for name, found in lists.items()}
-    run.trace.append(TraceStep(step="seed", detail={"lucene": lucene, "hits": hits, "candidates": len(candidates)}))
+    detail = {"lucene": lucene, "hits": hits, "candidates": len(candidates)}
+    if MemoryType.PROCEDURAL in types:
+        detail["task_lucene"] = task
+    run.trace.append(TraceStep(step="seed", detail=detail))

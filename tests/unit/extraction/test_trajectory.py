@@ -1,5 +1,5 @@
 from engram.embedding import get_embedder
-from engram.extraction.trajectory import Segment, StepView, segment_trajectory
+from engram.extraction.trajectory import Segment, StepView, distinct_words, segment_trajectory
 
 
 def test_segments_follow_subgoal_changes() -> None:
@@ -23,3 +23,10 @@ def test_return_score_is_neutral_without_rewards_and_rises_with_them() -> None:
     assert neutral.return_score == 5.5
     assert 9.0 < good.return_score <= 10.0
     assert 1.0 <= bad.return_score < 2.0
+
+
+def test_a_procedures_index_terms_are_its_intent_and_its_actions_words_once() -> None:
+    actions = ["go to cabinet 1", "open cabinet 1", "go to cabinet 2", "take mug 1 from cabinet 2"]
+    segment = Segment("put a mug in shelf.", [StepView(f"e{i}", a, "", None) for i, a in enumerate(actions)])
+    assert segment.prescription_terms() == "put a mug in shelf. go to cabinet 1 open 2 take mug from"
+    assert distinct_words("Go go, GO!") == "go"

@@ -1,5 +1,6 @@
 import pytest
 
+from engram.extraction.keyphrases import FUNCTION_WORDS
 from graph.recall.lucene import in_space, lucene_query
 
 
@@ -38,3 +39,14 @@ def test_a_space_name_cannot_close_the_phrase() -> None:
     assert scoped.count('"') == 2
     assert "*" not in scoped
     assert scoped.count(":") == 2  # the two fields, nothing the name brought
+
+
+def test_a_task_query_keeps_its_actions_and_states() -> None:
+    # "cool", "put" and "look" make poor concept keys, but they are what tells one task from another.
+    assert lucene_query("put a cool mug in shelf.") == "mug OR shelf"
+    assert lucene_query("put a cool mug in shelf.", FUNCTION_WORDS) == "put OR cool OR mug OR shelf"
+    assert lucene_query("look at the book under the desklamp", FUNCTION_WORDS) == "look OR book OR desklamp"
+
+
+def test_a_query_can_read_another_field() -> None:
+    assert in_space("mug OR shelf", "procs", "terms") == 'space:"procs" AND terms:(mug OR shelf)'
