@@ -86,6 +86,7 @@ class Tenant:
         self.proposition_ids: list[str] = []
         self.concept_keys: list[str] = []
         self.records_made = 0
+        self.corrections_made = 0
         self.ingest_task: asyncio.Task[None] | None = None
         self.consolidation_task: asyncio.Task[None] | None = None
         self.last_consolidation = -1e9
@@ -247,7 +248,11 @@ class Tenant:
             return await self.recall()
         node_id = self.random.choice(self.proposition_ids)
         self.proposition_ids.remove(node_id)  # superseded once corrected (or gone): not corrected twice
-        text = f"{self.random.choice(PEOPLE)} {self.codeword} now lives in {self.random.choice(CITIES)} (corrected)."
+        # Each correction worded anew: the service refuses (InvalidInput, by design) a correction that brings back a
+        # wording from the corrected statement's own history, which a random pick of person and city would repeat.
+        self.corrections_made += 1
+        person, city = self.random.choice(PEOPLE), self.random.choice(CITIES)
+        text = f"{person} {self.codeword} now lives in {city} (correction {self.corrections_made})."
         sent = time.monotonic()
         async with self.record.measure("correct"):
             answer = (await self.client.correct(proposition_id=node_id, text=text, reason="soak")).correct
