@@ -12,6 +12,8 @@ from engram.extraction.wordlists import load_wordlist
 FUNCTION_WORDS = load_wordlist("function_words")
 STOPWORDS = FUNCTION_WORDS | load_wordlist("generic_words")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]|\d+")
+# A run of letters or digits in any script: the unit of full-text search (a query's terms, a procedure's words).
+TERM = re.compile(r"[^\W_]+", re.UNICODE)
 _SPLIT = re.compile(r"[.,;:!?()\[\]\"“”/&]+|\s+-\s+")
 MAX_PHRASE_WORDS = 3
 

@@ -8,19 +8,18 @@ that did it), with a 1-10 return score from the segment's rewards.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+from engram.extraction.keyphrases import TERM
 
 
 def distinct_words(text: str) -> str:
     """The words of `text`, each once, in the order they first appear."""
-    return " ".join(dict.fromkeys(word.lower() for word in _WORD.findall(text)))
+    return " ".join(dict.fromkeys(word.lower() for word in TERM.findall(text)))
 
 
 @dataclass(frozen=True)

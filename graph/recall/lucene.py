@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import re
 
-from engram.extraction.keyphrases import STOPWORDS
+from engram.extraction.keyphrases import STOPWORDS, TERM
 
 MAX_TERMS = 32
-_TERM = re.compile(r"[^\W_]+", re.UNICODE)
 _LUCENE_KEYWORDS = {"and", "or", "not", "to"}
 _NOT_IN_SPACE_NAME = re.compile(r"[^a-z0-9_.-]")
 
@@ -20,7 +19,7 @@ def lucene_query(text: str, drop: frozenset[str] = STOPWORDS) -> str:
     """An OR of the text's content words (lower-cased; the words in `drop` and Lucene keywords dropped); empty if
     none. By default the words too generic to be concept keys are dropped too ("think", "feel", "good", "week")."""
     terms: list[str] = []
-    for term in _TERM.findall(text.lower()):
+    for term in TERM.findall(text.lower()):
         if term in drop or term in _LUCENE_KEYWORDS or term in terms:
             continue
         terms.append(term)
