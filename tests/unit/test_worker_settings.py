@@ -1,4 +1,4 @@
-"""Worker settings read from the environment: a restore-lock expiry too short to cover a restore is refused."""
+"""Worker and API settings read from the environment: values that would break a lock, a time limit or a process are refused."""
 
 from __future__ import annotations
 
@@ -21,3 +21,30 @@ def test_held_locks_expire_within_a_minute_and_refuse_less_than_a_heartbeat(monk
     monkeypatch.setenv("ENGRAM_WORKER_LOCK_TTL_S", "1")
     with pytest.raises(ValidationError, match="lock_ttl_s"):
         WorkerSettings()
+
+
+def test_time_limits_refuse_a_soft_limit_not_below_the_hard_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert WorkerSettings().time_limits("write") == (1800, 1900)
+    assert WorkerSettings().time_limits("consolidation") == (5 * 3600, 5 * 3600 + 300)
+    monkeypatch.setenv("ENGRAM_WORKER_STAGE_TIME_LIMITS_S", '{"write": [3700, 3600]}')
+    with pytest.raises(ValidationError, match="time limits of write"):
+        WorkerSettings()
+    monkeypatch.setenv("ENGRAM_WORKER_STAGE_TIME_LIMITS_S", '{"write": "an hour"}')
+    with pytest.raises(ValidationError, match="stage_time_limits_s"):
+        WorkerSettings()
+    monkeypatch.setenv("ENGRAM_WORKER_STAGE_TIME_LIMITS_S", '{"write": [3600, 3700]}')
+    assert WorkerSettings().time_limits("write") == (3600, 3700)
+
+
+def test_niceness_is_a_unix_niceness_and_the_api_needs_a_torch_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engram.settings import ApiSettings
+
+    assert WorkerSettings().nice == 10
+    for bad in ("-5", "20", "low"):
+        monkeypatch.setenv("ENGRAM_WORKER_NICE", bad)
+        with pytest.raises(ValidationError, match="nice"):
+            WorkerSettings()
+    assert ApiSettings().torch_threads == 1
+    monkeypatch.setenv("ENGRAM_API_TORCH_THREADS", "0")
+    with pytest.raises(ValidationError, match="torch_threads"):
+        ApiSettings()
