@@ -1,4 +1,4 @@
-"""Worker and API settings read from the environment: values that would break a lock, a time limit or a process are refused."""
+"""Worker and API settings from the environment: values that would break a lock, a limit or a process are refused."""
 
 from __future__ import annotations
 
