@@ -77,5 +77,6 @@ def _drop_forgotten_text(client: redis.Redis, space: str) -> None:
 
 
 def close_services(services: ApiServices) -> None:
+    services.recall.close()
     services.driver.close()
     services.redis.close()

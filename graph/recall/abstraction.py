@@ -7,7 +7,7 @@ both sit behind `Abstractor`.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Protocol
 
 import neo4j
@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 
 
 class Abstractor(Protocol):
-    def concepts(self, query: str, vector: list[float], searcher: GraphSearcher) -> list[ConceptHit]: ...
+    def concepts(
+        self, query: str, vector: list[float], searcher: GraphSearcher, searches: Executor
+    ) -> list[ConceptHit]: ...
 
 
 class OfflineAbstractor:
@@ -33,16 +35,18 @@ class OfflineAbstractor:
         self._dense_k = dense_k
         self._min_similarity = min_similarity
 
-    def concepts(self, query: str, vector: list[float], searcher: GraphSearcher) -> list[ConceptHit]:
+    def concepts(
+        self, query: str, vector: list[float], searcher: GraphSearcher, searches: Executor
+    ) -> list[ConceptHit]:
         phrases = extract_keyphrases(query, limit=8)
         keys = {normalize_key(p.display) for p in phrases}
         # Single words of multi-word phrases too: "support group meeting" should reach "support group".
         keys |= {normalize_key(word) for p in phrases for word in p.display.split()}
-        # Two independent round trips: side by side.
-        with ThreadPoolExecutor(max_workers=1) as alongside:
-            by_key = alongside.submit(searcher.concepts_by_key, sorted(k for k in keys if k))
-            dense = searcher.dense_concepts(vector, self._dense_k, self._min_similarity)
-            lexical = by_key.result()
+        # Two independent round trips: side by side (`searches` runs round trips only, so it cannot be waiting
+        # on this step).
+        by_key = searches.submit(searcher.concepts_by_key, sorted(k for k in keys if k))
+        dense = searcher.dense_concepts(vector, self._dense_k, self._min_similarity)
+        lexical = by_key.result()
         merged: dict[str, ConceptHit] = {c.id: c for c in dense}
         merged.update({c.id: c for c in lexical})  # an exact key match is full confidence
         return list(merged.values())
@@ -62,9 +66,12 @@ class ConstrainedAbstractor:
         trie = self._schemas.get(self._decoder.tokenizer, space, KeyKind.CONCEPT).trie()
         return [choice.key for choice in self._decoder.name_keys(query_keys_prompt(query), trie, self._k)]
 
-    def concepts(self, query: str, vector: list[float], searcher: GraphSearcher) -> list[ConceptHit]:
+    def concepts(
+        self, query: str, vector: list[float], searcher: GraphSearcher, searches: Executor
+    ) -> list[ConceptHit]:
         named = searcher.concepts_by_key(self.named_keys(query, searcher.space))
-        merged: dict[str, ConceptHit] = {c.id: c for c in self._offline.concepts(query, vector, searcher)}
+        offline = self._offline.concepts(query, vector, searcher, searches)
+        merged: dict[str, ConceptHit] = {c.id: c for c in offline}
         merged.update({c.id: c for c in named})
         return list(merged.values())
 

@@ -7,7 +7,6 @@ came back (or did not).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import neo4j
 import numpy as np
@@ -31,6 +30,7 @@ from graph.recall.steps.participants import join_participants, search_participan
 from graph.recall.steps.prune import prune
 from graph.recall.steps.rank import rank
 from graph.recall.steps.seed import seed
+from graph.recall.threads import RecallThreads
 from graph.recall.tuning import RecallTuning
 from graph.recall.value import ValueWeights
 
@@ -63,15 +63,19 @@ class RecallEngine:
         self._weights = weights or ValueWeights()
         self._tuning = tuning or RecallTuning()
         self._space_sizes = SpaceSizes()
+        self._threads = RecallThreads()
+
+    def close(self) -> None:
+        """Stops the engine's threads (after the recalls in flight)."""
+        self._threads.close()
 
     def recall(self, request: RecallRequest) -> RecallResult:
         run = self._route(request)
-        with ThreadPoolExecutor(max_workers=1) as alongside:
-            # Abstraction, propagation and expansion need only the query, not the seeds: they run while the seed
-            # searches do, and their candidates join after the seeds' (so the merge order stays the same).
-            abstraction = alongside.submit(abstract, run, self._abstractor)
-            seed(run)
-            join_abstraction(run, abstraction.result())
+        # Abstraction, propagation and expansion need only the query, not the seeds: they run while the seed
+        # searches do, and their candidates join after the seeds' (so the merge order stays the same).
+        abstraction = self._threads.steps.submit(abstract, run, self._abstractor)
+        seed(run)
+        join_abstraction(run, abstraction.result())
         ranked = self._rank(run)
         run.trace.append(TraceStep(step="rank", detail={"ranked": len(ranked), "hydrated": len(run.searcher.hydrated)}))
         ranked = self._context(run, ranked)
@@ -97,7 +101,7 @@ class RecallEngine:
             timeout_s=self._read_timeout_s,
         )
         vector = vector_param(self._embed([request.query])[0])
-        return RecallRun(request, types, vector, searcher, self._tuning, trace)
+        return RecallRun(request, types, vector, searcher, self._tuning, trace, self._threads)
 
     def _rank(self, run: RecallRun) -> list[Ranked]:
         return rank(run, self._weights)
@@ -106,15 +110,14 @@ class RecallEngine:
         """The first ranking's conversational context and, when the query names someone speaking in it, their
         episodes; ranked again if either added anything."""
         named = named_participants(run.request.query, {p.speaker for item in ranked for p in item.provenance})
-        with ThreadPoolExecutor(max_workers=1) as alongside:
-            # Both follow from the first ranking and are independent: the participant searches run while the
-            # context query does.
-            search = None
-            if named and self._tuning.participant_k and MemoryType.SEMANTIC in run.types:
-                search = alongside.submit(search_participants, run, named, self._embed)
-            merged = add_context(run, ranked) if self._tuning.context_items else 0
-            if search is not None:
-                merged += join_participants(run, search.result())
+        # Both follow from the first ranking and are independent: the participant searches run while the context
+        # query does.
+        search = None
+        if named and self._tuning.participant_k and MemoryType.SEMANTIC in run.types:
+            search = self._threads.steps.submit(search_participants, run, named, self._embed)
+        merged = add_context(run, ranked) if self._tuning.context_items else 0
+        if search is not None:
+            merged += join_participants(run, search.result())
         if not merged:
             return ranked
         ranked = self._rank(run)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from graph.recall.candidates import Candidate
 from graph.recall.models import MemoryType, RecallRequest, TraceStep
 from graph.recall.search import GraphSearcher, Hit
+from graph.recall.threads import RecallThreads
 from graph.recall.tuning import RecallTuning
 from graph.recall.value import DENSE_LISTS, match_strength
 
@@ -35,6 +36,7 @@ class RecallRun:
     searcher: GraphSearcher
     tuning: RecallTuning
     trace: Trace
+    threads: RecallThreads  # the engine's: searches and side steps run on them
     candidates: dict[str, Candidate] = field(default_factory=dict)
     activated: set[str] = field(default_factory=set)  # concepts already expanded (a later hop skips them)
     hops: int = 1

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import neo4j
@@ -173,7 +174,8 @@ def test_the_abstractor_names_only_keys_of_the_space(
     assert set(abstractor.named_keys("What did Caroline research?", space)) <= keys
     searcher = GraphSearcher(driver, settings.neo4j.database, space, None)
     vector = get_embedder().encode(["What did Caroline research?"])[0].tolist()
-    hits = abstractor.concepts("What did Caroline research?", vector, searcher)
+    with ThreadPoolExecutor(1) as searches:
+        hits = abstractor.concepts("What did Caroline research?", vector, searcher, searches)
     assert {h.key for h in hits} >= set(abstractor.named_keys("What did Caroline research?", space))
     assert {h.key for h in hits} <= keys
 

@@ -480,3 +480,36 @@ def test_a_near_duplicate_gives_way_to_a_distinct_memory(space: str) -> None:
     assert turn_order(without.items).index("T7") >= turn_order(result.items).index("T7")
     assert [i.score for i in without.items] == sorted((i.score for i in without.items), reverse=True)
     assert {i.id for i in without.items} == {i.id for i in result.items}  # reordered, nothing lost
+
+
+def test_recalls_run_on_the_engines_threads_instead_of_starting_their_own(
+    space: str, conversation: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each recall used to start about seven threads (seed searches, abstraction, participants): on a loaded
+    machine every start waits to be scheduled. The engine's pools start at most their size, once."""
+    import threading
+
+    from graph.driver import get_driver
+    from graph.recall.threads import RecallThreads
+
+    ingest(space, [conversation])
+    embedder = get_embedder()
+    engine = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens)
+    started: list[str] = []
+    start = threading.Thread.start
+
+    def counting_start(thread: threading.Thread) -> None:
+        started.append(thread.name)
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", counting_start)
+    ceiling = RecallThreads().size
+    queries = ["What did Caroline say about the support group?", "How do I paint a sunrise?"]
+    try:
+        for query in queries * 10:  # names a speaker (participant searches); procedural (seven seed searches)
+            result = engine.recall(RecallRequest(space=space, query=query))
+            assert result.items
+    finally:
+        engine.close()
+    assert 0 < len(started) <= ceiling
+    assert all(name.startswith("engram-recall-") for name in started)

@@ -30,7 +30,7 @@ class Abstraction:
 def abstract(run: RecallRun, abstractor: Abstractor) -> Abstraction:
     started = time.perf_counter()
     tuning, searcher = run.tuning, run.searcher
-    concepts = abstractor.concepts(run.request.query, run.vector, searcher)
+    concepts = abstractor.concepts(run.request.query, run.vector, searcher, run.threads.searches)
     activation: dict[str, float] = {c.id: c.score * c.idf for c in concepts}
     spread: dict[str, tuple[str, float]] = {}
     by_seed: dict[str, float] = {}

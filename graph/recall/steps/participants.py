@@ -4,7 +4,6 @@ content said by them ("participant") and by anyone ("content": a question's prem
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,10 +32,9 @@ def search_participants(run: RecallRun, participants: list[str], embed: EmbedFn)
         return ParticipantSearch(participants, content, {})
     vector = vector_param(embed([content])[0])
     k = run.tuning.participant_k
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        own = pool.submit(run.searcher.dense, "episodes", vector, k, participants)
-        anyone = pool.submit(run.searcher.dense, "episodes", vector, k)
-        lists = {"participant": own.result(), "content": anyone.result()}
+    own = run.threads.searches.submit(run.searcher.dense, "episodes", vector, k, participants)
+    anyone = run.searcher.dense("episodes", vector, k)
+    lists = {"participant": own.result(), "content": anyone}
     return ParticipantSearch(participants, content, lists)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 from engram.extraction.keyphrases import FUNCTION_WORDS
 from graph.recall.candidates import candidate, merge_episode_hits
@@ -36,9 +35,8 @@ def seed(run: RecallRun) -> None:
         searches["intent_dense"] = lambda: searcher.dense("intents", vector, k)
     searcher.load_sizes()
     # The searches are independent round trips: run them side by side (the driver is thread-safe).
-    with ThreadPoolExecutor(max_workers=len(searches)) as pool:
-        futures = {name: pool.submit(search) for name, search in searches.items()}
-        lists: dict[str, list[Hit]] = {name: future.result() for name, future in futures.items()}
+    futures = {name: run.threads.searches.submit(search) for name, search in searches.items()}
+    lists: dict[str, list[Hit]] = {name: future.result() for name, future in futures.items()}
     candidates = run.candidates
     if "dense" in lists:
         for name in ("dense", "fulltext"):
