@@ -70,6 +70,14 @@ class Record:
         self.errors_well_behaved[kind] += 1
         self.examples.setdefault(kind, detail[:400])
 
+    def _named(self, operation: str) -> str:
+        return operation if self.phase != "idle" else f"{operation}_idle"
+
+    def note(self, operation: str, ms: float) -> None:
+        """A figure the service reported about a request just measured (e.g. the recall engine's own time)."""
+        if self.phase != "setup":
+            self.samples.append(Sample(self.now(), self._named(operation), ms, True))
+
     @asynccontextmanager
     async def measure(self, operation: str) -> AsyncIterator[None]:
         """Times the block as one request of `operation`; an exception in it is a well-behaved client's error
@@ -84,8 +92,7 @@ class Record:
             self.error(error_kind(exc), f"{operation}: {exc!r}")
         finally:
             if self.phase != "setup":
-                name = operation if self.phase != "idle" else f"{operation}_idle"
-                self.samples.append(Sample(at, name, 1000 * (time.perf_counter() - started), ok))
+                self.samples.append(Sample(at, self._named(operation), 1000 * (time.perf_counter() - started), ok))
 
 
 async def ws_operation(

@@ -167,6 +167,9 @@ class Tenant:
             answer = (await self.client.recall(query=self.question(), limit=10, token_budget=512)).recall
             if answer.typename__ != "Recall":
                 raise SoakFailure(f"recall_{answer.typename__}", str(answer))
+            # The engine's own time (its trace's steps add up to it): what the rest of the request's time is
+            # spent around, queueing for a thread, resolving nodes, serialising, the client's own loop.
+            self.record.note(f"{operation}_engine", sum(step.ms for step in answer.trace))
             self.check(answer.model_dump(mode="json"), sent)
             for item in answer.items:
                 if item.kind == "proposition":

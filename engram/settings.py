@@ -144,6 +144,10 @@ class ApiSettings(BaseSettings):
     # under ingestion load: query embedding p50 598 ms with 2 threads, 83 ms with 1). Requests run side by side on
     # threads of their own instead.
     torch_threads: int = Field(default=1, ge=1)
+    # Threads for the blocking calls requests make (key checks, rate limits, recalls, node lookups: Neo4j and Redis
+    # round trips, which wait without holding the GIL). asyncio's default pool is min(32, cores + 4): six here, so a
+    # handful of slow calls (a flood of failed authentications, concept pages) kept every recall waiting for a thread.
+    blocking_threads: int = Field(default=32, ge=1)
 
 
 class KeySettings(BaseSettings):

@@ -7,6 +7,7 @@ import asyncio
 import logging
 import logging.config
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -47,6 +48,10 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # asyncio.to_thread runs on the loop's default executor: sized by the settings, not by the core count.
+        asyncio.get_running_loop().set_default_executor(
+            ThreadPoolExecutor(api.blocking_threads, thread_name_prefix="engram-api")
+        )
         app.state.services = services or await asyncio.to_thread(create_services, settings)
         app.state.gate = Gate(app.state.services.keys, api, app.state.services.redis)
         app.state.stack = StackCollector(app.state.services.redis, app.state.services.jobs)

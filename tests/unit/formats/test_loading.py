@@ -87,15 +87,16 @@ def test_validation_time_grows_linearly_with_the_number_of_records() -> None:
     # Duplicate ids were found with list.count per record: 10,000 small records took ~2 s, ~90x the time of 1,000.
     records = [{"type": "document", "id": f"d{i}", "text": "x"} for i in range(10_000)]
 
-    def best_of_three(count: int) -> float:
+    def best_of_five(count: int) -> float:
+        # CPU time of this process, best of five: a machine busy with other work does not count against it.
         timings = []
-        for _ in range(3):
-            started = time.perf_counter()
+        for _ in range(5):
+            started = time.process_time()
             validate_records(records[:count])
-            timings.append(time.perf_counter() - started)
+            timings.append(time.process_time() - started)
         return min(timings)
 
-    assert best_of_three(10_000) < 40 * best_of_three(1_000)  # linear: ~10x; quadratic: ~100x
+    assert best_of_five(10_000) < 40 * best_of_five(1_000)  # linear: ~10x; quadratic: ~100x
 
 
 def _chat(*sessions: tuple[str, list[str | None]]) -> dict[str, object]:
