@@ -27,6 +27,7 @@ from tqdm import tqdm
 
 from bench.common import RESULTS_DIR, git_commit, write_result
 from bench.index_settle import Settling, wait_for_online_indexes, wait_until_settled
+from bench.server_memory import server_memory
 from bench.synthetic_graph import SyntheticGraph
 from engram.embedding import get_embedder
 from engram.ids import stable_id
@@ -209,6 +210,7 @@ def main() -> None:
             for name in STEPS:
                 steps[name].append(per_step.get(name, 0.0))
             baseline.append(_vector_query_ms(driver, space, query_vectors[query]))
+        memory_after = server_memory(driver, database)  # the server's memory once the recalls ran
         entry = _entry_name(driver, size)  # counts the larger spaces' propositions: once per size
         results[entry] = {
             "recall_p50_ms": round(percentile(latencies, 50), 1),
@@ -227,6 +229,7 @@ def main() -> None:
             "build_s": round(build_s, 1),
             "own_indexes_s": round(dedicate_s, 1),
             "queries": len(queries),
+            "neo4j_memory_after_recalls": memory_after,
             "settled": settling.settled,
             "settle_wait_s": settling.waited_s,
             "settle_probe_p95_ms": settling.probe_p95_ms,

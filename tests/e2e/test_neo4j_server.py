@@ -80,3 +80,14 @@ def test_server_listens_on_loopback_only(driver: neo4j.Driver) -> None:
         "server.http.listen_address": "127.0.0.1",
         "server.default_listen_address": "127.0.0.1",
     }
+
+
+def test_benchmarks_read_the_servers_memory(driver: neo4j.Driver, settings: EngramSettings) -> None:
+    """bench/server_memory.py: heap (JMX), the page cache setting and, the server being local, its resident size."""
+    from bench.server_memory import server_memory
+
+    memory = server_memory(driver, settings.neo4j.database)
+    assert 0 < float(memory["heap_used_mib"]) <= float(memory["heap_max_mib"])  # type: ignore[arg-type]
+    assert str(memory["page_cache_setting"]).endswith("iB")
+    resident = memory["resident_mib"]
+    assert resident is not None and float(resident) > float(memory["heap_used_mib"])  # type: ignore[arg-type]
