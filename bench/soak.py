@@ -95,7 +95,7 @@ def chart(
     import matplotlib.pyplot as plt
 
     fig, (latency, redis_axis, heap_axis) = plt.subplots(3, 1, figsize=(11, 9), sharex=True)
-    requests = {s.operation for s in samples if not s.operation.endswith(("_engine", "_engine_idle"))}
+    requests = {s.operation for s in samples if "_engine" not in s.operation}
     for label, operations in (
         ("recall p95", {"recall", "recall_idle"}),
         ("recall engine's own time p95", {"recall_engine", "recall_engine_idle"}),
@@ -198,6 +198,21 @@ async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
     }
 
 
+def engine_steps(samples: list[Sample], load: list[Sample]) -> dict[str, dict[str, float]]:
+    """Each recall step's p95 (ms, from the answers' traces), idle and under load."""
+    prefix = "recall_engine_"
+    names = sorted({s.operation[len(prefix) :] for s in load if s.operation.startswith(prefix)})
+    figures = {}
+    for name in names:
+        idle = [s.ms for s in samples if s.operation == f"{prefix}{name}_idle"]
+        loaded = [s.ms for s in load if s.operation == f"{prefix}{name}"]
+        figures[name] = {
+            "idle": round(percentile(idle, 95), 1) if idle else float("nan"),
+            "under_load": round(percentile(loaded, 95), 1),
+        }
+    return figures
+
+
 def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
     record: Record = outcome["record"]
     tenants: list[Tenant] = outcome["tenants"]
@@ -240,6 +255,7 @@ def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
             "idle": round(percentile(engine_idle_ms, 95), 1),
             "under_load": round(percentile(engine_load_ms, 95), 1),
         },
+        "recall_engine_steps_p95_ms": engine_steps(record.samples, load),
         "client_cpu_share_of_a_core": round(outcome["client_cpu_share"], 2),
         "operations": operation_figures(load),
         "sources": {

@@ -170,6 +170,12 @@ class Tenant:
             # The engine's own time (its trace's steps add up to it): what the rest of the request's time is
             # spent around, queueing for a thread, resolving nodes, serialising, the client's own loop.
             self.record.note(f"{operation}_engine", sum(step.ms for step in answer.trace))
+            steps: dict[str, float] = {}  # a step may run more than once a recall (rank, hop)
+            for step in answer.trace:
+                name = step.step.split(" after")[0].split(" ")[0]
+                steps[name] = steps.get(name, 0.0) + step.ms
+            for name, ms in steps.items():
+                self.record.note(f"{operation}_engine_{name}", ms)
             self.check(answer.model_dump(mode="json"), sent)
             for item in answer.items:
                 if item.kind == "proposition":
