@@ -6,11 +6,14 @@ from typing import Any
 
 import strawberry
 from strawberry.extensions import (
+    AddValidationRules,
     DisableIntrospection,
     MaxAliasesLimiter,
     MaxTokensLimiter,
+    ParserCache,
     QueryDepthLimiter,
     SchemaExtension,
+    ValidationCache,
 )
 
 from app.api.errors import CorrelatedMaskErrors
@@ -22,6 +25,8 @@ from app.api.schema.nodes import Concept, Dimension, Episode, Intent, Prescripti
 from app.api.schema.query import MemoryQuery
 from app.api.schema.subscription import Subscription
 from engram.settings import ApiSettings
+
+DOCUMENT_CACHE_SIZE = 512  # distinct operation documents whose parse and validation are kept
 
 # Node implementations that no field names directly still belong in the schema (`node(id)` returns them).
 NODE_TYPES = [Episode, Proposition, Prescription, Intent, Concept, Source, Dimension]
@@ -57,11 +62,21 @@ def build_schema(settings: ApiSettings | None = None) -> strawberry.Schema:
     extensions: list[Any] = []
     if settings is not None:
         # Factories, not instances: each operation gets fresh extension state.
+        # The limits' validation rules are built once: the limiters make a new rule class per instance, and a
+        # document validated under new classes is never found in the validation cache.
+        limits = [
+            *QueryDepthLimiter(max_depth=settings.max_query_depth).validation_rules,
+            *MaxAliasesLimiter(max_alias_count=settings.max_aliases).validation_rules,
+        ]
         extensions = [
             OperationLabels,  # first: it sees the errors as the client does, after masking
-            lambda: QueryDepthLimiter(max_depth=settings.max_query_depth),
             lambda: MaxTokensLimiter(max_token_count=settings.max_query_tokens),
-            lambda: MaxAliasesLimiter(max_alias_count=settings.max_aliases),
+            lambda: AddValidationRules(limits),
+            # Clients send the same few documents again and again: parsing and validating them took ~20% of the
+            # API's Python time under the soak's load (py-spy). Both caches are bounded LRUs, keyed by the whole
+            # document (and the parse options and rules), so a cached verdict is the one a fresh check would give.
+            lambda: ParserCache(maxsize=DOCUMENT_CACHE_SIZE),
+            lambda: ValidationCache(maxsize=DOCUMENT_CACHE_SIZE),
             lambda: RootFieldCost(settings.rate_limit_per_minute),  # after validation: counts a valid document
             CorrelatedMaskErrors,
             Neo4jCost,
