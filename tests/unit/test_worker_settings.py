@@ -39,7 +39,7 @@ def test_time_limits_refuse_a_soft_limit_not_below_the_hard_one(monkeypatch: pyt
 def test_niceness_is_a_unix_niceness_and_the_api_needs_a_torch_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     from engram.settings import ApiSettings
 
-    assert WorkerSettings().nice == 10
+    assert WorkerSettings().nice == 19
     for bad in ("-5", "20", "low"):
         monkeypatch.setenv("ENGRAM_WORKER_NICE", bad)
         with pytest.raises(ValidationError, match="nice"):
