@@ -88,7 +88,7 @@ class Prescription(Node):
     """A reusable procedure ("knowing how") that SOLVES an intent."""
 
     text: str
-    # What full-text search reads: the intent and its actions' words, each once (trajectory.py `prescription_terms`).
+    # What full-text search reads: the words of its intent, actions and observations, each once (trajectory.py).
     terms: str
     intent_id: str
     steps: list[str]

@@ -8,6 +8,8 @@ from pathlib import Path
 import neo4j
 import pytest
 
+from engram.extraction.trajectory import Segment, StepView
+from graph.cypher import split_statements
 from graph.migrations import SCHEMA_DIR, MigrationError, applied_versions, discover, migrate
 
 
@@ -70,3 +72,39 @@ def test_badly_named_schema_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "add_things.cypher").write_text("RETURN 1")
     with pytest.raises(MigrationError, match="NNNN_name"):
         discover(tmp_path)
+
+
+def test_prescriptions_written_before_0008_get_the_terms_ingestion_writes(driver: neo4j.Driver, space: str) -> None:
+    """0008 gives a prescription the words of its intent, actions and observed states (from the episodes proving it,
+    in step order) each once, as `Segment.prescription_terms` does for new ones."""
+    segment = Segment(
+        "put a clean mug in shelf.",
+        [
+            StepView("e0", "go to sinkbasin 1", "", None, "You pick up the mug 1 from the cabinet 1."),
+            StepView("e1", "clean mug 1 with sinkbasin 1", "", None, "On the sinkbasin 1, you see nothing!"),
+        ],
+    )
+    driver.execute_query(
+        """
+        UNWIND $steps AS step
+        CREATE (:Episode {space: $space, id: step.id, seq: step.seq, observation: step.observation})
+        WITH collect(step.id) AS ids
+        CREATE (p:Prescription {space: $space, id: 'pre-old', text: $text, steps: $actions, terms: 'old terms'})
+        WITH p, ids
+        MATCH (e:Episode {space: $space}) WHERE e.id IN ids
+        CREATE (p)-[:PROVEN_BY]->(e)
+        """,
+        space=space,
+        text=segment.prescription_text(),
+        actions=[s.action for s in segment.steps],
+        steps=[{"id": s.episode_id, "seq": i, "observation": s.observation} for i, s in enumerate(segment.steps)],
+    )
+    migration = next(m for m in discover() if m.version == 8)
+    for statement in split_statements(migration.text):
+        driver.execute_query(statement)
+    records, _, _ = driver.execute_query(
+        "MATCH (p:Prescription {space: $space, id: 'pre-old'}) RETURN p.terms AS terms", space=space
+    )
+    terms = records[0]["terms"].split()
+    assert terms == segment.prescription_terms().split()
+    assert {"sinkbasin", "pick", "nothing"} <= set(terms)

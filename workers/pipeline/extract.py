@@ -96,7 +96,7 @@ def extract_procedures(
     prescriptions: list[Prescription] = []
     for plan in batch.trajectories:
         steps = [episodes[i] for i in plan.episode_ids]
-        views = [StepView(e.id, e.action, e.subgoal, e.reward) for e in steps]
+        views = [StepView(e.id, e.action, e.subgoal, e.reward, e.observation) for e in steps]
         vectors = embed([e.subgoal or plan.task for e in steps])
         for index, segment in enumerate(segment_trajectory(plan.task, views, vectors, threshold)):
             intent = Intent(

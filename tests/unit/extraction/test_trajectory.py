@@ -25,8 +25,18 @@ def test_return_score_is_neutral_without_rewards_and_rises_with_them() -> None:
     assert 1.0 <= bad.return_score < 2.0
 
 
-def test_a_procedures_index_terms_are_its_intent_and_its_actions_words_once() -> None:
+def test_a_procedures_index_terms_are_its_intent_then_the_words_of_its_actions_and_observations_once() -> None:
     actions = ["go to cabinet 1", "open cabinet 1", "go to cabinet 2", "take mug 1 from cabinet 2"]
     segment = Segment("put a mug in shelf.", [StepView(f"e{i}", a, "", None) for i, a in enumerate(actions)])
     assert segment.prescription_terms() == "put a mug in shelf. go to cabinet 1 open 2 take mug from"
+    observed = Segment(
+        "put a clean mug in shelf.",
+        [
+            StepView("e0", "go to sinkbasin 1", "", None, "You pick up the mug 1 from the cabinet 1."),
+            StepView("e1", "clean mug 1 with sinkbasin 1", "", None, "On the sinkbasin 1, you see nothing."),
+        ],
+    )
+    terms = observed.prescription_terms().removeprefix("put a clean mug in shelf. ").split()
+    assert len(terms) == len(set(terms))
+    assert {"clean", "sinkbasin", "pick", "nothing"} <= set(terms)
     assert distinct_words("Go go, GO!") == "go"
