@@ -49,9 +49,9 @@ def main() -> None:
     for offset, system in enumerate(SYSTEMS):
         ax.bar(np.arange(len(rows)) + offset * width, [values[offset] for _, values in rows], width, label=system)
     ax.set_xticks(np.arange(len(rows)) + 0.4 - width / 2, [label for label, _ in rows], fontsize=8)
-    ax.set_ylim(0, 100)
+    ax.set_ylim(0, 112)  # headroom for the legend above the bars
     ax.set_title("Recall across kinds of experience: Engram vs flat baselines of the same run")
-    ax.legend()
+    ax.legend(loc="upper center", ncol=4, frameon=False)
     fig.tight_layout()
     out = RESULTS_DIR / "recall_overview.png"
     fig.savefig(out, dpi=120)
