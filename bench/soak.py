@@ -31,6 +31,7 @@ import redis
 from tqdm import tqdm
 
 from bench.common import RESULTS_DIR, git_commit, write_result
+from bench.soak_cpu import cores_used, stack_cpu_seconds
 from bench.soak_hostile import Hostile
 from bench.soak_io import Record
 from bench.soak_stats import Sample, operation_figures, percentile, span, windowed_percentile
@@ -159,6 +160,7 @@ async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
     phases["load"] = record.now()
     until = time.monotonic() + minutes * 60
     cpu_started = time.process_time()
+    stack_cpu_started = stack_cpu_seconds(settings.state_dir)
     await asyncio.gather(
         ticker(record, until, int(minutes * 60)),
         hostile.run(until),
@@ -168,6 +170,7 @@ async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
     phases["drain"] = record.now()
     # This process (the tenants, the hostile one, their event loop) shares the cores with the service it measures.
     client_cpu_share = (time.process_time() - cpu_started) / (phases["drain"] - phases["load"])
+    stack_cores = cores_used(stack_cpu_started, stack_cpu_seconds(settings.state_dir), phases["drain"] - phases["load"])
     print("draining the last jobs and consolidations")
     try:
         async with asyncio.timeout(DRAIN_S):
@@ -195,6 +198,7 @@ async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
         "lost": lost,
         "resurrected": resurrected,
         "client_cpu_share": client_cpu_share,
+        "stack_cores": stack_cores,
     }
 
 
@@ -257,6 +261,8 @@ def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
         },
         "recall_engine_steps_p95_ms": engine_steps(record.samples, load),
         "client_cpu_share_of_a_core": round(outcome["client_cpu_share"], 2),
+        # Busy cores per stack process over the load (the worker with its pool): who the recalls share the CPU with.
+        "stack_cores_under_load": outcome["stack_cores"],
         "operations": operation_figures(load),
         "sources": {
             "ingested": len(sources),
