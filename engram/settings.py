@@ -56,8 +56,9 @@ class WorkerSettings(BaseSettings):
     lock_ttl_s: int = Field(default=60, ge=3)
     # Pool processes (infra/worker.sh passes the same variable to celery --concurrency).
     concurrency: int = 2
-    # Torch threads per pool process; 0 = cores / concurrency, so parallel jobs do not oversubscribe the CPU.
-    torch_threads: int = 0
+    # Threads of the native math libraries (torch's, numpy's BLAS) per pool process; 0 = cores / concurrency, so
+    # parallel jobs do not oversubscribe the CPU (engram/native_threads.py).
+    math_threads: int = Field(default=0, ge=0)
     # CPU niceness of the pool processes. Extraction, embedding and consolidation are background work: on a machine
     # the API and Neo4j share with the workers, a burst of ingestion must not slow every tenant's recall (soak:
     # bench/soak.py). The worker's main process keeps its priority (it re-stamps messages and answers pings).
@@ -141,11 +142,12 @@ class ApiSettings(BaseSettings):
     ws_max_connections_per_key: int = 8  # open sockets per API key, per API process (4429 beyond)
     ws_max_operations_in_flight: int = 10  # running operations (subscriptions included) per socket
     ws_reauth_interval_s: float = 30.0  # a running subscription's key is checked again this often
-    # Torch threads for embedding queries. A query is a few tokens: a second intra-op thread gains nothing, and while
-    # the workers keep the cores busy each forward pass waits at OpenMP's barrier for a descheduled thread (measured
-    # under ingestion load: query embedding p50 598 ms with 2 threads, 83 ms with 1). Requests run side by side on
-    # threads of their own instead.
-    torch_threads: int = Field(default=1, ge=1)
+    # Threads of the native math libraries: torch's for embedding queries, numpy's BLAS for ranking. A query is a few
+    # tokens and a ranking a few dozen vectors: a second thread gains nothing, and while the workers keep the cores
+    # busy each forward pass waits at OpenMP's barrier for a descheduled thread (measured under ingestion load: query
+    # embedding p50 598 ms with 2 threads, 83 ms with 1); BLAS's spinning threads doubled a recall's CPU
+    # (engram/native_threads.py). Requests run side by side on threads of their own instead.
+    math_threads: int = Field(default=1, ge=1)
     # Threads for the blocking calls requests make (key checks, rate limits, recalls, node lookups: Neo4j and Redis
     # round trips, which wait without holding the GIL). asyncio's default pool is min(32, cores + 4): six here, so a
     # handful of slow calls (a flood of failed authentications, concept pages) kept every recall waiting for a thread.

@@ -11,6 +11,7 @@ import neo4j
 import redis
 
 from engram.embedding import Embedder
+from engram.native_threads import limit_math_threads
 from engram.settings import EngramSettings
 from graph.api_keys import ApiKeyStore
 from graph.forget import Forgetter
@@ -38,14 +39,12 @@ class ApiServices:
 
 
 def create_services(settings: EngramSettings) -> ApiServices:
-    import torch
-
     from graph.driver import create_driver
 
-    torch.set_num_threads(settings.api.torch_threads)  # per process: this one serves the API
     driver = create_driver(settings.neo4j)
     client = redis.Redis.from_url(settings.redis.url)
     embedder = Embedder(settings.embedding)
+    limit_math_threads(settings.api.math_threads)  # per process (this one serves the API), once the model is loaded
     database = settings.neo4j.database
     # ENGRAM_KEYS_MODEL set: a language model names each query's concept keys under the schema constraint.
     abstractor = create_abstractor(settings.keys, driver, database, client)

@@ -49,5 +49,13 @@ def test_pool_processes_yield_the_cpu_to_the_api(settings: EngramSettings) -> No
     info = worker_info.delay().get(timeout=60)
     worker_pid = int((settings.state_dir / "worker" / "worker.pid").read_text())
     assert info["pid"] != worker_pid
-    assert psutil.Process(info["pid"]).nice() == settings.worker.nice
+    assert psutil.Process(info["pid"]).nice() == info["nice"] == settings.worker.nice
     assert psutil.Process(worker_pid).nice() < settings.worker.nice
+
+
+def test_pool_processes_share_the_cores_between_them(settings: EngramSettings) -> None:
+    """Each pool process's torch and BLAS use cores / concurrency threads: two jobs side by side never have more
+    math threads than there are cores, each of them spinning for a core the API needs."""
+    expected = settings.worker.math_threads or max(1, (os.cpu_count() or 1) // settings.worker.concurrency)
+    info = worker_info.delay().get(timeout=60)
+    assert info["math_threads"] == {"torch": expected, "blas": expected, "openmp": expected}

@@ -36,7 +36,7 @@ def test_time_limits_refuse_a_soft_limit_not_below_the_hard_one(monkeypatch: pyt
     assert WorkerSettings().time_limits("write") == (3600, 3700)
 
 
-def test_niceness_is_a_unix_niceness_and_the_api_needs_a_torch_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_niceness_is_a_unix_niceness_and_math_needs_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     from engram.settings import ApiSettings
 
     assert WorkerSettings().nice == 19
@@ -44,7 +44,12 @@ def test_niceness_is_a_unix_niceness_and_the_api_needs_a_torch_thread(monkeypatc
         monkeypatch.setenv("ENGRAM_WORKER_NICE", bad)
         with pytest.raises(ValidationError, match="nice"):
             WorkerSettings()
-    assert ApiSettings().torch_threads == 1
-    monkeypatch.setenv("ENGRAM_API_TORCH_THREADS", "0")
-    with pytest.raises(ValidationError, match="torch_threads"):
+    assert ApiSettings().math_threads == 1
+    monkeypatch.setenv("ENGRAM_API_MATH_THREADS", "0")
+    with pytest.raises(ValidationError, match="math_threads"):
         ApiSettings()
+    monkeypatch.delenv("ENGRAM_WORKER_NICE")
+    assert WorkerSettings().math_threads == 0  # cores / concurrency
+    monkeypatch.setenv("ENGRAM_WORKER_MATH_THREADS", "-1")
+    with pytest.raises(ValidationError, match="math_threads"):
+        WorkerSettings()

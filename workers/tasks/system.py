@@ -7,6 +7,7 @@ import platform
 import socket
 from typing import Any
 
+from engram.native_threads import math_threads
 from workers.celery_app import app
 
 
@@ -18,4 +19,6 @@ def worker_info() -> dict[str, Any]:
         "ppid": os.getppid(),
         "hostname": socket.gethostname(),
         "python": platform.python_version(),
+        "nice": os.getpriority(os.PRIO_PROCESS, 0),
+        "math_threads": math_threads(),
     }
