@@ -33,7 +33,7 @@ from tqdm import tqdm
 from bench.common import RESULTS_DIR, git_commit, write_result
 from bench.soak_cpu import cores_used, stack_cpu_seconds
 from bench.soak_hostile import Hostile
-from bench.soak_io import Record
+from bench.soak_io import IDLE_PHASES, Record
 from bench.soak_stats import Sample, operation_figures, percentile, span, windowed_percentile
 from bench.soak_tenant import Tenant
 from engram.settings import get_settings
@@ -98,8 +98,8 @@ def chart(
     fig, (latency, redis_axis, heap_axis) = plt.subplots(3, 1, figsize=(11, 9), sharex=True)
     requests = {s.operation for s in samples if "_engine" not in s.operation}
     for label, operations in (
-        ("recall p95", {"recall", "recall_idle"}),
-        ("recall engine's own time p95", {"recall_engine", "recall_engine_idle"}),
+        ("recall p95", {"recall", "recall_idle", "recall_idle_after"}),
+        ("recall engine's own time p95", {"recall_engine", "recall_engine_idle", "recall_engine_idle_after"}),
         ("recall over socket p95", {"recall_ws"}),
         ("all requests p95", requests),
     ):
@@ -125,6 +125,13 @@ def chart(
     fig.suptitle("Soak: well-behaved tenants + one hostile tenant (latency and memory over time)")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
+
+
+async def idle_recalls(tenants: list[Tenant], label: str) -> None:
+    """Recalls one at a time, tenant after tenant, with nothing else running: an idle baseline."""
+    for _ in tqdm(range(IDLE_RECALLS_PER_TENANT), desc=label, unit="round"):
+        for tenant in tenants:
+            await tenant.recall()
 
 
 async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
@@ -153,9 +160,7 @@ async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
     phases["idle"] = record.now()
     for tenant in tenants:  # warm-up, not measured as idle
         await tenant.recall("warmup")
-    for _ in tqdm(range(IDLE_RECALLS_PER_TENANT), desc="idle recall", unit="round"):
-        for tenant in tenants:
-            await tenant.recall()
+    await idle_recalls(tenants, "idle recall")
     record.phase = "load"
     phases["load"] = record.now()
     until = time.monotonic() + minutes * 60
@@ -185,6 +190,11 @@ async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
         tenant_lost, tenant_resurrected = await tenant.verify()
         lost += [f"{tenant.space} {x}" for x in tenant_lost]
         resurrected += [f"{tenant.space} {x}" for x in tenant_resurrected]
+    # The same idle recalls again, now on the graph the load left (grown, consolidated): what is left of the
+    # difference to the first idle figure is the graph's growth, not the load.
+    record.phase = "idle_after"
+    phases["idle_after"] = record.now()
+    await idle_recalls(tenants, "idle recall after the load")
     stop.set()
     await sampler
     for tenant in tenants:
@@ -203,26 +213,40 @@ async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
 
 
 def engine_steps(samples: list[Sample], load: list[Sample]) -> dict[str, dict[str, float]]:
-    """Each recall step's p95 (ms, from the answers' traces), idle and under load."""
+    """Each recall step's p95 (ms, from the answers' traces), idle before the load, under it and idle after it."""
     prefix = "recall_engine_"
     names = sorted({s.operation[len(prefix) :] for s in load if s.operation.startswith(prefix)})
-    figures = {}
-    for name in names:
-        idle = [s.ms for s in samples if s.operation == f"{prefix}{name}_idle"]
-        loaded = [s.ms for s in load if s.operation == f"{prefix}{name}"]
-        figures[name] = {
-            "idle": round(percentile(idle, 95), 1) if idle else float("nan"),
-            "under_load": round(percentile(loaded, 95), 1),
+
+    def p95(operation: str, among: list[Sample]) -> float:
+        values = [s.ms for s in among if s.operation == operation]
+        return round(percentile(values, 95), 1) if values else float("nan")
+
+    return {
+        name: {
+            "idle": p95(f"{prefix}{name}_idle", samples),
+            "under_load": p95(f"{prefix}{name}", load),
+            "idle_after_load": p95(f"{prefix}{name}_idle_after", samples),
         }
-    return figures
+        for name in names
+    }
+
+
+def hop_share(samples: list[Sample], suffix: str) -> float:
+    """The share of recalls whose engine took a further hop (their trace has a hop step): hops cost a second round of
+    expansion and ranking, and happen only once consolidation has linked concepts."""
+    recalls = sum(s.operation == f"recall_engine{suffix}" for s in samples)
+    hopped = sum(s.operation == f"recall_engine_hop{suffix}" for s in samples)
+    return round(hopped / recalls, 3) if recalls else float("nan")
 
 
 def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
     record: Record = outcome["record"]
     tenants: list[Tenant] = outcome["tenants"]
     hostile: Hostile = outcome["hostile"]
-    load = [s for s in record.samples if not s.operation.endswith("_idle") and s.operation != "warmup"]
+    idle_suffixes = tuple(f"_{phase}" for phase in IDLE_PHASES)
+    load = [s for s in record.samples if not s.operation.endswith(idle_suffixes) and s.operation != "warmup"]
     idle_ms = [s.ms for s in record.samples if s.operation == "recall_idle"]
+    idle_after_ms = [s.ms for s in record.samples if s.operation == "recall_idle_after"]
     load_recall_ms = [
         s.ms
         for s in load
@@ -230,8 +254,10 @@ def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
     ]
     idle_p95 = percentile(idle_ms, 95)
     under_load_p95 = percentile(load_recall_ms, 95)
+    idle_after_p95 = percentile(idle_after_ms, 95)
     engine_idle_ms = [s.ms for s in record.samples if s.operation == "recall_engine_idle"]
     engine_load_ms = [s.ms for s in load if s.operation == "recall_engine"]
+    engine_idle_after_ms = [s.ms for s in record.samples if s.operation == "recall_engine_idle_after"]
     foreign = [x for t in tenants for x in t.ledger.foreign]
     returned_after_forget = [x for t in tenants for x in t.ledger.forgotten_returned] + outcome["resurrected"]
     sources = [s for t in tenants for s in t.ledger.sources.values()]
@@ -251,13 +277,25 @@ def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
         "hostile_outcomes": dict(sorted(record.hostile_outcomes.items())),
         "redis_memory_mb": span([v for _, v in outcome["series"]["redis_mb"]]),
         "neo4j_heap_mb": span([v for _, v in outcome["series"]["neo4j_heap_mb"]]),
-        "recall_p95_ms": {"idle": round(idle_p95, 1), "under_load": round(under_load_p95, 1)},
+        "recall_p95_ms": {
+            "idle": round(idle_p95, 1),
+            "under_load": round(under_load_p95, 1),
+            "idle_after_load": round(idle_after_p95, 1),
+        },
         "recall_p95_ratio_under_load_over_idle": round(under_load_p95 / idle_p95, 2),
+        # Against the same recalls on the graph the load left: the load's own share of the slowdown.
+        "recall_p95_ratio_under_load_over_idle_after_load": round(under_load_p95 / idle_after_p95, 2),
         "recall_idle_samples": len(idle_ms),
+        "recall_hop_share": {
+            "idle": hop_share(record.samples, "_idle"),
+            "under_load": hop_share(load, ""),
+            "idle_after_load": hop_share(record.samples, "_idle_after"),
+        },
         # The engine's own time, from each answer's trace: the rest of a recall's time is spent around it.
         "recall_engine_p95_ms": {
             "idle": round(percentile(engine_idle_ms, 95), 1),
             "under_load": round(percentile(engine_load_ms, 95), 1),
+            "idle_after_load": round(percentile(engine_idle_after_ms, 95), 1),
         },
         "recall_engine_steps_p95_ms": engine_steps(record.samples, load),
         "client_cpu_share_of_a_core": round(outcome["client_cpu_share"], 2),

@@ -52,6 +52,9 @@ def error_kind(exc: BaseException) -> str:
     return f"exception_{type(exc).__name__}"
 
 
+IDLE_PHASES = ("idle", "idle_after")
+
+
 @dataclass
 class Record:
     """Everything the run measured: request samples, errors by kind per side, examples of each error kind."""
@@ -61,7 +64,9 @@ class Record:
     errors_well_behaved: Counter[str] = field(default_factory=Counter)
     hostile_outcomes: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)
-    phase: str = "setup"  # setup, idle, load, drain, verify: only "load" samples are the under-load figures
+    # setup, idle, load, drain, verify, idle_after: only "load" samples are the under-load figures; the samples of
+    # an idle phase carry its name as a suffix (recall_idle, recall_idle_after)
+    phase: str = "setup"
 
     def now(self) -> float:
         return time.perf_counter() - self.started
@@ -71,7 +76,7 @@ class Record:
         self.examples.setdefault(kind, detail[:400])
 
     def _named(self, operation: str) -> str:
-        return operation if self.phase != "idle" else f"{operation}_idle"
+        return f"{operation}_{self.phase}" if self.phase in IDLE_PHASES else operation
 
     def note(self, operation: str, ms: float) -> None:
         """A figure the service reported about a request just measured (e.g. the recall engine's own time)."""
