@@ -8,7 +8,7 @@ WHERE old.status = 'active'
 MERGE (new:Proposition {space: $space, id: $new_id})
   ON CREATE SET new.recorded_at = datetime(), new.text = $text, new.subject = $subject, new.predicate = $predicate,
                 new.object = $object, new.valid_from = coalesce($valid_from, old.valid_from, datetime()),
-                new.importance = old.importance, new.embedding = $embedding
+                new.importance = old.importance
 SET new.status = 'active', new.expired_at = null, new.valid_to = null, new.confidence = 1.0,
     new.origin = 'correction', new.corrected_at = datetime(), new.correction_reason = $reason,
     old.status = 'superseded', old.expired_at = datetime(), old.superseded_by = new.id,
@@ -16,6 +16,10 @@ SET new.status = 'active', new.expired_at = null, new.valid_to = null, new.confi
 MERGE (new)-[r:SUPERSEDES]->(old)
   ON CREATE SET r.reason = 'correction', r.note = $reason, r.at = datetime()
 WITH new, old
+CALL (new) {  // a new statement's embedding, in 32-bit floats as ingestion writes them (ingest/merge_concepts)
+  WITH new WHERE new.embedding IS NULL
+  CALL db.create.setNodeVectorProperty(new, 'embedding', $embedding)
+}
 CALL (new, old) {
   MATCH (old)-[:PROVEN_BY]->(e:Episode {space: $space})
   WHERE NOT (new)-[:PROVEN_BY]->(e)

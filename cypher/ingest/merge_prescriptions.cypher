@@ -7,9 +7,10 @@ MATCH (intent:Intent {space: $space, id: p.intent_id})
 USING INDEX intent:Intent(space, id)
 MERGE (n:Prescription {space: $space, id: p.id})
   ON CREATE SET n.recorded_at = datetime(), n.status = 'active'
-SET n.text = p.text, n.terms = p.terms, n.steps = p.steps, n.return_score = p.return_score, n.embedding = p.embedding
+SET n.text = p.text, n.terms = p.terms, n.steps = p.steps, n.return_score = p.return_score
 MERGE (n)-[:SOLVES]->(intent)
 WITH n, p, intent
+CALL db.create.setNodeVectorProperty(n, 'embedding', p.embedding)  // 32-bit floats, as in ingest/merge_concepts
 CALL (n, intent) {
   MATCH (n)-[old:SOLVES]->(other:Intent {space: $space})
   WHERE other <> intent AND NOT EXISTS { (other) (()-[:SUPERSEDES]->(:Intent {space: $space}))+ (intent) }

@@ -5,8 +5,12 @@ UNWIND $propositions AS p
 MERGE (n:Proposition {space: $space, id: p.id})
   ON CREATE SET n.recorded_at = datetime(), n.status = 'active', n.valid_from = p.valid_from,
                 n.text = p.text, n.subject = p.subject, n.predicate = p.predicate, n.object = p.object,
-                n.confidence = p.confidence, n.importance = p.importance, n.embedding = p.embedding
+                n.confidence = p.confidence, n.importance = p.importance
 WITH n, p
+CALL (n, p) {  // a new statement's embedding, in 32-bit floats as in ingest/merge_concepts
+  WITH n, p WHERE n.embedding IS NULL
+  CALL db.create.setNodeVectorProperty(n, 'embedding', p.embedding)
+}
 UNWIND p.episode_ids AS episode_id
 MATCH (e:Episode {space: $space, id: episode_id})
 USING INDEX e:Episode(space, id)
