@@ -32,6 +32,7 @@ from tqdm import tqdm
 
 from bench.common import RESULTS_DIR, git_commit, write_result
 from bench.soak_cpu import cores_used, stack_cpu_seconds
+from bench.soak_gate import LoadGate
 from bench.soak_hostile import Hostile
 from bench.soak_io import IDLE_PHASES, Record
 from bench.soak_stats import Sample, operation_figures, percentile, span, windowed_percentile
@@ -44,6 +45,8 @@ CODEWORDS = ["Quorvath", "Blenshire", "Tamsivel", "Orrindale", "Kestmoor", "Vand
 HOSTILE_CODEWORD = "Malgrith"
 SAMPLE_EVERY_S = 3.0
 IDLE_RECALLS_PER_TENANT = 20  # 160 idle recalls: a p95 of fewer samples swings with one slow recall
+PAUSES = 4  # pauses in the load for idle recalls on the graph as it stands, each PAUSE_ROUNDS rounds of the tenants
+PAUSE_ROUNDS = 5  # 4 x 5 x 8 = 160 idle recalls during the load
 THINK_S = (0.3, 1.2)
 DRAIN_S = 600
 
@@ -77,18 +80,22 @@ async def sample_memory(record: Record, series: dict[str, list[tuple[float, floa
     client.close()
 
 
-async def ticker(record: Record, until: float, total_s: int) -> None:
+async def ticker(record: Record, gate: LoadGate, total_s: int) -> None:
     bar = tqdm(total=total_s, desc="soak", unit="s")
-    while (left := until - time.monotonic()) > 0:
+    while (left := gate.until - time.monotonic()) > 0:
         await asyncio.sleep(min(1.0, left))
-        bar.n = min(total_s, total_s - int(until - time.monotonic()))
+        bar.n = min(total_s, total_s - int(gate.until - time.monotonic()))
         bar.set_postfix(requests=len(record.samples), errors=sum(record.errors_well_behaved.values()))
         bar.refresh()
     bar.close()
 
 
 def chart(
-    samples: list[Sample], series: dict[str, list[tuple[float, float]]], phases: dict[str, float], path: Path
+    samples: list[Sample],
+    series: dict[str, list[tuple[float, float]]],
+    phases: dict[str, float],
+    pause_windows: list[tuple[float, float]],
+    path: Path,
 ) -> None:
     import matplotlib
 
@@ -98,8 +105,11 @@ def chart(
     fig, (latency, redis_axis, heap_axis) = plt.subplots(3, 1, figsize=(11, 9), sharex=True)
     requests = {s.operation for s in samples if "_engine" not in s.operation}
     for label, operations in (
-        ("recall p95", {"recall", "recall_idle", "recall_idle_after"}),
-        ("recall engine's own time p95", {"recall_engine", "recall_engine_idle", "recall_engine_idle_after"}),
+        ("recall p95", {"recall", "recall_idle", "recall_idle_after", "recall_idle_during"}),
+        (
+            "recall engine's own time p95",
+            {"recall_engine", "recall_engine_idle", "recall_engine_idle_after", "recall_engine_idle_during"},
+        ),
         ("recall over socket p95", {"recall_ws"}),
         ("all requests p95", requests),
     ):
@@ -122,16 +132,38 @@ def chart(
         for phase, at in phases.items():
             axis.axvline(at, color="grey", linestyle=":", linewidth=1)
             axis.text(at, axis.get_ylim()[1], f" {phase}", va="top", fontsize=8, color="grey")
+        for start, end in pause_windows:  # the load parked, idle recalls on the graph as it stood
+            axis.axvspan(start, end, color="grey", alpha=0.15, linewidth=0)
     fig.suptitle("Soak: well-behaved tenants + one hostile tenant (latency and memory over time)")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
 
 
-async def idle_recalls(tenants: list[Tenant], label: str) -> None:
+async def idle_recalls(tenants: list[Tenant], label: str, rounds: int = IDLE_RECALLS_PER_TENANT) -> None:
     """Recalls one at a time, tenant after tenant, with nothing else running: an idle baseline."""
-    for _ in tqdm(range(IDLE_RECALLS_PER_TENANT), desc=label, unit="round"):
+    for _ in tqdm(range(rounds), desc=label, unit="round", leave=False):
         for tenant in tenants:
             await tenant.recall()
+
+
+async def pauses(
+    record: Record, gate: LoadGate, tenants: list[Tenant], load_s: float, count: int
+) -> list[tuple[float, float]]:
+    """`count` pauses spread over the load: each parks every tenant, waits for their jobs to finish, then recalls idle
+    on the graph as it stands (the baseline for the recalls around it). Returns each pause's (start, end)."""
+    windows: list[tuple[float, float]] = []
+    started = time.monotonic()
+    for number in range(1, count + 1):
+        paused_s = sum(end - start for start, end in windows)
+        await asyncio.sleep(max(0.0, started + number * load_s / (count + 1) + paused_s - time.monotonic()))
+        start = record.now()
+        async with gate.paused():
+            await asyncio.gather(*(t.drain() for t in tenants))
+            record.phase = "idle_during"
+            await idle_recalls(tenants, f"idle recall, pause {number}", PAUSE_ROUNDS)
+            record.phase = "load"
+        windows.append((start, record.now()))
+    return windows
 
 
 async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
@@ -163,13 +195,14 @@ async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
     await idle_recalls(tenants, "idle recall")
     record.phase = "load"
     phases["load"] = record.now()
-    until = time.monotonic() + minutes * 60
+    gate = LoadGate(time.monotonic() + minutes * 60)
     cpu_started = time.process_time()
     stack_cpu_started = stack_cpu_seconds(settings.state_dir)
-    await asyncio.gather(
-        ticker(record, until, int(minutes * 60)),
-        hostile.run(until),
-        *(t.run(until, THINK_S) for t in tenants),
+    pause_windows, *_ = await asyncio.gather(
+        pauses(record, gate, tenants, minutes * 60, PAUSES),
+        ticker(record, gate, int(minutes * 60)),
+        hostile.run(gate),
+        *(t.run(gate, THINK_S) for t in tenants),
     )
     record.phase = "drain"
     phases["drain"] = record.now()
@@ -208,12 +241,14 @@ async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
         "lost": lost,
         "resurrected": resurrected,
         "client_cpu_share": client_cpu_share,
+        "pauses": pause_windows,
         "stack_cores": stack_cores,
     }
 
 
 def engine_steps(samples: list[Sample], load: list[Sample]) -> dict[str, dict[str, float]]:
-    """Each recall step's p95 (ms, from the answers' traces), idle before the load, under it and idle after it."""
+    """Each recall step's p95 (ms, from the answers' traces): idle before the load, under it, idle after it and idle
+    in its pauses."""
     prefix = "recall_engine_"
     names = sorted({s.operation[len(prefix) :] for s in load if s.operation.startswith(prefix)})
 
@@ -226,6 +261,7 @@ def engine_steps(samples: list[Sample], load: list[Sample]) -> dict[str, dict[st
             "idle": p95(f"{prefix}{name}_idle", samples),
             "under_load": p95(f"{prefix}{name}", load),
             "idle_after_load": p95(f"{prefix}{name}_idle_after", samples),
+            "idle_during_load": p95(f"{prefix}{name}_idle_during", samples),
         }
         for name in names
     }
@@ -247,6 +283,7 @@ def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
     load = [s for s in record.samples if not s.operation.endswith(idle_suffixes) and s.operation != "warmup"]
     idle_ms = [s.ms for s in record.samples if s.operation == "recall_idle"]
     idle_after_ms = [s.ms for s in record.samples if s.operation == "recall_idle_after"]
+    idle_during_ms = [s.ms for s in record.samples if s.operation == "recall_idle_during"]
     load_recall_ms = [
         s.ms
         for s in load
@@ -255,9 +292,11 @@ def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
     idle_p95 = percentile(idle_ms, 95)
     under_load_p95 = percentile(load_recall_ms, 95)
     idle_after_p95 = percentile(idle_after_ms, 95)
+    idle_during_p95 = percentile(idle_during_ms, 95)
     engine_idle_ms = [s.ms for s in record.samples if s.operation == "recall_engine_idle"]
     engine_load_ms = [s.ms for s in load if s.operation == "recall_engine"]
     engine_idle_after_ms = [s.ms for s in record.samples if s.operation == "recall_engine_idle_after"]
+    engine_idle_during_ms = [s.ms for s in record.samples if s.operation == "recall_engine_idle_during"]
     foreign = [x for t in tenants for x in t.ledger.foreign]
     returned_after_forget = [x for t in tenants for x in t.ledger.forgotten_returned] + outcome["resurrected"]
     sources = [s for t in tenants for s in t.ledger.sources.values()]
@@ -281,21 +320,28 @@ def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
             "idle": round(idle_p95, 1),
             "under_load": round(under_load_p95, 1),
             "idle_after_load": round(idle_after_p95, 1),
+            "idle_during_load": round(idle_during_p95, 1),
         },
         "recall_p95_ratio_under_load_over_idle": round(under_load_p95 / idle_p95, 2),
-        # Against the same recalls on the graph the load left: the load's own share of the slowdown.
+        # The graph grows under the load, and a recall costs more on a bigger space: against idle recalls on the graph
+        # the load left, and against those in its pauses (the graph as the recalls around them saw it).
         "recall_p95_ratio_under_load_over_idle_after_load": round(under_load_p95 / idle_after_p95, 2),
+        "recall_p95_ratio_under_load_over_idle_during_load": round(under_load_p95 / idle_during_p95, 2),
         "recall_idle_samples": len(idle_ms),
+        "recall_idle_during_load_samples": len(idle_during_ms),
+        "pauses_s": [(round(start, 1), round(end, 1)) for start, end in outcome["pauses"]],
         "recall_hop_share": {
             "idle": hop_share(record.samples, "_idle"),
             "under_load": hop_share(load, ""),
             "idle_after_load": hop_share(record.samples, "_idle_after"),
+            "idle_during_load": hop_share(record.samples, "_idle_during"),
         },
         # The engine's own time, from each answer's trace: the rest of a recall's time is spent around it.
         "recall_engine_p95_ms": {
             "idle": round(percentile(engine_idle_ms, 95), 1),
             "under_load": round(percentile(engine_load_ms, 95), 1),
             "idle_after_load": round(percentile(engine_idle_after_ms, 95), 1),
+            "idle_during_load": round(percentile(engine_idle_during_ms, 95), 1),
         },
         "recall_engine_steps_p95_ms": engine_steps(record.samples, load),
         "client_cpu_share_of_a_core": round(outcome["client_cpu_share"], 2),
@@ -326,7 +372,7 @@ def main() -> None:
     result = summarise(outcome, args.minutes)
     result["notes"] = args.notes
     path = write_result("soak", result)
-    chart(outcome["record"].samples, outcome["series"], outcome["phases"], RESULTS_DIR / "soak.png")
+    chart(outcome["record"].samples, outcome["series"], outcome["phases"], outcome["pauses"], RESULTS_DIR / "soak.png")
     shown = {k: v for k, v in result.items() if k not in ("memory_series", "operations", "error_examples")}
     print(path, shown)
 

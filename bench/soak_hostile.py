@@ -9,13 +9,13 @@ import asyncio
 import json
 import random
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
 import websockets
 
+from bench.soak_gate import LoadGate
 from bench.soak_io import WS_PROTOCOL, Record, error_kind
 from bench.soak_stats import foreign_strings
 from bench.soak_tenant import KEEPALIVE, Tenant
@@ -277,17 +277,19 @@ class Hostile:
         except Exception as exc:
             self.count("socket_oversize_message", error_kind(exc))
 
-    async def run(self, until: float) -> None:
+    async def run(self, gate: LoadGate) -> None:
         attacks: list[Callable[[], Awaitable[None]]] = [
             self.oversize_body, self.aliases, self.invalid_key, self.revoked_key_use, self.auth_flood,
             self.mint_keys, self.admin_only, self.injection, self.deep_and_wide, self.unknown_ids, self.malformed,
             self.socket_flood, self.silent_sockets, self.socket_oversize,
         ]  # fmt: skip
-        while time.monotonic() < until:
-            for attack in attacks:
-                if time.monotonic() >= until:
-                    break
-                await attack()
-                await asyncio.sleep(self.random.uniform(0.2, 0.8))
+        async with gate.party():
+            while gate.running():
+                for attack in attacks:
+                    await gate.checkpoint()
+                    if not gate.running():
+                        break
+                    await attack()
+                    await asyncio.sleep(self.random.uniform(0.2, 0.8))
         await asyncio.gather(*self.background, return_exceptions=True)
         await asyncio.gather(self.http.aclose(), self.flood_http.aclose())

@@ -52,7 +52,7 @@ def error_kind(exc: BaseException) -> str:
     return f"exception_{type(exc).__name__}"
 
 
-IDLE_PHASES = ("idle", "idle_after")
+IDLE_PHASES = ("idle", "idle_during", "idle_after")
 
 
 @dataclass
@@ -64,8 +64,8 @@ class Record:
     errors_well_behaved: Counter[str] = field(default_factory=Counter)
     hostile_outcomes: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)
-    # setup, idle, load, drain, verify, idle_after: only "load" samples are the under-load figures; the samples of
-    # an idle phase carry its name as a suffix (recall_idle, recall_idle_after)
+    # setup, idle, load (with idle_during pauses), drain, verify, idle_after: only "load" samples are the under-load
+    # figures; the samples of an idle phase carry its name as a suffix (recall_idle, recall_idle_after)
     phase: str = "setup"
 
     def now(self) -> float:

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 from engram_client import AsyncEngramClient, LinkType
 
+from bench.soak_gate import LoadGate
 from bench.soak_io import Record, SoakFailure, ws_operation
 from bench.soak_stats import foreign_strings
 from engram.ids import stable_id
@@ -356,10 +357,12 @@ class Tenant:
         operation = self.random.choices([o for o, _ in operations], [w for _, w in operations])[0]
         await operation()
 
-    async def run(self, until: float, think_s: tuple[float, float]) -> None:
-        while time.monotonic() < until:
-            await self.step()
-            await asyncio.sleep(self.random.uniform(*think_s))
+    async def run(self, gate: LoadGate, think_s: tuple[float, float]) -> None:
+        async with gate.party():
+            while gate.running():
+                await gate.checkpoint()
+                await self.step()
+                await asyncio.sleep(self.random.uniform(*think_s))
 
     async def drain(self) -> None:
         for task in (self.ingest_task, self.consolidation_task):
