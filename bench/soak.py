@@ -7,10 +7,12 @@ lookups, a source's episodes, concept pages), forget, correct, consolidate. The 
 (bench/soak_hostile.py) runs the security review's attacks meanwhile. Redis used memory and the Neo4j heap
 (JMX through `dbms.queryJmx`) are sampled every few seconds.
 
-Order: create spaces, ingest a first corpus per tenant and wait for it, recall idle (the baseline of the same
-run), then the soak, then a drain of the last jobs, then the verdict: every source a tenant ingested and did not
-forget has all its episodes (lost_items), nothing it forgot is found by id or answered, and no answer it got held
-another tenant's data (foreign_items: another tenant's codeword in a text, or one of its ids).
+Order: create spaces, ingest a first corpus per tenant and wait for it, recall idle (a baseline of the same run),
+then the soak with four pauses (every tenant parked, their jobs finished, idle recalls on the graph as it stands: the
+baseline on the same graph as the recalls around it; bench/soak_gate.py), then a drain of the last jobs, then the
+verdict: every source a tenant ingested and did not forget has all its episodes (lost_items), nothing it forgot is
+found by id or answered, and no answer it got held another tenant's data (foreign_items: another tenant's codeword in
+a text, or one of its ids); last, idle recalls once more on the graph the load left.
 
     ~/.cache/engram/venv/bin/python -m bench.soak [--minutes 10] [--tenants 8]
 
