@@ -84,9 +84,9 @@ async def sample_memory(record: Record, series: dict[str, list[tuple[float, floa
 
 async def ticker(record: Record, gate: LoadGate, total_s: int) -> None:
     bar = tqdm(total=total_s, desc="soak", unit="s")
-    while (left := gate.until - time.monotonic()) > 0:
+    while (left := gate.left_s()) > 0:
         await asyncio.sleep(min(1.0, left))
-        bar.n = min(total_s, total_s - int(gate.until - time.monotonic()))
+        bar.n = min(total_s, total_s - int(gate.left_s()))  # the load's own seconds: still during a pause
         bar.set_postfix(requests=len(record.samples), errors=sum(record.errors_well_behaved.values()))
         bar.refresh()
     bar.close()

@@ -21,9 +21,15 @@ class LoadGate:
         self._active = 0  # parties inside their loop
         self._parked = 0
         self._all_parked = asyncio.Event()
+        self._pause_started: float | None = None
 
     def running(self) -> bool:
         return time.monotonic() < self.until
+
+    def left_s(self) -> float:
+        """Seconds of load left, a pause in progress not counted (it is added to the end when it ends)."""
+        paused = time.monotonic() - self._pause_started if self._pause_started is not None else 0.0
+        return self.until + paused - time.monotonic()
 
     @asynccontextmanager
     async def party(self) -> AsyncIterator[None]:
@@ -47,7 +53,7 @@ class LoadGate:
     @asynccontextmanager
     async def paused(self) -> AsyncIterator[None]:
         """Parks every party (each after the operation it is in), runs the block, then lets them go on."""
-        started = time.monotonic()
+        started = self._pause_started = time.monotonic()
         self._all_parked.clear()
         self._open.clear()
         self._check_parked()
@@ -56,6 +62,7 @@ class LoadGate:
             yield
         finally:
             self.until += time.monotonic() - started
+            self._pause_started = None
             self._open.set()
 
     def _check_parked(self) -> None:

@@ -28,7 +28,9 @@ def test_a_pause_runs_with_every_party_parked_and_moves_the_end_on() -> None:
             await asyncio.sleep(0.05)
             async with gate.paused():
                 before = len(log)
+                left = gate.left_s()
                 await asyncio.sleep(0.1)
+                assert abs(gate.left_s() - left) < 0.05  # the load's clock stands still while paused
                 seen_in_pause.extend(log[before:])  # nothing ran while paused
                 seen_in_pause.append("in flight" if log[-1].endswith("start") else "")
 
