@@ -248,33 +248,39 @@ async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
     }
 
 
-def engine_steps(samples: list[Sample], load: list[Sample]) -> dict[str, dict[str, float]]:
-    """Each recall step's p95 (ms, from the answers' traces): idle before the load, under it, idle after it and idle
-    in its pauses."""
-    prefix = "recall_engine_"
-    names = sorted({s.operation[len(prefix) :] for s in load if s.operation.startswith(prefix)})
+# Each recall figure's phases and the suffix a phase gives an operation's name (none under the load).
+PHASE_SUFFIXES = {
+    "idle": "_idle",
+    "under_load": "",
+    "idle_after_load": "_idle_after",
+    "idle_during_load": "_idle_during",
+}
 
-    def p95(operation: str, among: list[Sample]) -> float:
-        values = [s.ms for s in among if s.operation == operation]
-        return round(percentile(values, 95), 1) if values else float("nan")
 
+def phase_ms(samples: list[Sample], load: list[Sample], operation: str) -> dict[str, list[float]]:
+    """The times of `operation` in each phase: idle before the load, under it, idle after it and idle in its pauses."""
     return {
-        name: {
-            "idle": p95(f"{prefix}{name}_idle", samples),
-            "under_load": p95(f"{prefix}{name}", load),
-            "idle_after_load": p95(f"{prefix}{name}_idle_after", samples),
-            "idle_during_load": p95(f"{prefix}{name}_idle_during", samples),
-        }
-        for name in names
+        phase: [s.ms for s in (samples if suffix else load) if s.operation == f"{operation}{suffix}"]
+        for phase, suffix in PHASE_SUFFIXES.items()
     }
 
 
-def hop_share(samples: list[Sample], suffix: str) -> float:
-    """The share of recalls whose engine took a further hop (their trace has a hop step): hops cost a second round of
-    expansion and ranking, and happen only once consolidation has linked concepts."""
-    recalls = sum(s.operation == f"recall_engine{suffix}" for s in samples)
-    hopped = sum(s.operation == f"recall_engine_hop{suffix}" for s in samples)
-    return round(hopped / recalls, 3) if recalls else float("nan")
+def p95s(ms_by_phase: dict[str, list[float]]) -> dict[str, float]:
+    return {phase: round(percentile(ms, 95), 1) if ms else float("nan") for phase, ms in ms_by_phase.items()}
+
+
+def engine_steps(samples: list[Sample], load: list[Sample]) -> dict[str, dict[str, float]]:
+    """Each recall step's p95 per phase (ms, from the answers' traces)."""
+    prefix = "recall_engine_"
+    names = sorted({s.operation[len(prefix) :] for s in load if s.operation.startswith(prefix)})
+    return {name: p95s(phase_ms(samples, load, f"{prefix}{name}")) for name in names}
+
+
+def hop_share(samples: list[Sample], load: list[Sample]) -> dict[str, float]:
+    """The share of recalls whose engine took a further hop (their trace has a hop step), per phase: hops cost a second
+    round of expansion and ranking, and happen only once consolidation has linked concepts."""
+    recalls, hopped = phase_ms(samples, load, "recall_engine"), phase_ms(samples, load, "recall_engine_hop")
+    return {phase: round(len(hopped[phase]) / len(ms), 3) if ms else float("nan") for phase, ms in recalls.items()}
 
 
 def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
@@ -282,23 +288,10 @@ def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
     tenants: list[Tenant] = outcome["tenants"]
     hostile: Hostile = outcome["hostile"]
     idle_suffixes = tuple(f"_{phase}" for phase in IDLE_PHASES)
+    # Under-load samples: the idle phases' carry their suffix, and nothing else measures a recall outside the load.
     load = [s for s in record.samples if not s.operation.endswith(idle_suffixes) and s.operation != "warmup"]
-    idle_ms = [s.ms for s in record.samples if s.operation == "recall_idle"]
-    idle_after_ms = [s.ms for s in record.samples if s.operation == "recall_idle_after"]
-    idle_during_ms = [s.ms for s in record.samples if s.operation == "recall_idle_during"]
-    load_recall_ms = [
-        s.ms
-        for s in load
-        if s.operation == "recall" and outcome["phases"]["load"] <= s.at_s < outcome["phases"]["drain"]
-    ]
-    idle_p95 = percentile(idle_ms, 95)
-    under_load_p95 = percentile(load_recall_ms, 95)
-    idle_after_p95 = percentile(idle_after_ms, 95)
-    idle_during_p95 = percentile(idle_during_ms, 95)
-    engine_idle_ms = [s.ms for s in record.samples if s.operation == "recall_engine_idle"]
-    engine_load_ms = [s.ms for s in load if s.operation == "recall_engine"]
-    engine_idle_after_ms = [s.ms for s in record.samples if s.operation == "recall_engine_idle_after"]
-    engine_idle_during_ms = [s.ms for s in record.samples if s.operation == "recall_engine_idle_during"]
+    recall_ms = phase_ms(record.samples, load, "recall")
+    recall_p95 = p95s(recall_ms)
     foreign = [x for t in tenants for x in t.ledger.foreign]
     returned_after_forget = [x for t in tenants for x in t.ledger.forgotten_returned] + outcome["resurrected"]
     sources = [s for t in tenants for s in t.ledger.sources.values()]
@@ -318,33 +311,20 @@ def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
         "hostile_outcomes": dict(sorted(record.hostile_outcomes.items())),
         "redis_memory_mb": span([v for _, v in outcome["series"]["redis_mb"]]),
         "neo4j_heap_mb": span([v for _, v in outcome["series"]["neo4j_heap_mb"]]),
-        "recall_p95_ms": {
-            "idle": round(idle_p95, 1),
-            "under_load": round(under_load_p95, 1),
-            "idle_after_load": round(idle_after_p95, 1),
-            "idle_during_load": round(idle_during_p95, 1),
-        },
-        "recall_p95_ratio_under_load_over_idle": round(under_load_p95 / idle_p95, 2),
+        "recall_p95_ms": recall_p95,
+        "recall_p95_ratio_under_load_over_idle": round(recall_p95["under_load"] / recall_p95["idle"], 2),
         # The graph grows under the load, and a recall costs more on a bigger space: against idle recalls on the graph
         # the load left, and against those in its pauses (the graph as the recalls around them saw it).
-        "recall_p95_ratio_under_load_over_idle_after_load": round(under_load_p95 / idle_after_p95, 2),
-        "recall_p95_ratio_under_load_over_idle_during_load": round(under_load_p95 / idle_during_p95, 2),
-        "recall_idle_samples": len(idle_ms),
-        "recall_idle_during_load_samples": len(idle_during_ms),
+        **{
+            f"recall_p95_ratio_under_load_over_{phase}": round(recall_p95["under_load"] / recall_p95[phase], 2)
+            for phase in ("idle_after_load", "idle_during_load")
+        },
+        "recall_idle_samples": len(recall_ms["idle"]),
+        "recall_idle_during_load_samples": len(recall_ms["idle_during_load"]),
         "pauses_s": [(round(start, 1), round(end, 1)) for start, end in outcome["pauses"]],
-        "recall_hop_share": {
-            "idle": hop_share(record.samples, "_idle"),
-            "under_load": hop_share(load, ""),
-            "idle_after_load": hop_share(record.samples, "_idle_after"),
-            "idle_during_load": hop_share(record.samples, "_idle_during"),
-        },
+        "recall_hop_share": hop_share(record.samples, load),
         # The engine's own time, from each answer's trace: the rest of a recall's time is spent around it.
-        "recall_engine_p95_ms": {
-            "idle": round(percentile(engine_idle_ms, 95), 1),
-            "under_load": round(percentile(engine_load_ms, 95), 1),
-            "idle_after_load": round(percentile(engine_idle_after_ms, 95), 1),
-            "idle_during_load": round(percentile(engine_idle_during_ms, 95), 1),
-        },
+        "recall_engine_p95_ms": p95s(phase_ms(record.samples, load, "recall_engine")),
         "recall_engine_steps_p95_ms": engine_steps(record.samples, load),
         "client_cpu_share_of_a_core": round(outcome["client_cpu_share"], 2),
         # Busy cores per stack process over the load (the worker with its pool): who the recalls share the CPU with.
