@@ -139,7 +139,7 @@ class ApiSettings(BaseSettings):
     max_page: int = 100  # Relay connections: `first` is capped here
     # graphql-transport-ws: each operation on a socket is authenticated and limited like an HTTP request.
     ws_init_timeout_s: float = 10.0  # a socket without a valid `connection_init` by then is closed (4408)
-    ws_max_connections_per_key: int = 8  # open sockets per API key, per API process (4429 beyond)
+    ws_max_connections_per_key: int = 8  # open sockets per API key, across every API process (4429 beyond)
     ws_max_operations_in_flight: int = 10  # running operations (subscriptions included) per socket
     ws_reauth_interval_s: float = 30.0  # a running subscription's key is checked again this often
     # Threads of the native math libraries: torch's for embedding queries, numpy's BLAS for ranking. A query is a few
@@ -152,6 +152,11 @@ class ApiSettings(BaseSettings):
     # round trips, which wait without holding the GIL). asyncio's default pool is min(32, cores + 4): six here, so a
     # handful of slow calls (a flood of failed authentications, concept pages) kept every recall waiting for a thread.
     blocking_threads: int = Field(default=32, ge=1)
+    # API processes serving the one port (uvicorn's workers). A process runs Python one thread at a time (the GIL):
+    # with one, a recall's Python waited behind the other requests' even while a core was free, and the soak's
+    # recall p95 under load was 4.11x its idle p95 (578.5 ms); with two, 3.16x (429.2 ms; 5-minute soaks, 2 cores).
+    # Each process loads the embedding model (~0.4 GB resident). Rate limits, socket caps and /metrics are shared.
+    processes: int = Field(default=2, ge=1)
 
 
 class KeySettings(BaseSettings):

@@ -30,16 +30,26 @@ class Communities:
     rank_of: dict[int, float]
 
 
-def detect_communities(driver: neo4j.Driver, database: str, space: str) -> Communities:
-    """Projects the space's association graph, runs Louvain and PageRank, drops the projection."""
+# GDS threads for Louvain and PageRank (GDS's default is 4). Consolidation is background work on cores it shares with
+# the API and Neo4j's queries, and on a space's association graph (hundreds to thousands of concepts) more threads
+# only add coordination: on the soak's spaces a run took 1.2 s of wall and 0.22 s of Neo4j CPU with 4 threads,
+# 1.6 s / 0.16 s with 2, 0.11 s / 0.10 s with 1 (project + Louvain + PageRank; bench/consolidate.py compares them).
+DIMENSION_THREADS = 1
+
+
+def detect_communities(
+    driver: neo4j.Driver, database: str, space: str, threads: int = DIMENSION_THREADS
+) -> Communities:
+    """Projects the space's association graph, runs Louvain and PageRank on `threads` GDS threads, drops the
+    projection."""
     gds = create_gds(driver, database)
     graph_name = f"engram-dimensions-{space}-{uuid.uuid4().hex[:8]}"
     graph, _ = gds.graph.cypher.project(
         load("dimensions/project_concepts"), database=database, space=space, graph_name=graph_name
     )
     try:  # a projection lives in server memory: always drop it
-        communities = gds.louvain.stream(graph, relationshipWeightProperty="weight")
-        ranks = gds.pageRank.stream(graph, relationshipWeightProperty="weight")
+        communities = gds.louvain.stream(graph, relationshipWeightProperty="weight", concurrency=threads)
+        ranks = gds.pageRank.stream(graph, relationshipWeightProperty="weight", concurrency=threads)
     finally:
         graph.drop()
     return Communities(
@@ -49,8 +59,10 @@ def detect_communities(driver: neo4j.Driver, database: str, space: str) -> Commu
     )
 
 
-def build_dimensions(driver: neo4j.Driver, database: str, space: str) -> DimensionReport:
-    return write_dimensions(driver, database, space, detect_communities(driver, database, space))
+def build_dimensions(
+    driver: neo4j.Driver, database: str, space: str, threads: int = DIMENSION_THREADS
+) -> DimensionReport:
+    return write_dimensions(driver, database, space, detect_communities(driver, database, space, threads))
 
 
 def write_dimensions(driver: neo4j.Driver, database: str, space: str, found: Communities) -> DimensionReport:

@@ -20,7 +20,11 @@ start() {
 
 case "${1:-status}" in
   start) start ;;
-  stop) stop_pid "$PID" api 30 ;;
+  stop)
+    # uvicorn stops its worker processes on TERM; should it be killed instead, they must not keep the port.
+    children="$(pid_alive "$PID" && pgrep -P "$(cat "$PID")" || true)"
+    stop_pid "$PID" api 30
+    for child in $children; do kill -KILL "$child" 2>/dev/null || true; done ;;
   status) if pid_alive "$PID"; then echo "api: running (pid $(cat "$PID"))"; else echo "api: stopped"; exit 3; fi ;;
   *) die "usage: api.sh start|stop|status" ;;
 esac

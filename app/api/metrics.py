@@ -1,5 +1,9 @@
-"""Prometheus figures at /metrics: this API process's requests, recalls and errors, and the stack's jobs, queues
-and Redis memory (read from Redis at each scrape).
+"""Prometheus figures at /metrics: the API's requests, recalls and errors, and the stack's jobs, queues and Redis
+memory (read from Redis at each scrape).
+
+With several API processes (`ENGRAM_API_PROCESSES`), each writes its requests, recalls and errors to files in one
+directory (prometheus-client's multiprocess mode) and a scrape, whichever process answers it, sums them all; the
+per-process figures (CPU, resident memory) are then left out, since they would describe one process at random.
 
 Who may read it: the holder of `ENGRAM_API_METRICS_KEY` (a scrape-only key) or of the admin key, sent as
 `Authorization: Bearer ...`; a tenant's key is refused (403), and with neither key set /metrics is off (404). The
@@ -11,11 +15,14 @@ status codes, error codes, job states and stages, queue names).
 from __future__ import annotations
 
 import hmac
+import os
 import re
+import shutil
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 import redis
-from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector, generate_latest, multiprocess
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
@@ -27,6 +34,17 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 ROUTES = ("/graphql", "/mcp", "/healthz", "/metrics")
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 _CODE = re.compile(r"[A-Z][A-Z_]{0,39}")
+# prometheus-client reads it when first imported: set before the API processes start, it makes them share figures.
+MULTIPROCESS_DIR = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def share_metrics_between_processes(directory: Path) -> None:
+    """Makes the API processes started after this call write their figures to `directory`, emptied first (the
+    files of processes from an earlier run would count again)."""
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True)
+    os.environ[MULTIPROCESS_DIR] = str(directory)
+
 
 REGISTRY = CollectorRegistry()
 ProcessCollector(registry=REGISTRY)  # CPU, resident memory, open files of the API process
@@ -104,11 +122,15 @@ class StackCollector(Collector):
 
 
 def render(stack: StackCollector) -> bytes:
-    """The process's figures and the stack's, in Prometheus's text format (one registry each: the stack's is per
-    app, the process's per process)."""
+    """The API's figures and the stack's, in Prometheus's text format (one registry each: the stack's is per app,
+    the API's per process, or summed over the processes' files)."""
     own = CollectorRegistry()
     own.register(stack)
-    return generate_latest(REGISTRY) + generate_latest(own)
+    api = REGISTRY
+    if MULTIPROCESS_DIR in os.environ:
+        api = CollectorRegistry()
+        multiprocess.MultiProcessCollector(api)  # type: ignore[no-untyped-call]
+    return generate_latest(api) + generate_latest(own)
 
 
 def scrape_refusal(key: str | None, settings: ApiSettings) -> tuple[int, str, str] | None:

@@ -18,7 +18,14 @@ from starlette.websockets import WebSocket
 
 from app.api.context import ApiContext
 from app.api.limits import BodySizeLimit
-from app.api.metrics import CONTENT_TYPE, StackCollector, count_error, render, scrape_refusal
+from app.api.metrics import (
+    CONTENT_TYPE,
+    StackCollector,
+    count_error,
+    render,
+    scrape_refusal,
+    share_metrics_between_processes,
+)
 from app.api.requests import ObservedRequests
 from app.api.schema.build import build_schema
 from app.api.security import Gate, LimiterUnavailable, RateLimited, client_address, presented_key
@@ -55,13 +62,12 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
         app.state.services = services or await asyncio.to_thread(create_services, settings)
         app.state.gate = Gate(app.state.services.keys, api, app.state.services.redis)
         app.state.stack = StackCollector(app.state.services.redis, app.state.services.jobs)
+        app.state.socket_policy = SocketPolicy(api, app.state.services.redis)
         settle_heap()  # the model is loaded: full collections stop walking it
         async with mcp_server.session_manager.run():
             yield
         if owned:
             close_services(app.state.services)
-
-    socket_policy = SocketPolicy(api)
 
     async def context(connection: HTTPConnection) -> ApiContext:
         services_: ApiServices = connection.app.state.services
@@ -69,7 +75,8 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
         key = presented_key(connection.headers)
         if isinstance(connection, WebSocket):
             # The socket is admitted at connection_init (which may carry the key), then each operation on it.
-            return SocketContext(services_, gate, socket_policy, key, client_address(connection.scope))
+            policy: SocketPolicy = connection.app.state.socket_policy
+            return SocketContext(services_, gate, policy, key, client_address(connection.scope))
         return ApiContext(services_, await asyncio.to_thread(gate.admit, key, client_address(connection.scope)))
 
     app = FastAPI(
@@ -123,13 +130,19 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
 
 
 def main() -> None:
-    """Run the API with uvicorn on the configured host and port."""
+    """Run the API with uvicorn on the configured host and port, in `ENGRAM_API_PROCESSES` processes."""
     import uvicorn
 
     settings = get_settings()
     logging.config.dictConfig(uvicorn_log_config(settings.log_format))
+    processes = settings.api.processes
+    if processes > 1:
+        # Each process builds its own app (and driver, and model) from the environment; their metrics meet in files.
+        share_metrics_between_processes(settings.state_dir / "api" / "metrics")
     uvicorn.run(
-        create_app(settings),
+        "app.api.server:create_app" if processes > 1 else create_app(settings),
+        factory=processes > 1,
+        workers=processes if processes > 1 else None,
         host=settings.api.host,
         port=settings.api.port,
         log_config=uvicorn_log_config(settings.log_format),

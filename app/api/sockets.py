@@ -12,12 +12,13 @@ The body-size limit applies to every message (app/api/limits.py).
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
+import uuid
 from contextlib import suppress
 from contextvars import ContextVar
 from datetime import timedelta
 from typing import Any
 
+import redis
 from strawberry.fastapi import GraphQLRouter
 from strawberry.schema import BaseSchema
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
@@ -36,23 +37,59 @@ from graphql import GraphQLError
 _operation_context: ContextVar[ApiContext | None] = ContextVar("engram_socket_operation", default=None)
 
 
+# Sockets open per key, shared by every API process: a sorted set of socket ids scored by when their lease ends.
+# A socket's lease is renewed while it lives, so the places held by a process that died come free when theirs end.
+_OPEN_SOCKET = """
+local now = redis.call('TIME')
+local now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_ms)
+if ARGV[4] == '1' and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], now_ms + tonumber(ARGV[3]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
+return 1
+"""
+
+
 class SocketPolicy:
-    """The socket caps of this API process: open sockets per key (counted here, per process)."""
+    """The per-key socket cap, counted in Redis so that it holds across API processes.
 
-    def __init__(self, settings: ApiSettings) -> None:
+    Each admitted socket holds a lease of `lease_s` (three re-authentication intervals, at least 30 s) that it
+    renews at every re-authentication; `close` gives its place back at once.
+    """
+
+    def __init__(self, settings: ApiSettings, client: redis.Redis, prefix: str = "engram:sockets") -> None:
         self.settings = settings
-        self._open: Counter[str] = Counter()
+        self._redis = client
+        self._prefix = prefix
+        self._open = client.register_script(_OPEN_SOCKET)
+        self.lease_s = max(3 * settings.ws_reauth_interval_s, 30.0)
 
-    def open(self, holder: str) -> bool:
-        if self._open[holder] >= self.settings.ws_max_connections_per_key:
-            return False
-        self._open[holder] += 1
-        return True
+    def _name(self, holder: str) -> str:
+        return f"{self._prefix}:{holder}"
 
-    def close(self, holder: str) -> None:
-        self._open[holder] -= 1
-        if self._open[holder] <= 0:
-            del self._open[holder]
+    def _lease(self, holder: str, socket_id: str, capped: bool) -> bool:
+        args: list[str | int] = [
+            socket_id,
+            self.settings.ws_max_connections_per_key,
+            int(self.lease_s * 1000),
+            int(capped),
+        ]
+        try:
+            return bool(self._open(keys=[self._name(holder)], args=args))
+        except redis.exceptions.RedisError as exc:
+            raise LimiterUnavailable(exc) from exc
+
+    def open(self, holder: str, socket_id: str) -> bool:
+        """Takes a place for the socket; False when the key already holds as many as the cap allows."""
+        return self._lease(holder, socket_id, capped=True)
+
+    def renew(self, holder: str, socket_id: str) -> None:
+        """Extends the socket's lease (and takes its place back if the lease had run out while it lived)."""
+        self._lease(holder, socket_id, capped=False)
+
+    def close(self, holder: str, socket_id: str) -> None:
+        with suppress(redis.exceptions.RedisError):  # else the lease ends by itself
+            self._redis.zrem(self._name(holder), socket_id)
 
 
 class SocketContext(ApiContext):
@@ -79,6 +116,7 @@ class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
         super().__init__(*args, **kwargs)
         self._key: str | None = None
         self._holder: str | None = None  # the key id counted against the per-key socket cap
+        self._socket_id = uuid.uuid4().hex  # this socket's place in that count
         self._recheck: asyncio.Task[None] | None = None
 
     @property
@@ -131,7 +169,12 @@ class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
             return
         assert caller is not None
         holder = caller.key_id or "admin"
-        if not self._socket.policy.open(holder):
+        try:
+            admitted = await asyncio.to_thread(self._socket.policy.open, holder, self._socket_id)
+        except LimiterUnavailable as exc:
+            await self._close(1013, str(exc))
+            return
+        if not admitted:
             limit = self._socket.policy.settings.ws_max_connections_per_key
             await self._close(4429, f"too many connections for this API key (max {limit}); close one first")
             return
@@ -172,6 +215,8 @@ class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
             await asyncio.sleep(interval)
             try:
                 await asyncio.to_thread(self._socket.gate.caller, self._key, self._socket.address)
+                if self._holder is not None:
+                    await asyncio.to_thread(self._socket.policy.renew, self._holder, self._socket_id)
             except InvalidApiKey as exc:
                 await self._close(4403, f"Forbidden: {exc}")
                 return
@@ -184,7 +229,7 @@ class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
             with suppress(asyncio.CancelledError):
                 await self._recheck
         if self._holder is not None:
-            self._socket.policy.close(self._holder)
+            await asyncio.to_thread(self._socket.policy.close, self._holder, self._socket_id)
             self._holder = None
         await super().shutdown()
 

@@ -21,7 +21,7 @@ import time
 from datetime import UTC, datetime
 
 import neo4j
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from engram.ids import validate_space
 from engram.settings import get_settings
@@ -37,7 +37,7 @@ from graph.consolidation.duplicates import (
 )
 from graph.consolidation.intents import INTENT_THRESHOLD, merge_intents
 from graph.consolidation.report import ConsolidationReport, figures
-from graph.dimensions import build_dimensions
+from graph.dimensions import DIMENSION_THREADS, build_dimensions
 from graph.driver import get_driver
 from graph.space_indexes import DEDICATE_FROM, dedicate
 
@@ -46,6 +46,7 @@ class ConsolidationOptions(BaseModel):
     duplicate_threshold: float = DuplicateRules().threshold  # cosine of near-duplicate candidates
     intent_threshold: float = INTENT_THRESHOLD
     dimensions: bool = True  # run Graph Data Science (needs the GDS plugin)
+    dimension_threads: int = Field(default=DIMENSION_THREADS, ge=1, le=4)  # GDS threads (OpenGDS allows 4 at most)
     topic_merges: bool = True  # merge "the same point in other words" (cosine >= topic_cosine), not only restatements
     fact_updates: bool = True  # the same fact with a new value supersedes the older one
     associations: bool = True  # recompute df/idf and every ASSOCIATED edge of the space
@@ -100,7 +101,7 @@ def consolidate(
     step("associations")
     dimensions = 0
     if options.dimensions and figures(driver, database, space).association_edges:
-        dimensions = build_dimensions(driver, database, space).dimensions
+        dimensions = build_dimensions(driver, database, space, options.dimension_threads).dimensions
     step("dimensions")
     own_indexes = dedicate(driver, database, space, options.own_indexes_from)
     step("own_indexes")

@@ -94,3 +94,22 @@ def test_dimensions_skip_concepts_forgotten_while_communities_were_computed(
     assert keys and gone["key"] not in keys
     unplaced = "MATCH (c:Concept {space: $s}) WHERE (c)-[:ASSOCIATED]-() AND NOT (c)-[:IN]->() RETURN c.key"
     assert rows(driver, unplaced, s=space) == []
+
+
+def test_one_gds_thread_finds_the_communities_four_find(
+    driver: neo4j.Driver, space: str, conversation: dict[str, Any]
+) -> None:
+    """Consolidation runs Louvain and PageRank on one thread (graph/dimensions.py: 4, GDS's default, took ~7x the
+    wall time on a 2-core machine): the communities and ranks are the same."""
+    ingest(space, [conversation])
+    one, four = (detect_communities(driver, "neo4j", space, threads) for threads in (1, 4))
+
+    def partition(found: Any) -> set[frozenset[int]]:
+        members: dict[int, set[int]] = {}
+        for node, community in zip(found.node_ids, found.community_ids, strict=True):
+            members.setdefault(community, set()).add(node)
+        return {frozenset(m) for m in members.values()}
+
+    assert len(one.node_ids) >= 5 and partition(one) == partition(four)
+    assert one.rank_of.keys() == four.rank_of.keys()
+    assert all(abs(one.rank_of[n] - four.rank_of[n]) < 1e-6 for n in one.rank_of)

@@ -69,3 +69,61 @@ def test_doctor_checks_every_part_including_the_api(settings: EngramSettings) ->
     assert {"Redis", "Celery worker", "GraphQL API", "Neo4j Browser"} <= {r.name for r in results}
     failed = [f"{r.name}: {r.detail}" for r in results if not r.ok]
     assert not failed, failed
+
+
+def _fresh_connection_stats(base: str, key: str) -> None:
+    """One request on a connection of its own, so that successive ones reach either API process."""
+    response = httpx.post(
+        f"{base}/graphql", json={"query": "{ stats { episodes } }"}, headers={"Authorization": f"Bearer {key}"}
+    )
+    assert response.status_code == 200 and response.json()["data"]["stats"]["episodes"] == 0
+
+
+def _stats_requests(base: str, admin_key: str) -> float:
+    text = httpx.get(f"{base}/metrics", headers={"Authorization": f"Bearer {admin_key}"}).text
+    prefix = 'engram_api_request_seconds_count{field="stats",operation="query",route="/graphql",status="200"}'
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(prefix))
+
+
+def test_metrics_sum_the_requests_of_every_api_process(settings: EngramSettings, server: GraphQL) -> None:
+    assert settings.api.processes > 1, "the stack's API runs one process: nothing to sum"
+    admin_key = settings.api.admin_key.get_secret_value()
+    base = f"http://{settings.api.host}:{settings.api.port}"
+    assert server.key is not None
+    before = _stats_requests(base, admin_key)
+    for _ in range(30):
+        _fresh_connection_stats(base, server.key)
+    # Each scrape is answered by whichever process takes its connection: every one must count all 30.
+    seen = [_stats_requests(base, admin_key) - before for _ in range(6)]
+    assert all(count >= 30 for count in seen), seen
+
+
+def test_the_socket_cap_holds_across_api_processes(settings: EngramSettings, server: GraphQL) -> None:
+    url = f"ws://{settings.api.host}:{settings.api.port}/graphql"
+    cap = settings.api.ws_max_connections_per_key
+    assert server.key is not None
+    key = server.key
+
+    async def scenario() -> tuple[list[str], int]:
+        sockets = []
+        answers = []
+        for _ in range(cap + 1):  # each socket its own connection: the processes share them out
+            ws = await websockets.connect(url, subprotocols=[websockets.Subprotocol("graphql-transport-ws")])
+            await ws.send(json.dumps({"type": "connection_init", "payload": {"apiKey": key}}))
+            try:
+                answers.append(json.loads(await asyncio.wait_for(ws.recv(), timeout=10))["type"])
+            except websockets.ConnectionClosed as closed:
+                answers.append(f"closed {closed.rcvd.code if closed.rcvd else None}")
+            sockets.append(ws)
+        await sockets[0].close()
+        await asyncio.sleep(0.3)
+        again = await websockets.connect(url, subprotocols=[websockets.Subprotocol("graphql-transport-ws")])
+        await again.send(json.dumps({"type": "connection_init", "payload": {"apiKey": key}}))
+        reopened = json.loads(await asyncio.wait_for(again.recv(), timeout=10))["type"] == "connection_ack"
+        for ws in [*sockets, again]:
+            await ws.close()
+        return answers, int(reopened)
+
+    answers, reopened = asyncio.run(scenario())
+    assert answers == ["connection_ack"] * cap + ["closed 4429"], answers
+    assert reopened == 1  # a closed socket gives its place back to the key
