@@ -52,6 +52,13 @@ def error_kind(exc: BaseException) -> str:
     return f"exception_{type(exc).__name__}"
 
 
+def error_detail(exc: BaseException) -> str:
+    """What the server said: the GraphQL errors' messages and paths (the client's exception shows neither)."""
+    if isinstance(exc, GraphQLClientGraphQLMultiError):
+        return "; ".join(f"{'.'.join(map(str, e.path or []))}: {e.message}" for e in exc.errors)
+    return repr(exc)
+
+
 IDLE_PHASES = ("idle", "idle_during", "idle_after")
 
 
@@ -94,7 +101,7 @@ class Record:
             yield
         except Exception as exc:  # every failure is counted by kind, none may stop the run
             ok = False
-            self.error(error_kind(exc), f"{operation}: {exc!r}")
+            self.error(error_kind(exc), f"{operation}: {error_detail(exc)}")
         finally:
             if self.phase != "setup":
                 self.samples.append(Sample(at, self._named(operation), 1000 * (time.perf_counter() - started), ok))
