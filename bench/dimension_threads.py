@@ -5,7 +5,8 @@ of the running stack (4 is GDS's own default, the baseline).
     python -m bench.dimension_threads                      # every space with association edges
     python -m bench.dimension_threads --spaces a b --rounds 5
 
-Thread counts alternate within each round, so a noisy neighbour slows them alike. Neo4j's CPU is read from its
+Each space is read once first (a warm page cache); the thread counts then take turns, in a rotating order, so
+neither a noisy neighbour nor going first favours one. Neo4j's CPU is read from its
 process (the stack's pid file), so run it on a quiet stack.
 """
 
@@ -24,7 +25,7 @@ from bench.common import git_commit, write_result
 from bench.soak_cpu import PID_FILES
 from engram.settings import get_settings
 from graph.consolidation.report import figures
-from graph.dimensions import detect_communities
+from graph.dimensions import DIMENSION_THREADS, detect_communities
 from graph.driver import get_driver
 
 THREADS = (4, 2, 1)
@@ -55,8 +56,9 @@ def main() -> None:
     samples: dict[str, dict[int, list[tuple[float, float]]]] = {s: {t: [] for t in THREADS} for s in spaces}
     with tqdm(total=len(spaces) * args.rounds * len(THREADS), desc="community detections", unit="run") as bar:
         for space in spaces:
-            for _ in range(args.rounds):
-                for threads in THREADS:
+            detect_communities(driver, database, space, 1)  # warm: the first detection of a space reads it from disk
+            for round_ in range(args.rounds):
+                for threads in THREADS[round_ % len(THREADS) :] + THREADS[: round_ % len(THREADS)]:
                     cpu, wall = _cpu_s(neo4j), time.perf_counter()
                     detect_communities(driver, database, space, threads)
                     samples[space][threads].append((time.perf_counter() - wall, _cpu_s(neo4j) - cpu))
@@ -88,7 +90,7 @@ def main() -> None:
         "dimension_threads",
         {
             "rounds": args.rounds,
-            "threads_default": 1,
+            "threads_default": DIMENSION_THREADS,
             "overall_median": overall,
             "spaces": per_space,
             "commit": git_commit(),

@@ -31,9 +31,9 @@ class Communities:
 
 
 # GDS threads for Louvain and PageRank (GDS's default is 4). Consolidation is background work on cores it shares with
-# the API and Neo4j's queries, and on a space's association graph (hundreds to thousands of concepts) more threads
-# only add coordination: on the soak's spaces a run took 1.2 s of wall and 0.22 s of Neo4j CPU with 4 threads,
-# 1.6 s / 0.16 s with 2, 0.11 s / 0.10 s with 1 (project + Louvain + PageRank; bench/consolidate.py compares them).
+# the API and Neo4j's queries, and on a space's association graph more threads only cost: a detection (projection,
+# Louvain, PageRank) took 7.0 s of wall and 1.1 s of Neo4j CPU with 4 threads, 0.95 s and 0.72 s with 1 (medians over
+# six spaces of 32-17,825 concepts, 2 cores; `python -m bench.dimension_threads`).
 DIMENSION_THREADS = 1
 
 

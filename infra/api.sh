@@ -11,20 +11,30 @@ start() {
   if pid_alive "$PID"; then log "api already running (pid $(cat "$PID"))"; return 0; fi
   mkdir -p "$API_DIR"
   log "starting the GraphQL API on http://127.0.0.1:$ENGRAM_API_PORT/graphql"
-  nohup "$ENGRAM_VENV/bin/python" -m app.api.server >"$API_DIR/api.log" 2>&1 &
+  # Its own process group (setsid): stopping it reaches uvicorn's worker processes even if the master died first.
+  nohup setsid "$ENGRAM_VENV/bin/python" -m app.api.server >"$API_DIR/api.log" 2>&1 &
   echo $! >"$PID"
   wait_for api 90 curl -fsS -m 5 "http://127.0.0.1:$ENGRAM_API_PORT/healthz" \
     || die "the API did not answer /healthz within 90 s (log: $API_DIR/api.log)"
   log "api up (pid $(cat "$PID"))"
 }
 
+stop() {
+  local pid
+  pid="$(cat "$PID" 2>/dev/null || true)"
+  if [ -n "$pid" ] && kill -0 -- "-$pid" 2>/dev/null; then  # the API's process group: master and workers
+    kill -TERM -- "-$pid" 2>/dev/null || true
+    for _ in $(seq 1 150); do kill -0 -- "-$pid" 2>/dev/null || break; sleep 0.2; done
+    if kill -0 -- "-$pid" 2>/dev/null; then log "api did not stop in 30s: killing"; kill -KILL -- "-$pid" 2>/dev/null || true; fi
+    rm -f "$PID"; log "api stopped"
+  else
+    stop_pid "$PID" api 30  # started before it had a group of its own
+  fi
+}
+
 case "${1:-status}" in
   start) start ;;
-  stop)
-    # uvicorn stops its worker processes on TERM; should it be killed instead, they must not keep the port.
-    children="$(pid_alive "$PID" && pgrep -P "$(cat "$PID")" || true)"
-    stop_pid "$PID" api 30
-    for child in $children; do kill -KILL "$child" 2>/dev/null || true; done ;;
+  stop) stop ;;
   status) if pid_alive "$PID"; then echo "api: running (pid $(cat "$PID"))"; else echo "api: stopped"; exit 3; fi ;;
   *) die "usage: api.sh start|stop|status" ;;
 esac

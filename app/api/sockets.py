@@ -38,14 +38,21 @@ _operation_context: ContextVar[ApiContext | None] = ContextVar("engram_socket_op
 
 
 # Sockets open per key, shared by every API process: a sorted set of socket ids scored by when their lease ends.
-# A socket's lease is renewed while it lives, so the places held by a process that died come free when theirs end.
-_OPEN_SOCKET = """
+# ARGV: socket id, cap, lease (ms), mode. "open" takes a place if the key holds fewer than the cap; "renew" extends
+# a lease only while it is held (a closed socket's renewal, still in flight, must not take its place back). The key
+# expires with the longest lease it holds. Returns 1 when the socket holds its place.
+_LEASE_SCRIPT = """
 local now = redis.call('TIME')
 local now_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local until_ms = now_ms + tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_ms)
-if ARGV[4] == '1' and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
-redis.call('ZADD', KEYS[1], now_ms + tonumber(ARGV[3]), ARGV[1])
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
+if ARGV[4] == 'renew' then
+  if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+elseif redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], until_ms, ARGV[1])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3])) end
 return 1
 """
 
@@ -54,38 +61,35 @@ class SocketPolicy:
     """The per-key socket cap, counted in Redis so that it holds across API processes.
 
     Each admitted socket holds a lease of `lease_s` (three re-authentication intervals, at least 30 s) that it
-    renews at every re-authentication; `close` gives its place back at once.
+    renews at every re-authentication; `close` gives its place back at once, and a process that dies without
+    closing its sockets holds their places until their leases end.
     """
 
     def __init__(self, settings: ApiSettings, client: redis.Redis, prefix: str = "engram:sockets") -> None:
         self.settings = settings
         self._redis = client
         self._prefix = prefix
-        self._open = client.register_script(_OPEN_SOCKET)
+        self._lease_script = client.register_script(_LEASE_SCRIPT)
         self.lease_s = max(3 * settings.ws_reauth_interval_s, 30.0)
 
     def _name(self, holder: str) -> str:
         return f"{self._prefix}:{holder}"
 
-    def _lease(self, holder: str, socket_id: str, capped: bool) -> bool:
-        args: list[str | int] = [
-            socket_id,
-            self.settings.ws_max_connections_per_key,
-            int(self.lease_s * 1000),
-            int(capped),
-        ]
+    def _lease(self, holder: str, socket_id: str, mode: str) -> bool:
+        args: list[str | int] = [socket_id, self.settings.ws_max_connections_per_key, int(self.lease_s * 1000), mode]
         try:
-            return bool(self._open(keys=[self._name(holder)], args=args))
+            return bool(self._lease_script(keys=[self._name(holder)], args=args))
         except redis.exceptions.RedisError as exc:
             raise LimiterUnavailable(exc) from exc
 
     def open(self, holder: str, socket_id: str) -> bool:
         """Takes a place for the socket; False when the key already holds as many as the cap allows."""
-        return self._lease(holder, socket_id, capped=True)
+        return self._lease(holder, socket_id, "open")
 
-    def renew(self, holder: str, socket_id: str) -> None:
-        """Extends the socket's lease (and takes its place back if the lease had run out while it lived)."""
-        self._lease(holder, socket_id, capped=False)
+    def renew(self, holder: str, socket_id: str) -> bool:
+        """Extends the socket's lease; False when it no longer holds one (it ran out: the socket must take a
+        place again, under the cap)."""
+        return self._lease(holder, socket_id, "renew")
 
     def close(self, holder: str, socket_id: str) -> None:
         with suppress(redis.exceptions.RedisError):  # else the lease ends by itself
@@ -172,6 +176,7 @@ class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
         try:
             admitted = await asyncio.to_thread(self._socket.policy.open, holder, self._socket_id)
         except LimiterUnavailable as exc:
+            count_error("SERVICE_UNAVAILABLE")
             await self._close(1013, str(exc))
             return
         if not admitted:
@@ -209,19 +214,35 @@ class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
             _operation_context.reset(token)
 
     async def _recheck_key(self) -> None:
-        """Closes the socket once its key stops being valid (ends running subscriptions too)."""
+        """Closes the socket once its key stops being valid (ends running subscriptions too), and keeps its place
+        under the key's socket cap: renewed whatever the key check says, taken again under the cap if it ran out."""
         interval = self._socket.policy.settings.ws_reauth_interval_s
         while True:
             await asyncio.sleep(interval)
             try:
                 await asyncio.to_thread(self._socket.gate.caller, self._key, self._socket.address)
-                if self._holder is not None:
-                    await asyncio.to_thread(self._socket.policy.renew, self._holder, self._socket_id)
             except InvalidApiKey as exc:
                 await self._close(4403, f"Forbidden: {exc}")
                 return
             except (RateLimited, LimiterUnavailable):
-                continue  # the key was valid when last looked at; look again next time
+                pass  # the key was valid when last looked at; look again next time
+            if not await self._keep_place():
+                limit = self._socket.policy.settings.ws_max_connections_per_key
+                await self._close(4429, f"too many connections for this API key (max {limit}); close one first")
+                return
+
+    async def _keep_place(self) -> bool:
+        """Whether the socket still holds a place under its key's cap (True when Redis cannot say: its lease
+        stands until Redis answers again)."""
+        if self._holder is None:
+            return True
+        policy = self._socket.policy
+        try:
+            return await asyncio.to_thread(policy.renew, self._holder, self._socket_id) or await asyncio.to_thread(
+                policy.open, self._holder, self._socket_id
+            )
+        except LimiterUnavailable:
+            return True
 
     async def shutdown(self) -> None:
         if self._recheck is not None and self._recheck is not asyncio.current_task():

@@ -47,6 +47,20 @@ def test_a_renewed_lease_keeps_its_place(settings: EngramSettings, services: Api
     assert first.open(key, "a") and first.open(key, "b")
     for _ in range(3):
         time.sleep(0.3)
-        first.renew(key, "a")
-        first.renew(key, "b")
+        assert first.renew(key, "a") and first.renew(key, "b")
     assert not second.open(key, "c")  # 0.9 s after opening: held only because they were renewed
+
+
+def test_a_renewal_never_takes_a_place_back(settings: EngramSettings, services: ApiServices) -> None:
+    """A renewal still in flight when its socket closes, or one after the lease ran out (a key check throttled
+    for long, Redis away), must not put the socket back over the cap: it must take a place again, under the cap."""
+    first, second = _policies(settings, services)
+    first.lease_s = 0.4
+    key = f"key-{uuid.uuid4().hex}"
+    assert first.open(key, "a")
+    first.close(key, "a")
+    assert not first.renew(key, "a")
+    assert first.open(key, "b")
+    time.sleep(0.6)  # b's lease ran out while its socket lived
+    assert second.open(key, "c") and second.open(key, "d")
+    assert not first.renew(key, "b") and not first.open(key, "b")  # the cap is full: the socket must go
