@@ -53,3 +53,18 @@ def test_niceness_is_a_unix_niceness_and_math_needs_a_thread(monkeypatch: pytest
     monkeypatch.setenv("ENGRAM_WORKER_MATH_THREADS", "-1")
     with pytest.raises(ValidationError, match="math_threads"):
         WorkerSettings()
+
+
+def test_the_api_needs_a_process_and_dimensions_a_gds_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engram.settings import ApiSettings
+    from graph.consolidation.run import ConsolidationOptions
+
+    assert ApiSettings().processes == 2
+    for bad in ("0", "two"):
+        monkeypatch.setenv("ENGRAM_API_PROCESSES", bad)
+        with pytest.raises(ValidationError, match="processes"):
+            ApiSettings()
+    assert ConsolidationOptions().dimension_threads == 1
+    for threads in (0, 5):  # OpenGDS runs 4 threads at most
+        with pytest.raises(ValidationError, match="dimension_threads"):
+            ConsolidationOptions(dimension_threads=threads)
