@@ -18,11 +18,10 @@ from pathlib import Path
 from statistics import median
 from typing import Any
 
-import psutil
 from tqdm import tqdm
 
 from bench.common import git_commit, write_result
-from bench.soak_cpu import PID_FILES
+from bench.soak_cpu import stack_cpu_seconds
 from engram.settings import get_settings
 from graph.consolidation.report import figures
 from graph.dimensions import DIMENSION_THREADS, detect_communities
@@ -31,13 +30,8 @@ from graph.driver import get_driver
 THREADS = (4, 2, 1)
 
 
-def _neo4j(state_dir: Path) -> psutil.Process:
-    return psutil.Process(int((state_dir / PID_FILES["neo4j"]).read_text().split()[0]))
-
-
-def _cpu_s(process: psutil.Process) -> float:
-    times = process.cpu_times()
-    return float(times.user + times.system)
+def _neo4j_cpu_s(state_dir: Path) -> float:
+    return stack_cpu_seconds(state_dir)["neo4j"]
 
 
 def main() -> None:
@@ -52,16 +46,15 @@ def main() -> None:
     names = args.spaces or [r["name"] for r in driver.execute_query("MATCH (s:Space) RETURN s.name AS name")[0]]
     sizes = {name: figures(driver, database, name) for name in names}
     spaces = [name for name in names if sizes[name].association_edges]
-    neo4j = _neo4j(settings.state_dir)
     samples: dict[str, dict[int, list[tuple[float, float]]]] = {s: {t: [] for t in THREADS} for s in spaces}
     with tqdm(total=len(spaces) * args.rounds * len(THREADS), desc="community detections", unit="run") as bar:
         for space in spaces:
             detect_communities(driver, database, space, 1)  # warm: the first detection of a space reads it from disk
             for round_ in range(args.rounds):
                 for threads in THREADS[round_ % len(THREADS) :] + THREADS[: round_ % len(THREADS)]:
-                    cpu, wall = _cpu_s(neo4j), time.perf_counter()
+                    cpu, wall = _neo4j_cpu_s(settings.state_dir), time.perf_counter()
                     detect_communities(driver, database, space, threads)
-                    samples[space][threads].append((time.perf_counter() - wall, _cpu_s(neo4j) - cpu))
+                    samples[space][threads].append((time.perf_counter() - wall, _neo4j_cpu_s(settings.state_dir) - cpu))
                     bar.update()
 
     def summary(runs: list[tuple[float, float]]) -> dict[str, float]:

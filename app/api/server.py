@@ -136,13 +136,14 @@ def main() -> None:
     settings = get_settings()
     logging.config.dictConfig(uvicorn_log_config(settings.log_format))
     processes = settings.api.processes
-    if processes > 1:
+    several = processes > 1
+    if several:
         # Each process builds its own app (and driver, and model) from the environment; their metrics meet in files.
         share_metrics_between_processes(settings.state_dir / "api" / "metrics")
     uvicorn.run(
-        "app.api.server:create_app" if processes > 1 else create_app(settings),
-        factory=processes > 1,
-        workers=processes if processes > 1 else None,
+        "app.api.server:create_app" if several else create_app(settings),
+        factory=several,
+        workers=processes if several else None,
         host=settings.api.host,
         port=settings.api.port,
         log_config=uvicorn_log_config(settings.log_format),

@@ -146,6 +146,10 @@ class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
             self.connection_init_timeout_task.cancel()
         await self.websocket.close(code=code, reason=reason[:120])  # a close reason holds 123 bytes
 
+    async def _close_over_cap(self) -> None:
+        limit = self._socket.policy.settings.ws_max_connections_per_key
+        await self._close(4429, f"too many connections for this API key (max {limit}); close one first")
+
     async def _refuse_operation(self, op_id: str, message: str, code: str, **extensions: Any) -> None:
         count_error(code)
         error = GraphQLError(message, extensions={"code": code, **extensions})
@@ -180,8 +184,7 @@ class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
             await self._close(1013, str(exc))
             return
         if not admitted:
-            limit = self._socket.policy.settings.ws_max_connections_per_key
-            await self._close(4429, f"too many connections for this API key (max {limit}); close one first")
+            await self._close_over_cap()
             return
         self._key, self._holder = key, holder
         await super().handle_connection_init(message)
@@ -227,8 +230,7 @@ class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
             except (RateLimited, LimiterUnavailable):
                 pass  # the key was valid when last looked at; look again next time
             if not await self._keep_place():
-                limit = self._socket.policy.settings.ws_max_connections_per_key
-                await self._close(4429, f"too many connections for this API key (max {limit}); close one first")
+                await self._close_over_cap()
                 return
 
     async def _keep_place(self) -> bool:
