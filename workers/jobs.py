@@ -4,7 +4,9 @@ Stage outputs live under the job's keys (JSON plus raw float32 arrays) rather th
 so a redelivered stage re-reads its input and re-writes its output: stages are idempotent.
 
 Redis runs `noeviction` with a memory cap, so a job's bulk lives only while the job runs: once it succeeds or
-fails, its payload and artifacts are deleted and only the status record stays, for FINISHED_JOB_TTL_S.
+fails, its payload and artifacts are deleted and only the status record stays, for FINISHED_JOB_TTL_S. What a space's
+unfinished jobs hold is counted (`pending_bytes`), so the API can refuse a tenant's next job before that tenant's
+backlog fills Redis for every tenant.
 """
 
 from __future__ import annotations
@@ -29,6 +31,30 @@ STAGES = ("standardize", "extract", "embed", "write", "consolidate")
 # Every job's id, scored by its creation time, so /metrics counts jobs without scanning Redis's whole keyspace.
 # Ids older than JOB_TTL_S are dropped at each create, ids whose record expired at each count.
 JOB_INDEX = "engram:jobs"
+
+# Per space: unfinished job id -> its payload's size in bytes. An entry leaves when its job finishes, or, should a
+# job be abandoned, when its payload key has expired (checked at each reservation).
+_PENDING_KEY = "engram:pending:{space}"
+# Atomically: drop entries whose payload is gone, then add this job's unless it would take the space past the limit.
+# KEYS[1]: the space's pending hash. ARGV: job id, payload bytes, limit (0: none), the job keys' prefix.
+# Returns {1 if reserved else 0, bytes already pending}.
+_RESERVE_SCRIPT = """
+local pending = 0
+local entries = redis.call('HGETALL', KEYS[1])
+for i = 1, #entries, 2 do
+  if redis.call('EXISTS', ARGV[4] .. entries[i] .. ':payload') == 1 then
+    pending = pending + tonumber(entries[i + 1])
+  else
+    redis.call('HDEL', KEYS[1], entries[i])
+  end
+end
+local limit = tonumber(ARGV[3])
+if limit > 0 and pending + tonumber(ARGV[2]) > limit then
+  return {0, pending}
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return {1, pending}
+"""
 
 
 class JobState(StrEnum):
@@ -63,6 +89,17 @@ class UnknownJob(KeyError):
     pass
 
 
+class PendingLimit(Exception):
+    """A space's unfinished jobs already hold so many bytes of payload that this job would pass its limit."""
+
+    def __init__(self, space: str, pending: int, size: int, limit: int) -> None:
+        super().__init__(
+            f"space {space!r} has {pending:,} bytes of ingest jobs waiting or running; this job's {size:,} would pass "
+            f"its limit of {limit:,} (ENGRAM_API_MAX_PENDING_INGEST_BYTES): resubmit once some have finished"
+        )
+        self.space, self.pending, self.size, self.limit = space, pending, size, limit
+
+
 class JobStore:
     def __init__(self, client: redis.Redis) -> None:
         self._redis = client
@@ -71,8 +108,11 @@ class JobStore:
     def _key(job_id: str, suffix: str = "") -> str:
         return f"engram:job:{job_id}{':' + suffix if suffix else ''}"
 
-    def create(self, space: str, payload: list[dict[str, Any]]) -> str:
+    def create(self, space: str, payload: list[dict[str, Any]], max_pending_bytes: int = 0) -> str:
+        """Stores a queued job. With `max_pending_bytes` (> 0), refuses it with PendingLimit, storing nothing, when
+        the space's unfinished jobs and this one would hold more payload than that."""
         job_id = uuid.uuid4().hex
+        body = json.dumps(payload)
         pipe = self._redis.pipeline()
         pipe.hset(
             self._key(job_id),
@@ -91,10 +131,20 @@ class JobStore:
                 "finished_at": "",
             },
         )
-        pipe.set(self._key(job_id, "payload"), json.dumps(payload))
+        pipe.set(self._key(job_id, "payload"), body)
         for key in (self._key(job_id), self._key(job_id, "payload")):
             pipe.expire(key, JOB_TTL_S)
+        pipe.execute()
+        # Reserved once the payload is stored: the reservation counts only jobs whose payload exists, this one's too.
+        size = len(body.encode())
+        reserved, pending = self._redis.eval(
+            _RESERVE_SCRIPT, 1, _PENDING_KEY.format(space=space), job_id, size, max_pending_bytes, self._key("")
+        )
+        if not reserved:
+            self._redis.delete(self._key(job_id), self._key(job_id, "payload"))
+            raise PendingLimit(space, int(pending), size, max_pending_bytes)
         now = time.time()
+        pipe = self._redis.pipeline()
         pipe.zadd(JOB_INDEX, {job_id: now})
         pipe.zremrangebyscore(JOB_INDEX, "-inf", now - JOB_TTL_S)
         pipe.execute()
@@ -120,6 +170,12 @@ class JobStore:
         if gone:
             self._redis.zrem(JOB_INDEX, *gone)
         return counted
+
+    def pending_bytes(self, space: str) -> int:
+        """Bytes of payload the space's unfinished jobs hold (as last reserved; abandoned jobs count until the next
+        reservation drops them)."""
+        sizes: list[bytes] = self._redis.hvals(_PENDING_KEY.format(space=space))  # type: ignore[assignment]
+        return sum(int(size) for size in sizes)
 
     def status(self, job_id: str) -> JobStatus:
         stored: dict[bytes, bytes] = self._redis.hgetall(self._key(job_id))  # type: ignore[assignment]
@@ -204,9 +260,12 @@ class JobStore:
         FINISHED_JOB_TTL_S."""
         keys = [self._key(job_id, "payload"), *(self._key(job_id, s) for s in STAGES)]
         keys += [k.decode() for k in self._redis.scan_iter(self._key(job_id, "*:*"))]
+        space: bytes | None = self._redis.hget(self._key(job_id), "space")  # type: ignore[assignment]
         pipe = self._redis.pipeline(transaction=True)
         pipe.hset(self._key(job_id), mapping=final)
         pipe.delete(*keys)
+        if space is not None:
+            pipe.hdel(_PENDING_KEY.format(space=space.decode()), job_id)
         pipe.expire(self._key(job_id), FINISHED_JOB_TTL_S)
         pipe.execute()
 

@@ -280,11 +280,12 @@ def consolidate_stage(self: Any, job_id: str) -> str:
     return job_id
 
 
-def submit_ingest(space: str, records: list[Record], store: JobStore | None = None) -> str:
-    """Queue an ingest job for validated records; returns the job id to poll."""
+def submit_ingest(space: str, records: list[Record], store: JobStore | None = None, max_pending_bytes: int = 0) -> str:
+    """Queue an ingest job for validated records; returns the job id to poll. With `max_pending_bytes`, refuses it
+    (PendingLimit, nothing queued) when the space's unfinished jobs would hold more payload than that."""
     validate_space(space)
     store = store or get_job_store()
-    job_id = store.create(space, [r.model_dump(mode="json") for r in records])
+    job_id = store.create(space, [r.model_dump(mode="json") for r in records], max_pending_bytes)
     chain(
         standardize_stage.si(job_id).set(queue=CPU_QUEUE),
         extract_stage.si(job_id).set(queue=CPU_QUEUE),

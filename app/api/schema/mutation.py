@@ -24,6 +24,7 @@ from engram.formats.loading import InvalidInput as InvalidRecords
 from engram.formats.records import MAX_RECORDS_PER_JOB, Record
 from engram.ids import validate_space
 from graph.api_keys import KeyLimitReached, KeyRole, RevokeRefused
+from workers.jobs import PendingLimit
 from workers.tasks.ingest import submit_ingest
 
 strawberry.enum(InputFormat, description="How `payload` is written")
@@ -89,8 +90,14 @@ class MemoryMutation:
             records = await asyncio.to_thread(_records, input)
         except InvalidRecords as exc:
             return invalid(exc.errors)
-        jobs = info.context.services.jobs
-        job_id = await asyncio.to_thread(submit_ingest, space, records, jobs)
+        services = info.context.services
+        try:
+            job_id = await asyncio.to_thread(
+                submit_ingest, space, records, services.jobs, services.settings.api.max_pending_ingest_bytes
+            )
+        except PendingLimit as exc:
+            return OverBudget(message=str(exc), limit=exc.limit, requested=exc.pending + exc.size)
+        jobs = services.jobs
         log.info("ingest job %s queued: %d records", job_id, len(records))
         return Job.of(await asyncio.to_thread(jobs.status, job_id))
 
