@@ -126,9 +126,10 @@ class ApiSettings(BaseSettings):
     # Reads /metrics and nothing else (the admin key reads it too). Neither set: /metrics is off.
     metrics_key: SecretStr = SecretStr("")
     max_body_bytes: int = 4_000_000  # a 2 MB document plus JSON escaping
-    # Payload bytes a space's unfinished ingest jobs may hold in Redis (queued jobs keep theirs until they finish);
-    # past it the space's next job is refused (OverBudget) until some finish, so one tenant's backlog cannot fill Redis
-    # (512 MB, noeviction) for every tenant. Eight bodies of the largest size; 0: no cap.
+    # Bytes a space's unfinished ingest jobs may hold in Redis (queued jobs keep their payload until they finish;
+    # each is charged its records as stored, JSON with defaults, plus workers.jobs.JOB_OVERHEAD_BYTES); past it the
+    # space's next job is refused (OverBudget) until some finish, so one tenant's backlog cannot fill Redis (512 MB,
+    # noeviction) for every tenant. 0: no cap.
     max_pending_ingest_bytes: int = Field(default=32_000_000, ge=0)
     max_query_depth: int = 12
     max_query_tokens: int = 2_000

@@ -32,12 +32,16 @@ STAGES = ("standardize", "extract", "embed", "write", "consolidate")
 # Ids older than JOB_TTL_S are dropped at each create, ids whose record expired at each count.
 JOB_INDEX = "engram:jobs"
 
-# Per space: unfinished job id -> its payload's size in bytes. An entry leaves when its job finishes, or, should a
-# job be abandoned, when its payload key has expired (checked at each reservation).
+# Per space: unfinished job id -> the bytes it is charged. An entry leaves when its job finishes, or, should a job be
+# abandoned, when its payload key has expired (checked at each reservation).
 _PENDING_KEY = "engram:pending:{space}"
-# Atomically: drop entries whose payload is gone, then add this job's unless it would take the space past the limit.
-# KEYS[1]: the space's pending hash. ARGV: job id, payload bytes, limit (0: none), the job keys' prefix.
-# Returns {1 if reserved else 0, bytes already pending}.
+# What a job holds in Redis besides its payload (its status record, ~0.4 KB, and its Celery message, ~2.4 KB), charged
+# with it: a backlog of tiny jobs counts for what it takes, and the cap bounds the entries a reservation reads.
+JOB_OVERHEAD_BYTES = 4096
+# Atomically: drop entries whose payload is gone, then, unless this job would take the space past the limit, store
+# its payload and charge it. A refused job writes nothing.
+# KEYS[1]: the space's pending hash, KEYS[2]: this job's payload key. ARGV: job id, bytes charged, limit (0: none),
+# the job keys' prefix, the payload, its TTL in seconds. Returns {1 if stored else 0, bytes already charged}.
 _RESERVE_SCRIPT = """
 local pending = 0
 local entries = redis.call('HGETALL', KEYS[1])
@@ -52,6 +56,7 @@ local limit = tonumber(ARGV[3])
 if limit > 0 and pending + tonumber(ARGV[2]) > limit then
   return {0, pending}
 end
+redis.call('SET', KEYS[2], ARGV[5], 'EX', ARGV[6])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return {1, pending}
 """
@@ -90,12 +95,16 @@ class UnknownJob(KeyError):
 
 
 class PendingLimit(Exception):
-    """A space's unfinished jobs already hold so many bytes of payload that this job would pass its limit."""
+    """A space's unfinished jobs already hold so many bytes that this job would pass its limit."""
 
     def __init__(self, space: str, pending: int, size: int, limit: int) -> None:
+        if size > limit:
+            advice = "split it into smaller jobs"
+        else:
+            advice = f"{pending:,} bytes of the space's jobs are waiting or running; resubmit once some have finished"
         super().__init__(
-            f"space {space!r} has {pending:,} bytes of ingest jobs waiting or running; this job's {size:,} would pass "
-            f"its limit of {limit:,} (ENGRAM_API_MAX_PENDING_INGEST_BYTES): resubmit once some have finished"
+            f"this ingest job takes {size:,} bytes in Redis, over space {space!r}'s limit of {limit:,} "
+            f"(ENGRAM_API_MAX_PENDING_INGEST_BYTES): {advice}"
         )
         self.space, self.pending, self.size, self.limit = space, pending, size, limit
 
@@ -110,45 +119,61 @@ class JobStore:
 
     def create(self, space: str, payload: list[dict[str, Any]], max_pending_bytes: int = 0) -> str:
         """Stores a queued job. With `max_pending_bytes` (> 0), refuses it with PendingLimit, storing nothing, when
-        the space's unfinished jobs and this one would hold more payload than that."""
+        the space's unfinished jobs and this one would take more than that (payload plus JOB_OVERHEAD_BYTES each)."""
         job_id = uuid.uuid4().hex
         body = json.dumps(payload)
-        pipe = self._redis.pipeline()
-        pipe.hset(
-            self._key(job_id),
-            mapping={
-                "id": job_id,
-                "space": space,
-                "state": JobState.QUEUED.value,
-                "stage": "",
-                "done": 0,
-                "total": 0,
-                "stages_done": "[]",
-                "stage_seconds": "{}",
-                "counts": "{}",
-                "error": "",
-                "created_at": datetime.now(UTC).isoformat(),
-                "finished_at": "",
-            },
+        charged = len(body.encode()) + JOB_OVERHEAD_BYTES
+        pending_key = _PENDING_KEY.format(space=space)
+        stored, pending = self._redis.eval(
+            _RESERVE_SCRIPT,
+            2,
+            pending_key,
+            self._key(job_id, "payload"),
+            job_id,
+            charged,
+            max_pending_bytes,
+            self._key(""),
+            body,
+            JOB_TTL_S,
         )
-        pipe.set(self._key(job_id, "payload"), body)
-        for key in (self._key(job_id), self._key(job_id, "payload")):
-            pipe.expire(key, JOB_TTL_S)
-        pipe.execute()
-        # Reserved once the payload is stored: the reservation counts only jobs whose payload exists, this one's too.
-        size = len(body.encode())
-        reserved, pending = self._redis.eval(
-            _RESERVE_SCRIPT, 1, _PENDING_KEY.format(space=space), job_id, size, max_pending_bytes, self._key("")
-        )
-        if not reserved:
-            self._redis.delete(self._key(job_id), self._key(job_id, "payload"))
-            raise PendingLimit(space, int(pending), size, max_pending_bytes)
-        now = time.time()
-        pipe = self._redis.pipeline()
-        pipe.zadd(JOB_INDEX, {job_id: now})
-        pipe.zremrangebyscore(JOB_INDEX, "-inf", now - JOB_TTL_S)
-        pipe.execute()
+        if not stored:
+            raise PendingLimit(space, int(pending), charged, max_pending_bytes)
+        try:
+            now = time.time()
+            pipe = self._redis.pipeline()
+            pipe.hset(
+                self._key(job_id),
+                mapping={
+                    "id": job_id,
+                    "space": space,
+                    "state": JobState.QUEUED.value,
+                    "stage": "",
+                    "done": 0,
+                    "total": 0,
+                    "stages_done": "[]",
+                    "stage_seconds": "{}",
+                    "counts": "{}",
+                    "error": "",
+                    "created_at": datetime.now(UTC).isoformat(),
+                    "finished_at": "",
+                },
+            )
+            pipe.expire(self._key(job_id), JOB_TTL_S)
+            pipe.zadd(JOB_INDEX, {job_id: now})
+            pipe.zremrangebyscore(JOB_INDEX, "-inf", now - JOB_TTL_S)
+            pipe.execute()
+        except redis.RedisError:
+            self.discard(job_id, space)
+            raise
         return job_id
+
+    def discard(self, job_id: str, space: str) -> None:
+        """Removes a job that was never queued (its message could not be sent): its keys and its charge."""
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.delete(self._key(job_id), self._key(job_id, "payload"))
+        pipe.zrem(JOB_INDEX, job_id)
+        pipe.hdel(_PENDING_KEY.format(space=space), job_id)
+        pipe.execute()
 
     def counts(self, batch: int = 1_000) -> dict[tuple[str, str], int]:
         """(state, stage) -> how many jobs are in it, over every job record Redis still holds (a finished job's
@@ -172,8 +197,8 @@ class JobStore:
         return counted
 
     def pending_bytes(self, space: str) -> int:
-        """Bytes of payload the space's unfinished jobs hold (as last reserved; abandoned jobs count until the next
-        reservation drops them)."""
+        """Bytes the space's unfinished jobs are charged (payload plus JOB_OVERHEAD_BYTES each; abandoned jobs count
+        until the next reservation drops them)."""
         sizes: list[bytes] = self._redis.hvals(_PENDING_KEY.format(space=space))  # type: ignore[assignment]
         return sum(int(size) for size in sizes)
 

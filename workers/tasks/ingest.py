@@ -286,11 +286,15 @@ def submit_ingest(space: str, records: list[Record], store: JobStore | None = No
     validate_space(space)
     store = store or get_job_store()
     job_id = store.create(space, [r.model_dump(mode="json") for r in records], max_pending_bytes)
-    chain(
-        standardize_stage.si(job_id).set(queue=CPU_QUEUE),
-        extract_stage.si(job_id).set(queue=CPU_QUEUE),
-        embed_stage.si(job_id).set(queue=GPU_QUEUE),
-        write_stage.si(job_id).set(queue=CPU_QUEUE),
-        consolidate_stage.si(job_id).set(queue=CPU_QUEUE),
-    ).apply_async()
+    try:
+        chain(
+            standardize_stage.si(job_id).set(queue=CPU_QUEUE),
+            extract_stage.si(job_id).set(queue=CPU_QUEUE),
+            embed_stage.si(job_id).set(queue=GPU_QUEUE),
+            write_stage.si(job_id).set(queue=CPU_QUEUE),
+            consolidate_stage.si(job_id).set(queue=CPU_QUEUE),
+        ).apply_async()
+    except Exception:
+        store.discard(job_id, space)  # never queued: it must neither linger nor count against its space
+        raise
     return job_id

@@ -17,9 +17,9 @@ from app.api.services import ApiServices
 from engram.settings import EngramSettings
 from tests.e2e.api.conftest import issue_key
 from tests.support.graphql_client import GraphQL, operation
-from workers.jobs import JOB_INDEX, JobStore, PendingLimit
+from workers.jobs import JOB_INDEX, JOB_OVERHEAD_BYTES, JobState, JobStore, PendingLimit, wait_for_job
 
-LIMIT = 25_000
+LIMIT = 40_000  # two jobs of _payload() fit (each charged its ~10 KB and JOB_OVERHEAD_BYTES), a third does not
 
 
 def _payload(marker: str, size: int = 10_000) -> list[dict[str, object]]:
@@ -58,13 +58,13 @@ def test_a_space_past_its_limit_queues_nothing_until_a_job_finishes(store: JobSt
     first = store.create(space, _payload("a"), LIMIT)
     store.create(space, _payload("b"), LIMIT)
     held = store.pending_bytes(space)
-    assert 20_000 < held <= LIMIT
+    assert 2 * (10_000 + JOB_OVERHEAD_BYTES) < held <= LIMIT
     jobs_before = _job_count(services.redis)
     marker = f"refused-{uuid.uuid4().hex}"
     with pytest.raises(PendingLimit) as refused:
         store.create(space, _payload(marker), LIMIT)
     assert refused.value.pending == held and refused.value.limit == LIMIT
-    assert "ENGRAM_API_MAX_PENDING_INGEST_BYTES" in str(refused.value)
+    assert "ENGRAM_API_MAX_PENDING_INGEST_BYTES" in str(refused.value) and "resubmit" in str(refused.value)
     # Nothing of the refused job stays: no payload, no job in the index, no place in the count.
     assert _payloads_holding(services.redis, marker) == []
     assert _job_count(services.redis) == jobs_before
@@ -75,6 +75,18 @@ def test_a_space_past_its_limit_queues_nothing_until_a_job_finishes(store: JobSt
     store.fail(first, "done")
     assert store.pending_bytes(space) < held
     store.create(space, _payload("c"), LIMIT)
+    # A job over the limit on its own is told to split, not to wait.
+    with pytest.raises(PendingLimit, match="split it"):
+        store.create(other, _payload("huge", LIMIT), LIMIT)
+
+
+def test_a_job_never_queued_is_discarded_with_its_charge(store: JobStore, services: ApiServices) -> None:
+    space = f"test-{uuid.uuid4().hex[:12]}"
+    job_id = store.create(space, _payload("a"), LIMIT)
+    store.discard(job_id, space)
+    assert list(services.redis.scan_iter(f"engram:job:{job_id}*")) == []
+    assert services.redis.zscore(JOB_INDEX, job_id) is None
+    assert store.pending_bytes(space) == 0
 
 
 def test_an_abandoned_job_stops_counting_once_its_payload_is_gone(store: JobStore, services: ApiServices) -> None:
@@ -94,7 +106,7 @@ def test_the_api_answers_over_budget_and_queues_nothing(
     app = create_app(tightened, ApiServices(**{**services.__dict__, "settings": tightened}))
     with TestClient(app) as client:
         gql = GraphQL(client, issue_key(driver, space))
-        filler = store.create(space, _payload("backlog", 20_000), LIMIT)  # a backlog the worker has not reached
+        filler = store.create(space, _payload("backlog", 30_000), LIMIT)  # a backlog the worker has not reached
         jobs_before = _job_count(services.redis)
         marker = f"refused-{uuid.uuid4().hex}"
         refused = gql(operation("ingest"), {"records": _payload(marker)})["ingest"]
@@ -106,3 +118,6 @@ def test_the_api_answers_over_budget_and_queues_nothing(
         store.fail(filler, "done")
         accepted = gql(operation("ingest"), {"records": _payload("next")})["ingest"]
         assert accepted["__typename"] == "Job", accepted
+        # A job that runs to the end leaves the count (and writes nothing after the test's space is gone).
+        assert wait_for_job(store, accepted["id"], timeout_s=120).state is JobState.SUCCEEDED
+        assert store.pending_bytes(space) == 0
