@@ -5,6 +5,6 @@ OPTIONAL MATCH (p)-[:PROVEN_BY]->(e:Episode {space: $space})
 WITH item, p, e ORDER BY e.occurred_at, e.seq, e.id
 WITH item, p, collect(e {.id, .external_id, .source_id, .speaker, .text, occurred_at: toString(e.occurred_at)}) AS provenance
 RETURN collect({
-  id: p.id, text: p.text, valid_from: null, importance: (p.return_score - 1.0) / 9.0, confidence: 0.7,
+  id: p.id, text: p.text, intent: head([(p)-[:SOLVES]->(i:Intent {space: $space}) | i.text]), valid_from: null, importance: (p.return_score - 1.0) / 9.0, confidence: 0.7,
   similarity: coalesce(item.similarity, vector.similarity.cosine(p.embedding, $vector)), provenance: provenance
 }) AS rows

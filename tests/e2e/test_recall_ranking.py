@@ -87,3 +87,56 @@ def test_scores_fall_with_the_rank_and_keep_their_parts(engine: RecallEngine, de
         assert items[0].components["redundancy"] == 0.0 and items[0].score == pytest.approx(
             items[0].components["value"], abs=1e-4
         )
+
+
+def _trajectory(record_id: str, task: str, actions: list[str]) -> dict[str, object]:
+    steps = [{"observation": f"You arrive at step {n}.", "action": action} for n, action in enumerate(actions, 1)]
+    return {"type": "trajectory", "id": record_id, "task": task, "steps": steps}
+
+
+def test_the_procedure_for_the_task_asked_comes_before_one_for_another_kind_of_task(
+    engine: RecallEngine, space: str
+) -> None:
+    """Two procedures share the query's object and place but do another kind of task (two mugs; a cooled mug); the one
+    for the task asked moves a cup: its goal differs by a word standing in for another (graph/recall/goal_match.py)."""
+    ingest(
+        space,
+        [
+            _trajectory(
+                "two-mugs",
+                "put two mug in shelf.",
+                [
+                    "go to countertop 1",
+                    "take mug 1 from countertop 1",
+                    "go to shelf 1",
+                    "put mug 1 in/on shelf 1",
+                    "go to countertop 2",
+                    "take mug 2 from countertop 2",
+                    "go to shelf 1",
+                    "put mug 2 in/on shelf 1",
+                ],
+            ),
+            _trajectory(
+                "cool-mug",
+                "cool some mug and put it in shelf.",
+                [
+                    "go to countertop 1",
+                    "take mug 1 from countertop 1",
+                    "go to fridge 1",
+                    "cool mug 1 with fridge 1",
+                    "go to shelf 1",
+                    "put mug 1 in/on shelf 1",
+                ],
+            ),
+            _trajectory(
+                "a-cup",
+                "put a cup in shelf.",
+                ["go to diningtable 1", "take cup 1 from diningtable 1", "go to shelf 1", "put cup 1 in/on shelf 1"],
+            ),
+        ],
+    )
+    result = engine.recall(RecallRequest(space=space, query="put a mug in shelf."))
+    prescriptions = [item for item in result.items if item.kind is ItemKind.PRESCRIPTION]
+    assert prescriptions[0].text.startswith("To put a cup in shelf"), [p.text[:40] for p in prescriptions]
+    assert prescriptions[0].components["goal_fit"] == 1.0
+    assert all(p.components["goal_fit"] < 1.0 for p in prescriptions[1:])

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from graph.recall.candidates import Ranked
+from graph.recall.goal_match import fit_goals
 from graph.recall.models import ItemKind, MemoryType, Provenance
 from graph.recall.run import RecallRun
 from graph.recall.value import PRESCRIPTION_CEILING, ValueWeights, cosine, recency, rrf
@@ -69,6 +70,10 @@ def rank(run: RecallRun, weights: ValueWeights) -> list[Ranked]:
                 found_by=list(candidate.found_by),
             )
         )
+    # Among procedures, those recorded for the task asked (other things in it) before those for another kind of task.
+    fit_goals(
+        items, {i.id: rows[i.id].get("intent") for i in items if i.kind is ItemKind.PRESCRIPTION}, run.request.query
+    )
     items.sort(key=lambda item: (-item.score, item.id))
     if run.types and run.types[0] is MemoryType.EPISODIC:
         return _as_episodes(items)
