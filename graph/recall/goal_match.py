@@ -39,29 +39,37 @@ def content_words(text: str) -> Counter[str]:
 
 
 def goal_distance(query: str, goal: str) -> float:
-    asked, recorded = content_words(query), content_words(goal)
+    return _distance(content_words(query), content_words(goal))
+
+
+def coverage(query: str, goal: str) -> float:
+    """The share of the query's content words the goal has (1: every word of the task asked is in the goal)."""
+    return _coverage(content_words(query), content_words(goal))
+
+
+def _distance(asked: Counter[str], recorded: Counter[str]) -> float:
     extra, missing = sum((recorded - asked).values()), sum((asked - recorded).values())
     substituted = min(extra, missing)
     return SUBSTITUTION * substituted + (extra + missing - 2 * substituted)
 
 
-def coverage(query: str, goal: str) -> float:
-    """The share of the query's content words the goal has (1: every word of the task asked is in the goal)."""
-    asked = content_words(query)
+def _coverage(asked: Counter[str], recorded: Counter[str]) -> float:
     if not asked:
         return 0.0
-    return sum((asked & content_words(goal)).values()) / sum(asked.values())
+    return sum((asked & recorded).values()) / sum(asked.values())
 
 
 def fit_goals(items: Sequence[Scored], goals: Mapping[str, str | None], query: str) -> None:
     """Scales the scores of the items with a goal (prescriptions, by id) in place; records `goal_fit` beside them."""
-    distances = {item.id: goal_distance(query, goal) for item in items if (goal := goals.get(item.id))}
-    if not distances:
+    words = {item.id: content_words(goal) for item in items if (goal := goals.get(item.id))}
+    if not words:
         return
+    asked = content_words(query)
+    distances = {item_id: _distance(asked, recorded) for item_id, recorded in words.items()}
     closest = min(distances.values())
     # Words are compared only as far as the query is worded like the goals: a paraphrase ("move the phone to the
     # shelf") shares few words with any goal, and then a word more or less says little.
-    alike = max(coverage(query, goals[i] or "") for i in distances) ** 2
+    alike = max(_coverage(asked, recorded) for recorded in words.values()) ** 2
     for item in items:
         if item.id in distances:
             fit = math.exp(-STRENGTH * alike * (distances[item.id] - closest))

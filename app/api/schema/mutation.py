@@ -97,9 +97,8 @@ class MemoryMutation:
             )
         except PendingLimit as exc:
             return OverBudget(message=str(exc), limit=exc.limit, requested=exc.pending + exc.size)
-        jobs = services.jobs
         log.info("ingest job %s queued: %d records", job_id, len(records))
-        return Job.of(await asyncio.to_thread(jobs.status, job_id))
+        return Job.of(await asyncio.to_thread(services.jobs.status, job_id))
 
     @strawberry.mutation(
         description="Ingest an uploaded file (GraphQL multipart request): JSON, JSONL or LoCoMo, validated whole."
