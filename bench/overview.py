@@ -18,7 +18,7 @@ SYSTEMS = ("engram", "bm25", "dense", "hybrid")
 HEADLINES = (
     ("LoCoMo dev\nR@10 (no adv.)", "locomo_recall", ("{system}", "all-no-adv", "R@10")),
     ("LongMemEval_S dev\nturn R@10", "longmemeval", ("{system}", "all", "turnR@10")),
-    ("HotpotQA\npassage R@5", "multihop_hotpotqa", ("hotpotqa", "{system}", "R@5")),
+    ("HotpotQA\npassage R@5", "multihop", ("hotpotqa", "{system}", "R@5")),
     ("MuSiQue\npassage R@5", "multihop", ("musique", "{system}", "R@5")),
     ("ALFWorld procedures\nP@1 (goal text)", "procedural", ("{system}", "P@1")),
 )

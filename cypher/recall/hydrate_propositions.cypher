@@ -3,10 +3,13 @@ MATCH (p:Proposition {space: $space, id: item.id})
 USING INDEX p:Proposition(space, id)
 OPTIONAL MATCH (p)-[:PROVEN_BY]->(e:Episode {space: $space})
 WITH item, p, e ORDER BY e.occurred_at, e.seq, e.id
-WITH item, p, collect(e {.id, .external_id, .source_id, .speaker, .text, occurred_at: toString(e.occurred_at)}) AS provenance
+// How much knowledge the proving utterance yielded (the most focused one's, when several prove it): the degree
+// store answers the count without reading the relationships.
+WITH item, p, collect(e {.id, .external_id, .source_id, .speaker, .text, occurred_at: toString(e.occurred_at)}) AS provenance,
+     min(CASE WHEN e IS NOT NULL THEN COUNT { (e)<-[:PROVEN_BY]-() } END) AS statements
 // Times as ISO strings: the Python driver's temporal hydration cost more than the rest of a recall's rows.
 RETURN collect({
   id: p.id, text: p.text, valid_from: toString(p.valid_from), importance: coalesce(p.importance, 0.5),
-  confidence: coalesce(p.confidence, 0.7), provenance: provenance,
+  confidence: coalesce(p.confidence, 0.7), provenance: provenance, statements: coalesce(statements, 1),
   similarity: coalesce(item.similarity, vector.similarity.cosine(p.embedding, $vector))
 }) AS rows

@@ -140,3 +140,34 @@ def test_the_procedure_for_the_task_asked_comes_before_one_for_another_kind_of_t
     assert prescriptions[0].text.startswith("To put a cup in shelf"), [p.text[:40] for p in prescriptions]
     assert prescriptions[0].components["goal_fit"] == 1.0
     assert all(p.components["goal_fit"] < 1.0 for p in prescriptions[1:])
+
+
+# An assistant's long generic answer: twelve statements on the topic the user's own short turn is about.
+MILK_ADVICE = (
+    "Oat milk froths well and tastes mild in coffee. Almond milk can curdle in hot coffee. Soy milk is rich in "
+    "protein. Coconut milk adds a sweet flavour to coffee. Whole milk gives a creamy latte. Skim milk makes a lighter "
+    "coffee. Lactose-free milk suits people who cannot digest lactose. Barista editions of plant milks are made for "
+    "steaming. Cashew milk is creamy but expensive. Rice milk is thin and sweet. Pea milk is high in protein and "
+    "froths well. Many cafes now offer several plant milks for coffee."
+)
+
+
+def test_a_short_turn_that_answers_is_not_crowded_out_by_a_long_answers_statements(
+    engine: RecallEngine, space: str
+) -> None:
+    """Each statement of a long utterance is one more draw at matching the query; their score is discounted by how
+    many the utterance yielded (`focus`), so the user's one statement comes before most of the advice's (with the
+    exponent 0 it came after ten of them, eleventh)."""
+    turns = [
+        {"speaker": "User", "id": "U1", "text": "Which milks work in coffee?"},
+        {"speaker": "Assistant", "id": "A1", "text": MILK_ADVICE},
+        {"speaker": "User", "id": "U2", "text": "I switched to oat milk in my morning coffee last month."},
+        {"speaker": "Assistant", "id": "A2", "text": "Good choice, enjoy it!"},
+    ]
+    ingest(space, [{"type": "conversation", "id": "milk", "sessions": [{"id": "s1", "turns": turns}]}])
+    for query in ("Which milk do I put in my coffee?", "What milk am I using in my coffee now?"):
+        items = engine.recall(RecallRequest(space=space, query=query)).items
+        turn_of = [item.provenance[0].external_id for item in items]
+        advice = [item for item in items if item.provenance[0].external_id == "A1"]
+        assert "U2" in turn_of and turn_of[: turn_of.index("U2")].count("A1") < len(advice) / 2, (query, turn_of[:12])
+        assert advice and all(item.components["focus"] == pytest.approx((12 / 5) ** -0.15, abs=0.03) for item in advice)

@@ -9,7 +9,7 @@ from graph.recall.candidates import Ranked
 from graph.recall.goal_match import fit_goals
 from graph.recall.models import ItemKind, MemoryType, Provenance
 from graph.recall.run import RecallRun
-from graph.recall.value import PRESCRIPTION_CEILING, ValueWeights, cosine, recency, rrf
+from graph.recall.value import PRESCRIPTION_CEILING, ValueWeights, cosine, focus, recency, rrf
 
 _LABELS = {ItemKind.PROPOSITION: "propositions", ItemKind.EPISODE: "episodes", ItemKind.PRESCRIPTION: "prescriptions"}
 
@@ -50,7 +50,10 @@ def rank(run: RecallRun, weights: ValueWeights) -> list[Ranked]:
             "importance": float(row["importance"]),
             "recency": recency(row["valid_from"], oldest, newest),
         }
-        score = (
+        # A prescription is ranked on its own scale (PRESCRIPTION_CEILING) and is the whole trajectory's lesson.
+        procedure = candidate.kind is ItemKind.PRESCRIPTION
+        components["focus"] = 1.0 if procedure else focus(int(row.get("statements") or 1), w.focus, w.focus_after)
+        score = components["focus"] * (
             w.relevance * components["relevance"]
             + w.similarity * components["similarity"]
             + w.activation * components["activation"]

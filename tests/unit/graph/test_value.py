@@ -1,10 +1,11 @@
-"""The value function's parts: the cosine behind a vector score, how much a dense vote counts, the fusion."""
+"""The value function's parts: the cosine behind a vector score, how much a dense vote counts, the fusion, the focus
+factor."""
 
 from __future__ import annotations
 
 import pytest
 
-from graph.recall.value import cosine, match_strength, rrf
+from graph.recall.value import cosine, focus, match_strength, rrf
 
 
 def test_cosine_undoes_neo4js_rescaling_and_clips_at_zero() -> None:
@@ -25,3 +26,13 @@ def test_fusion_scales_each_lists_vote_by_its_strength() -> None:
     assert rrf(ranks, {"dense": 1.0, "fulltext": 1.0}) == pytest.approx(full)
     # A weak dense hit keeps only its lexical vote (full-text counts double).
     assert rrf(ranks, {"dense": 0.0}) == pytest.approx(2.0 / (20 + 3))
+
+
+def test_statements_of_a_long_utterance_count_less_than_those_of_a_short_one() -> None:
+    # A turn yields a handful of statements: up to `after` nothing is discounted (LoCoMo turns: 99% yield <= 5).
+    assert focus(1, 0.15, 5) == focus(5, 0.15, 5) == 1.0
+    assert focus(0, 0.15, 5) == 1.0  # an utterance no knowledge was drawn from
+    # Beyond it, (statements / after)^-exponent: an assistant's 20-statement answer counts (20 / 5)^-0.15.
+    assert focus(20, 0.15, 5) == pytest.approx(4**-0.15)
+    assert focus(10, 0.15, 5) > focus(20, 0.15, 5)
+    assert focus(20, 0.0, 5) == 1.0  # exponent 0: off
