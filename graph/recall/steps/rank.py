@@ -50,9 +50,8 @@ def rank(run: RecallRun, weights: ValueWeights) -> list[Ranked]:
             "importance": float(row["importance"]),
             "recency": recency(row["valid_from"], oldest, newest),
         }
-        # A prescription is ranked on its own scale (PRESCRIPTION_CEILING) and is the whole trajectory's lesson.
-        procedure = candidate.kind is ItemKind.PRESCRIPTION
-        components["focus"] = 1.0 if procedure else focus(int(row.get("statements") or 1), w.focus, w.focus_after)
+        # Prescription rows carry no count (focus 1): a prescription is its trajectory's one lesson, on its own scale.
+        components["focus"] = focus(int(row.get("statements", 1)), w.focus, w.focus_after)
         score = components["focus"] * (
             w.relevance * components["relevance"]
             + w.similarity * components["similarity"]
