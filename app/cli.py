@@ -88,6 +88,12 @@ def recall(
     hops: Annotated[int, typer.Option(help="hop limit (1-4)")] = 2,
     limit: Annotated[int, typer.Option(help="most items to return")] = 10,
     trace: Annotated[bool, typer.Option("--trace/--no-trace", help="print the explanation trace")] = False,
+    asker: Annotated[
+        str | None, typer.Option(help='who asks, as they speak in memory: the query\'s "I", "me", "my"')
+    ] = None,
+    addressee: Annotated[
+        str | None, typer.Option(help='who is asked, as they speak in memory: the query\'s "you", "your"')
+    ] = None,
 ) -> None:
     """Recall knowledge for QUERY: items with scores and the episodes that prove them."""
     from pydantic import ValidationError
@@ -97,7 +103,7 @@ def recall(
 
     try:
         validate_space(space)
-        print_recall(console, space, query, budget, hops, limit, trace)
+        print_recall(console, space, query, budget, hops, limit, trace, asker, addressee)
     except (ValueError, ValidationError) as exc:
         console.print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(2) from exc

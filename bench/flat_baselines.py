@@ -4,7 +4,7 @@ their reciprocal-rank fusion."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import numpy as np
 import snowballstemmer
@@ -95,8 +95,21 @@ class FlatIndex:
         return [self.ids[i] for i in np.argsort(-scores, kind="stable")]
 
     def hybrid(self, query: str, query_vector: NDArray[np.float32], k: int = 60) -> list[str]:
-        fused: dict[str, float] = {}
-        for ranking in (self.bm25(query), self.dense(query_vector)):
-            for rank, turn in enumerate(ranking, start=1):
-                fused[turn] = fused.get(turn, 0.0) + 1 / (k + rank)
-        return sorted(fused, key=lambda t: -fused[t])
+        return _fuse((self.bm25(query), self.dense(query_vector)), k)
+
+    def hybrid_preferring(
+        self, query: str, query_vector: NDArray[np.float32], preferred: Collection[str], k: int = 60
+    ) -> list[str]:
+        """The hybrid fused with a third list: the dense ranking of the `preferred` units alone (e.g. the turns of the
+        speaker a question means by "I"). With none preferred, the hybrid."""
+        dense = self.dense(query_vector)
+        return _fuse((self.bm25(query), dense, [unit for unit in dense if unit in preferred]), k)
+
+
+def _fuse(rankings: Iterable[list[str]], k: int) -> list[str]:
+    """Reciprocal-rank fusion, ties in first-seen order."""
+    fused: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, unit in enumerate(ranking, start=1):
+            fused[unit] = fused.get(unit, 0.0) + 1 / (k + rank)
+    return sorted(fused, key=lambda t: -fused[t])

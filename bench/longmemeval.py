@@ -3,7 +3,8 @@
 Each question's haystack (~40-58 user/assistant sessions with their dates) is ingested through the real pipeline
 (worker, Neo4j) into a space of its own; the question text recalls from it (the engine's defaults: the router picks
 the memory types). Engram's ranked items become ranked distinct turns (item rank first, then the item's provenance
-turns), as in bench/locomo_recall.py; BM25, dense MiniLM and their fusion rank the same turns in the same run.
+turns), as in bench/locomo_recall.py; BM25, dense MiniLM and their fusion rank the same turns in the same run, and
+so does the fusion with the turns of the speaker the question means (`hybrid_speaker`, see ASKER below).
 Abstention questions (no answer in the haystack) are left out. Metrics, per question type and over all:
 turn recall@5/10/25 over `has_answer` turns, session recall_any@5/@10 and recall_all@10 (the sessions of the first
 k ranked turns), recall within 512/1024/2048 returned tokens, and for knowledge-update questions how often the
@@ -41,13 +42,19 @@ from graph.admin import delete_space
 from graph.driver import get_driver
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
+from graph.recall.participants import persons_meant
 from workers.jobs import wait_for_job
 from workers.resources import get_job_store
 from workers.tasks.ingest import submit_ingest
 
 DATA = SHARED_DATA / "longmemeval" / "longmemeval_s_dev100.json.gz"
 VECTOR_CACHE = Path.home() / ".cache" / "engram" / "bench" / "longmemeval"
-SYSTEMS = ("engram", "bm25", "dense", "hybrid")
+SYSTEMS = ("engram", "bm25", "dense", "hybrid", "hybrid_speaker")
+# The questions are the user's, asked of the assistant: their "I" / "my" mean the user and their "you" the assistant
+# (as the haystack's speakers are stored, bench/longmemeval_data.py). Engram is told so (the request's asker and
+# addressee), and so is one flat baseline, `hybrid_speaker`: the hybrid fused with a dense ranking of the turns of the
+# speakers the question means, by the engine's own reading of its pronouns.
+ASKER, ADDRESSEE = "User", "Assistant"
 TOKEN_BUDGETS = (512, 1024, 2048)
 
 
@@ -207,16 +214,25 @@ def main() -> None:
         index = FlatIndex([t.id for t in turns], [t.text for t in turns], turn_vectors(question, embedder.encode))
         tokens = {t.id: embedder.count_tokens(t.text) for t in turns}
         vector = embedder.encode([question.text])[0]
+        meant = set(persons_meant(question.text, ASKER, ADDRESSEE))
+        said_by_meant = {t.id for t in turns if t.speaker in meant}
         for system, ranked in (
             ("bm25", index.bm25(question.text)),
             ("dense", index.dense(vector)),
             ("hybrid", index.hybrid(question.text, vector)),
+            ("hybrid_speaker", index.hybrid_preferring(question.text, vector, said_by_meant)),
         ):
             per_system[system].append((question, metrics(question, ranked, [(tokens[t], [t]) for t in ranked])))
         started = time.perf_counter()
         result = engine.recall(
             RecallRequest(
-                space=space_of(question), query=question.text, token_budget=32_768, hop_limit=args.hops, limit=200
+                space=space_of(question),
+                query=question.text,
+                token_budget=32_768,
+                hop_limit=args.hops,
+                limit=200,
+                asker=ASKER,
+                addressee=ADDRESSEE,
             )
         )
         latencies.append(time.perf_counter() - started)
@@ -247,7 +263,10 @@ def main() -> None:
         "note": "turns longer than the ingest format's limit are cut to it; reused spaces are not timed",
     }
     results["questions"] = len(questions)
-    results["protocol"] = "question text only; the question date is not given to recall (no 'now' parameter)"
+    results["protocol"] = (
+        "question text only; the question date is not given to recall (no 'now' parameter); the asker is the user "
+        "and the addressee the assistant (Engram's request and the hybrid_speaker baseline)"
+    )
     path = write_result(args.name, results)
     chart(results, RESULTS_DIR / f"{args.name}.png")
     print(path)

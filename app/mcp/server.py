@@ -83,7 +83,8 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
     @server.tool(
         description="Recall what memory knows for a query: propositions (facts), prescriptions (how-to) and episodes, "
         "best first, each with its score and the episodes that prove it; `context` is the same as compact text. "
-        "memory_types restricts the kinds (default: routed from the query); as_of answers as memory stood then."
+        "memory_types restricts the kinds (default: routed from the query); as_of answers as memory stood then; "
+        "asker and addressee name who the query's I/my and you/your are, as they speak in memory."
     )
     async def recall(
         query: Annotated[str, Field(min_length=1, max_length=2_000, description="a question or a topic")],
@@ -94,8 +95,18 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
         token_budget: Annotated[int, Field(ge=1, le=32_768, description="tokens the items may take")] = 1024,
         limit: Annotated[int, Field(ge=1, le=200, description="at most this many items")] = 10,
         as_of: Annotated[datetime | None, Field(description="recall as memory stood at this time (ISO 8601)")] = None,
+        asker: Annotated[
+            str | None, Field(min_length=1, max_length=200, description="the speaker the query's I/me/my means")
+        ] = None,
+        addressee: Annotated[
+            str | None, Field(min_length=1, max_length=200, description="the speaker the query's you/your means")
+        ] = None,
     ) -> RecallAnswer:
-        return await _run(clients, ctx, lambda tools: tools.recall(query, memory_types, token_budget, limit, as_of))
+        return await _run(
+            clients,
+            ctx,
+            lambda tools: tools.recall(query, memory_types, token_budget, limit, as_of, asker, addressee),
+        )
 
     @server.tool(
         description="Forget episodes, whole sources (a conversation session, a document, a trajectory) or pieces of "

@@ -83,10 +83,18 @@ class MemoryTools:
         token_budget: int,
         limit: int,
         as_of: datetime | None,
+        asker: str | None = None,
+        addressee: str | None = None,
     ) -> RecallAnswer:
         result = (
             await self._client.recall(
-                query=query, memory_types=memory_types, token_budget=token_budget, limit=limit, as_of=as_of
+                query=query,
+                memory_types=memory_types,
+                token_budget=token_budget,
+                limit=limit,
+                as_of=as_of,
+                asker=asker,
+                addressee=addressee,
             )
         ).recall
         if result.typename__ != "Recall":

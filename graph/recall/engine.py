@@ -17,7 +17,7 @@ from graph.recall.abstraction import Abstractor, OfflineAbstractor
 from graph.recall.candidates import Ranked
 from graph.recall.controller import HopController
 from graph.recall.models import MemoryType, RecallRequest, RecallResult, TraceStep
-from graph.recall.participants import named_participants
+from graph.recall.participants import named_participants, persons_meant
 from graph.recall.presentation import browser_cypher, by_source
 from graph.recall.router import Router, RuleRouter
 from graph.recall.run import RecallRun, Trace
@@ -107,14 +107,16 @@ class RecallEngine:
         return rank(run, self._weights)
 
     def _context(self, run: RecallRun, ranked: list[Ranked]) -> list[Ranked]:
-        """The first ranking's conversational context and, when the query names someone speaking in it, their
-        episodes; ranked again if either added anything."""
-        named = named_participants(run.request.query, {p.speaker for item in ranked for p in item.provenance})
+        """The first ranking's conversational context and, when the query names someone speaking in it or means the
+        asker or addressee, their episodes; ranked again if either added anything."""
+        request = run.request
+        named = named_participants(request.query, {p.speaker for item in ranked for p in item.provenance})
+        meant = [p for p in persons_meant(request.query, request.asker, request.addressee) if p not in named]
         # Both follow from the first ranking and are independent: the participant searches run while the context
         # query does.
         search = None
-        if named and self._tuning.participant_k and MemoryType.SEMANTIC in run.types:
-            search = self._threads.steps.submit(search_participants, run, named, self._embed)
+        if (named or meant) and self._tuning.participant_k and MemoryType.SEMANTIC in run.types:
+            search = self._threads.steps.submit(search_participants, run, named, meant, self._embed)
         merged = add_context(run, ranked) if self._tuning.context_items else 0
         if search is not None:
             merged += join_participants(run, search.result())

@@ -31,6 +31,10 @@ class RecallRequest(BaseModel):
     hop_limit: int = Field(default=2, ge=1, le=4)
     limit: int = Field(default=25, ge=1, le=200)
     as_of: datetime | None = None
+    # Who asks and who is asked, as speakers are stored: the query's "I" / "me" / "my" name the asker and its "you" /
+    # "your" the addressee ("What is the name of my cat?" asked by the user of a chat).
+    asker: str | None = Field(default=None, min_length=1, max_length=200)
+    addressee: str | None = Field(default=None, min_length=1, max_length=200)
 
 
 class Provenance(BaseModel):

@@ -17,6 +17,8 @@ from engram.extraction.keyphrases import STOPWORDS
 _CAPITALISED = re.compile(r"\b[^\W\d_][\w-]*(?:['\u2019]s)?\b")
 _SPACES = re.compile(r"\s+")
 _WORDS = re.compile(r"[^\W\d_]+")
+_FIRST_PERSON = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b|\bI['\u2019](?:m|ve|d|ll)\b")
+_SECOND_PERSON = re.compile(r"\b(?:[Yy]ou|[Yy]our|[Yy]ours|[Yy]ourself)\b")
 
 
 def _name_tokens(speaker: str) -> list[str]:
@@ -43,3 +45,14 @@ def without_names(query: str, participants: Iterable[str]) -> str:
     # A query left with stop words only ("Who is Melanie?") asks nothing to search for.
     has_content = any(word.lower() not in STOPWORDS for word in _WORDS.findall(text))
     return text if has_content else ""
+
+
+def persons_meant(query: str, asker: str | None, addressee: str | None) -> list[str]:
+    """The speakers the query means by its pronouns: the asker where it speaks in the first person, the addressee
+    where it speaks to someone ("you")."""
+    meant = []
+    if asker and _FIRST_PERSON.search(query):
+        meant.append(asker)
+    if addressee and _SECOND_PERSON.search(query):
+        meant.append(addressee)
+    return meant

@@ -17,6 +17,9 @@ def test_recall_prints_the_fact_and_its_provenance(space: str, conversation: dic
     assert "seed" in flat and "MATCH (n) WHERE n.space" in flat
     # The Browser query is printed as it runs: rich markup once ate its relationship pattern ("(n)-->(m)").
     assert "-[r:PROVEN_BY|MENTIONS|SOLVES|PART_OF]->(m)" in flat
+    mine = engram("recall", "When did I go to the support group?", "--space", space, "--asker", "Caroline", "--trace")
+    assert mine.returncode == 0, mine.stderr
+    assert "'meant': ['Caroline']" in " ".join(mine.stdout.split())
 
 
 def test_recall_rejects_bad_input() -> None:
@@ -24,3 +27,5 @@ def test_recall_rejects_bad_input() -> None:
     assert bad_space.returncode == 2 and "invalid space name" in bad_space.stdout
     too_long = engram("recall", "x" * 2001, "--space", "some-space")
     assert too_long.returncode == 2 and "at most 2000 characters" in " ".join(too_long.stdout.split())
+    no_asker = engram("recall", "What is my cat called?", "--space", "some-space", "--asker", "")
+    assert no_asker.returncode == 2 and "at least 1 character" in " ".join(no_asker.stdout.split())

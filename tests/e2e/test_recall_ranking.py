@@ -171,3 +171,41 @@ def test_a_short_turn_that_answers_is_not_crowded_out_by_a_long_answers_statemen
         advice = [item for item in items if item.provenance[0].external_id == "A1"]
         assert "U2" in turn_of and turn_of[: turn_of.index("U2")].count("A1") < len(advice) / 2, (query, turn_of[:12])
         assert advice and all(item.components["focus"] == pytest.approx((12 / 5) ** -0.15, abs=0.03) for item in advice)
+
+
+COIN_ADVICE = (
+    "Storing a coin collection well keeps its value. Rare coins should be held by their edges, never by their faces. "
+    "Acid-free coin flips and archival albums protect rare coins from air and moisture. Keep the collection in a cool, "
+    "dry room with steady humidity. A small safe or a bank deposit box protects the most valuable rare coins. "
+    "Silica gel packets absorb moisture near the albums. Catalogue every coin with its year, mint mark and grade. "
+    "Photographs of each coin help with insurance claims. Many collectors insure rare coins separately from the house. "
+    "Cleaning a rare coin lowers its value, so leave the patina alone. "
+    "Coin dealers and clubs can appraise a collection."
+)
+
+
+def test_a_question_in_the_first_person_looks_first_at_what_the_asker_said(engine: RecallEngine, space: str) -> None:
+    """The request's asker is who the query's "my" means: what they said comes before the assistant's advice on the
+    same topic (without an asker, "How many coins are in my collection?" got the advice's "Coin dealers and clubs can
+    appraise a collection" first and the user's "I actually have 25 rare coins" fourth)."""
+    turns = [
+        {"speaker": "User", "id": "U1", "text": "What is the best way to store a coin collection?"},
+        {"speaker": "Assistant", "id": "A1", "text": COIN_ADVICE},
+        {
+            "speaker": "User",
+            "id": "U2",
+            "text": "Thanks! I actually have 25 rare coins to look after, so the albums sound right.",
+        },
+        {
+            "speaker": "Assistant",
+            "id": "A2",
+            "text": "With 25 rare coins an archival album and a small safe will serve you well.",
+        },
+    ]
+    ingest(space, [{"type": "conversation", "id": "coins", "sessions": [{"id": "s1", "turns": turns}]}])
+    for query in ("How many coins are in my collection?", "How many rare coins do I have?"):
+        result = engine.recall(RecallRequest(space=space, query=query, asker="User", addressee="Assistant"))
+        turn_of = [item.provenance[0].external_id for item in result.items]
+        assert set(turn_of[:2]) == {"U1", "U2"}, (query, turn_of[:8])
+        step = next(s for s in result.trace if s.step == "participants")
+        assert step.detail["meant"] == ["User"] and "participant" in result.items[0].found_by

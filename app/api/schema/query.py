@@ -77,6 +77,14 @@ class MemoryQuery:
         hop_limit: int = 2,
         limit: int = 25,
         as_of: datetime | None = None,
+        asker: Annotated[
+            str | None,
+            strawberry.argument(description='Who asks, named as they speak in memory: the query\'s "I", "me", "my".'),
+        ] = None,
+        addressee: Annotated[
+            str | None,
+            strawberry.argument(description='Who is asked, named as they speak in memory: the query\'s "you", "your".'),
+        ] = None,
     ) -> RecallPayload:
         space = info.context.space
         if len(query) > MAX_QUERY_CHARS:
@@ -94,6 +102,8 @@ class MemoryQuery:
                 hop_limit=hop_limit,
                 limit=limit,
                 as_of=as_of,
+                asker=asker,
+                addressee=addressee,
             )
         except ValidationError as exc:
             return invalid([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)])

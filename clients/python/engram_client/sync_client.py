@@ -423,10 +423,12 @@ class EngramClient(BaseClient):
         memory_types: Union[Optional[list[MemoryType]], UnsetType] = UNSET,
         limit: Union[Optional[int], UnsetType] = UNSET,
         hop_limit: Union[Optional[int], UnsetType] = UNSET,
+        asker: Union[Optional[str], UnsetType] = UNSET,
+        addressee: Union[Optional[str], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Recall:
         _query = gql("""
-            query Recall($query: String!, $tokenBudget: Int = 512, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int = 25, $hopLimit: Int = 2) {
+            query Recall($query: String!, $tokenBudget: Int = 512, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int = 25, $hopLimit: Int = 2, $asker: String, $addressee: String) {
               recall(
                 query: $query
                 tokenBudget: $tokenBudget
@@ -434,6 +436,8 @@ class EngramClient(BaseClient):
                 memoryTypes: $memoryTypes
                 limit: $limit
                 hopLimit: $hopLimit
+                asker: $asker
+                addressee: $addressee
               ) {
                 __typename
                 ... on Recall {
@@ -490,6 +494,8 @@ class EngramClient(BaseClient):
             "memoryTypes": memory_types,
             "limit": limit,
             "hopLimit": hop_limit,
+            "asker": asker,
+            "addressee": addressee,
         }
         response = self.execute(
             query=_query, operation_name="Recall", variables=variables, **kwargs

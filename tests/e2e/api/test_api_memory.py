@@ -53,6 +53,16 @@ def test_ingest_then_recall_with_provenance_and_trace(gql: GraphQL, conversation
     assert "MATCH" in recall["cypher"]
 
 
+def test_a_first_person_query_searches_what_the_asker_said(gql: GraphQL, conversation: dict[str, Any]) -> None:
+    gql.ingest([conversation])
+    variables = {"query": "When did I go to the support group?", "asker": "Caroline", "addressee": "Melanie"}
+    recall = gql(operation("recall"), variables)["recall"]
+    step = next(s for s in recall["trace"] if s["step"] == "participants")
+    assert step["detail"]["meant"] == ["Caroline"]
+    assert recall["items"][0]["provenance"][0]["speaker"] == "Caroline"
+    assert "support group" in recall["items"][0]["text"]
+
+
 def test_nested_fields_cost_the_same_number_of_queries_for_any_width(
     gql: GraphQL, conversation: dict[str, Any]
 ) -> None:

@@ -119,6 +119,8 @@ CATALOGUE = [
              _op("recall", {"query": "x", "tokenBudget": 1_000_000})),
     BadInput("GraphQL", "a 5,000-character query", "OverBudget", _op("recall", {"query": "x" * 5000})),
     BadInput("GraphQL", "a blank query", "InvalidInput", _op("recall", {"query": "   "})),
+    BadInput("GraphQL", "an empty asker", "asker: String should have at least 1 character",
+             _op("recall", {"query": "What is my cat called?", "asker": ""})),
     BadInput("GraphQL", "hopLimit 9", "hop_limit",
              _graphql('{ recall(query: "x", hopLimit: 9) { __typename ... on InvalidInput { problems } } }')),
     BadInput("GraphQL", "Cypher in the query text", '"__typename":"Recall"',

@@ -59,6 +59,9 @@ async def remember_recall_correct_forget(session: ClientSession, conversation: d
     evidence = painted["provenance"][0]
     assert (evidence["external_id"], evidence["speaker"]) == ("D1:4", "Melanie")
     assert "sunrise" in answer["context"].splitlines()[items.index(painted)]
+    # An agent recalling for the person it talks with says who "I" is.
+    mine = await call(session, "recall", {"query": "What did I paint?", "limit": 5, "asker": "Melanie"})
+    assert any("sunrise" in item["text"] for item in mine["items"][:3]), mine["items"]
 
     proofs = (await call(session, "follow_link", {"node_id": painted["id"], "link_type": "PROVEN_BY"}))["result"]
     assert evidence["episode_id"] in {link["node_id"] for link in proofs}

@@ -1,4 +1,4 @@
-from graph.recall.participants import named_participants, without_names
+from graph.recall.participants import named_participants, persons_meant, without_names
 
 SPEAKERS = {"Melanie", "Caroline", "Jon Snow", ""}
 
@@ -29,3 +29,19 @@ def test_a_query_that_is_only_names_has_no_content() -> None:
     assert without_names("What does Melanie do for work?", ["Melanie"]) == "What does do for work?"
     assert without_names("Who is Melanie?", ["Melanie"]) == ""
     assert without_names("What did Melanie and Caroline do?", ["Caroline", "Melanie"]) == ""
+
+
+def test_first_person_words_mean_the_asker_and_second_person_words_the_addressee() -> None:
+    assert persons_meant("What is the name of my cat?", "User", "Assistant") == ["User"]
+    assert persons_meant("How old was I when Alex was born?", "User", "Assistant") == ["User"]
+    assert persons_meant("I\u2019m planning a trip, any tips?", "User", "Assistant") == ["User"]
+    assert persons_meant("Which hotel did you recommend to me?", "User", "Assistant") == ["User", "Assistant"]
+    assert persons_meant("What did your last answer say?", "User", "Assistant") == ["Assistant"]
+
+
+def test_a_query_in_the_third_person_or_without_an_asker_means_nobody() -> None:
+    assert persons_meant("What did Melanie paint?", "User", "Assistant") == []
+    # "It", "Mind", "Items" and "Yours" inside other words are not pronouns; a lower-case "i" is not "I".
+    assert persons_meant("Items in mind: it is youth music", "User", "Assistant") == []
+    assert persons_meant("What is the name of my cat?", None, None) == []
+    assert persons_meant("What did you recommend?", "User", None) == []
