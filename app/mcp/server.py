@@ -31,9 +31,10 @@ from engram.formats.records import MAX_RECORDS_PER_JOB, Record
 
 INSTRUCTIONS = """Engram is your long-term memory. Use `remember` to store what happened (conversation turns, a
 document, an agent trajectory), `recall` before answering anything that may depend on the past (it returns
-knowledge best first, each item with the episodes that prove it, and a compact `context` text), `forget` and
-`correct` when the user asks, and the explore tools (`list_dimensions`, `concept_page`, `follow_link`) to walk
-memory step by step. Your API key selects your memory space."""
+knowledge best first, each item with the episodes that prove it, and a compact `context` text; pass `asker`, the
+user's name as they speak in memory, when the query says "I" or "my"), `forget` and `correct` when the user asks,
+and the explore tools (`list_dimensions`, `concept_page`, `follow_link`) to walk memory step by step. Your API key
+selects your memory space."""
 
 T = TypeVar("T")
 

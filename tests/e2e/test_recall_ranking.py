@@ -56,12 +56,14 @@ def demo_space(space: str) -> str:
 def test_a_procedural_question_gets_the_prescription_first(
     engine: RecallEngine, demo_space: str, query: str, step: str
 ) -> None:
-    result = engine.recall(RecallRequest(space=demo_space, query=query))
-    top = result.items[0]
-    assert top.kind is ItemKind.PRESCRIPTION, [(i.kind.value, i.text) for i in result.items[:3]]
-    assert step in top.text
-    # Proven by the trajectory's steps, not by the conversation in the same space.
-    assert top.provenance and all(p.source_id == result.items[0].provenance[0].source_id for p in top.provenance)
+    # Said by someone who speaks in the space's chat ("How do I..." then also searches what Maya said), the same.
+    for asker in (None, "Maya"):
+        result = engine.recall(RecallRequest(space=demo_space, query=query, asker=asker))
+        top = result.items[0]
+        assert top.kind is ItemKind.PRESCRIPTION, (asker, [(i.kind.value, i.text) for i in result.items[:3]])
+        assert step in top.text
+        # Proven by the trajectory's steps, not by the conversation in the same space.
+        assert top.provenance and all(p.source_id == result.items[0].provenance[0].source_id for p in top.provenance)
 
 
 def test_in_a_small_space_the_only_relevant_memory_outranks_the_rest(engine: RecallEngine, space: str) -> None:
