@@ -100,10 +100,14 @@ def recall(
 
     from app.recall_command import print_recall
     from engram.ids import validate_space
+    from graph.recall.models import RecallRequest
 
     try:
         validate_space(space)
-        print_recall(console, space, query, budget, hops, limit, trace, asker, addressee)
+        request = RecallRequest(
+            space=space, query=query, token_budget=budget, hop_limit=hops, limit=limit, asker=asker, addressee=addressee
+        )
+        print_recall(console, request, trace)
     except (ValueError, ValidationError) as exc:
         console.print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(2) from exc

@@ -15,27 +15,15 @@ from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
 
 
-def print_recall(
-    console: Console,
-    space: str,
-    query: str,
-    budget: int,
-    hops: int,
-    limit: int,
-    trace: bool,
-    asker: str | None = None,
-    addressee: str | None = None,
-) -> None:
+def print_recall(console: Console, request: RecallRequest, trace: bool) -> None:
     embedder = get_embedder()
     settings = get_settings()
     driver, database = get_driver(), settings.neo4j.database
     # ENGRAM_KEYS_MODEL set: a language model names the query's concept keys under the schema constraint.
     abstractor = create_abstractor(settings.keys, driver, database, redis.Redis.from_url(settings.redis.url))
     engine = RecallEngine(driver, database, embedder.encode, embedder.count_tokens, abstractor=abstractor)
-    request = RecallRequest(
-        space=space, query=query, token_budget=budget, hop_limit=hops, limit=limit, asker=asker, addressee=addressee
-    )
     result = engine.recall(request)
+    query, space = request.query, request.space
     table = Table(title=f"recall: {query!r} in '{space}' ({result.tokens} tokens, {result.hops} hop(s))")
     table.add_column("score", justify="right")
     table.add_column("kind")

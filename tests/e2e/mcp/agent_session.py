@@ -82,3 +82,5 @@ async def remember_recall_correct_forget(session: ClientSession, conversation: d
     assert "NotFound" in await refused(session, "job_status", {"job_id": "no-such-job"})
     missing_text = await refused(session, "remember", {"records": [{"type": "document", "id": "d"}]})
     assert "text" in missing_text and "Field required" in missing_text, missing_text
+    no_asker = await refused(session, "recall", {"query": "What did I paint?", "asker": ""})
+    assert "asker" in no_asker and "at least 1 character" in no_asker, no_asker
