@@ -39,6 +39,9 @@ class Source(Node):
     external_id: str
     title: str = ""
     created_at: datetime | None = None
+    # The concept key a document's title names (engram/extraction/keyphrases.py `title_key`): the document is that
+    # concept's page, and recall finds it by the key.
+    title_key: str | None = None
 
 
 class Episode(Node):

@@ -39,6 +39,18 @@ def normalize_key(phrase: str) -> str:
     return " ".join(words)
 
 
+# A title's trailing qualifier in parentheses ("Alphaville (band)", "Alice in Wonderland (1951 film)") and leading
+# article ("The Lake District"): neither is part of the name the text uses for the subject.
+_TITLE_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
+_TITLE_ARTICLE = re.compile(r"^(the|a|an)\s+", re.IGNORECASE)
+
+
+def title_key(title: str) -> str:
+    """The concept key a document's title names: the title without a trailing qualifier in parentheses or a leading
+    article, as a key ("" where nothing is left). Schema 0010 computes the same in Cypher."""
+    return normalize_key(_TITLE_ARTICLE.sub("", _TITLE_QUALIFIER.sub("", title)))
+
+
 @dataclass(frozen=True)
 class Keyphrase:
     key: str

@@ -26,6 +26,7 @@ from graph.recall.steps.abstract import abstract, join_abstraction
 from graph.recall.steps.context import add_context
 from graph.recall.steps.diversify import diversify
 from graph.recall.steps.hop import hop
+from graph.recall.steps.pages import join_pages, search_pages
 from graph.recall.steps.participants import join_participants, search_participants
 from graph.recall.steps.prune import prune
 from graph.recall.steps.rank import rank
@@ -107,17 +108,23 @@ class RecallEngine:
         return rank(run, self._weights)
 
     def _context(self, run: RecallRun, ranked: list[Ranked]) -> list[Ranked]:
-        """The first ranking's conversational context and, when the query names someone speaking in it or means the
-        asker or addressee, their episodes; ranked again if either added anything."""
+        """The first ranking's conversational context, the pages of the concepts its top items mention and, when the
+        query names someone speaking in it or means the asker or addressee, their episodes; ranked again if any of
+        them added anything."""
         request = run.request
         named = named_participants(request.query, {p.speaker for item in ranked for p in item.provenance})
         meant = [p for p in persons_meant(request.query, request.asker, request.addressee) if p not in named]
-        # Both follow from the first ranking and are independent: the participant searches run while the context
-        # query does.
-        search = None
-        if (named or meant) and self._tuning.participant_k and MemoryType.SEMANTIC in run.types:
+        knowledge = MemoryType.SEMANTIC in run.types
+        # All three follow from the first ranking and are independent: the page and participant searches run while
+        # the context query does.
+        search = pages = None
+        if (named or meant) and self._tuning.participant_k and knowledge:
             search = self._threads.steps.submit(search_participants, run, named, meant, self._embed)
+        if self._tuning.page_items and knowledge:
+            pages = self._threads.searches.submit(search_pages, run, ranked)  # one round trip
         merged = add_context(run, ranked) if self._tuning.context_items else 0
+        if pages is not None:
+            merged += join_pages(run, pages.result())
         if search is not None:
             merged += join_participants(run, search.result())
         if not merged:

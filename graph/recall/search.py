@@ -245,6 +245,18 @@ class GraphSearcher:
         rows = [{"id": episode_id, "rank": rank} for episode_id, rank in anchors.items()]
         return self._rows("episode_context", anchors=rows, vector=vector)
 
+    def entity_pages(
+        self, items: dict[str, int], vector: list[float], per_page: int, k: int
+    ) -> tuple[list[Hit], list[str]]:
+        """Item id -> rank of the top items; returns the passages of the documents whose title names a concept they
+        mention (at most `per_page` each, `k` in all), in the statement's order (the mentioning item's rank first),
+        and the concept keys that had a page."""
+        if not items:
+            return [], []
+        rows = [{"id": item_id, "rank": rank} for item_id, rank in items.items()]
+        found = self._rows("page_episodes", items=rows, vector=vector, per_page=per_page, k=k)
+        return [_episode_hit(r) for r in found], sorted({key for r in found for key in r["keys"]})
+
     def concepts_by_key(self, keys: Sequence[str]) -> list[ConceptHit]:
         if not keys:
             return []
@@ -329,21 +341,22 @@ def _hits(rows: list[dict[str, Any]], statement: str) -> list[Hit]:
     episode statements' rows must carry their knowledge (`propositions`, `prescriptions`, `knowledge`): a row without
     it is an error, not chit-chat; an intent statement's carry the prescriptions solving it."""
     if statement.endswith("_episodes"):
-        hits = [
-            Hit(
-                r["id"],
-                float(r["score"]),
-                tuple(sorted(r["propositions"])),
-                int(r["knowledge"]),
-                tuple(sorted(r["prescriptions"])),
-            )
-            for r in rows
-        ]
+        hits = [_episode_hit(r) for r in rows]
     elif statement.endswith("_intents"):  # an intent stands for the prescriptions that solve it
         hits = [Hit(r["id"], float(r["score"]), prescribes=tuple(sorted(r["prescriptions"]))) for r in rows]
     else:
         hits = [Hit(r["id"], float(r["score"])) for r in rows]
     return sorted(hits, key=lambda h: (-h.score, h.id))
+
+
+def _episode_hit(row: dict[str, Any]) -> Hit:
+    return Hit(
+        row["id"],
+        float(row["score"]),
+        tuple(sorted(row["propositions"])),
+        int(row["knowledge"]),
+        tuple(sorted(row["prescriptions"])),
+    )
 
 
 def _concepts(rows: list[dict[str, Any]]) -> list[ConceptHit]:

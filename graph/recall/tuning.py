@@ -27,6 +27,14 @@ class RecallTuning:
     context_items: int = 10
     # Episodes per participant search, run when the query names someone who speaks in the top items (0: off).
     participant_k: int = 25
+    # Entity pages (graph/recall/steps/pages.py): the documents whose title names a concept the top `page_items`
+    # items mention join the candidates, each with its `page_passages` passages closest to the query, `page_k` in
+    # all (page_items 0: off). HotpotQA / MuSiQue dev (bench.multihop, 50 questions each), R@5 / All@5: 81 / 64 ->
+    # 85 / 72 and 62.5 / 32 -> 69.2 / 42 (page list weight 5; 6 and 7 within a question of it, 10 cost MuSiQue 4;
+    # page_items 3, 8 or 10 a question or two worse). Conversations and trajectories have no pages.
+    page_items: int = 5
+    page_passages: int = 3
+    page_k: int = 40
     # Search a large space's own indexes where it has them (graph/space_indexes.py); False: the shared ones
     # (benchmarks compare the two).
     own_indexes: bool = True

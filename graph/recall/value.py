@@ -48,6 +48,9 @@ LIST_WEIGHTS = {
     "context": 3.0,
     "participant": 3.0,
     "content": 2.0,
+    # A page is what a top item names: strong evidence for the next hop, though its words may share nothing with
+    # the question's.
+    "page": 5.0,
 }
 
 

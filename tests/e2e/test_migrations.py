@@ -8,6 +8,7 @@ from pathlib import Path
 import neo4j
 import pytest
 
+from engram.extraction.keyphrases import title_key
 from engram.extraction.trajectory import Segment, StepView
 from graph.cypher import split_statements
 from graph.migrations import SCHEMA_DIR, MigrationError, applied_versions, discover, migrate
@@ -108,3 +109,40 @@ def test_prescriptions_written_before_0008_get_the_terms_ingestion_writes(driver
     terms = records[0]["terms"].split()
     assert terms == segment.prescription_terms().split()
     assert {"sinkbasin", "pick", "nothing"} <= set(terms)
+
+
+def test_documents_written_before_0010_get_the_title_key_ingestion_writes(driver: neo4j.Driver, space: str) -> None:
+    """0010 computes in Cypher what `title_key` computes in Python; a conversation's title names no subject."""
+    titles = [
+        "The Lake District",
+        "Alice in Wonderland (1951 film)",
+        "Mākaha, Hawaii",
+        "Armando Iannucci's Charm Offensive",
+        "Bridget Jones’s Diaries",
+        "Ann B. Davis",
+        "Crisis",
+        "Batches",
+        "Cities of the Plain",
+        "A-flat clarinet",
+        "(untitled)",
+    ]
+    driver.execute_query(
+        """
+        CREATE (:Source {space: $space, id: 'chat', kind: 'conversation', title: 'The Lake District'})
+        WITH *
+        UNWIND range(0, size($titles) - 1) AS i
+        CREATE (:Source {space: $space, id: 'doc-' + i, kind: 'document', title: $titles[i]})
+        """,
+        space=space,
+        titles=titles,
+    )
+    migration = next(m for m in discover() if m.version == 10)
+    for statement in split_statements(migration.text):
+        driver.execute_query(statement)
+    records, _, _ = driver.execute_query(
+        "MATCH (s:Source {space: $space}) RETURN s.id AS id, s.title AS title, s.title_key AS key", space=space
+    )
+    keys = {r["id"]: r["key"] for r in records}
+    assert keys.pop("chat") is None
+    assert keys == {f"doc-{i}": title_key(title) or None for i, title in enumerate(titles)}
+    assert keys["doc-0"] == "lake district" and keys["doc-10"] is None

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
+from engram.extraction.keyphrases import title_key
 from engram.formats.records import ConversationRecord, DocumentRecord, Record, TrajectoryRecord
 from engram.ids import stable_id
 from engram.models import Episode, Source, SourceKind
@@ -129,6 +130,8 @@ def _add_source(
         external_id=record_id,
         title=title,
         created_at=created_at,
+        # A conversation's or a trajectory's title names the record, not a subject it is about.
+        title_key=(title_key(title) or None) if kind is SourceKind.DOCUMENT else None,
     )
     batch.sources.append(source)
     batch.participants[source.id] = []

@@ -1,0 +1,33 @@
+// Entity pages: the documents whose title names a concept that a top item mentions ("Knott is a fell in the Lake
+// District" -> the article "Lake District", schema 0010), other than the item's own document, each with its passages
+// closest to the query (at most $per_page), ranked by the best rank of an item mentioning the concept, then by
+// closeness. A multi-hop question's bridge passage is close to what the first hop found, not to the question. Each
+// row carries the knowledge it proves as dense_episodes' do.
+UNWIND $items AS item
+MATCH (p:Proposition {space: $space, id: item.id})-[:MENTIONS]->(c:Concept {space: $space})
+USING INDEX p:Proposition(space, id)
+MATCH (s:Source {space: $space, title_key: c.key})
+USING INDEX s:Source(space, title_key)
+// An item naming the subject of its own document points nowhere new.
+WHERE ($as_of IS NULL OR s.recorded_at <= $as_of) AND NOT EXISTS { (p)-[:PROVEN_BY]->(:Episode)-[:PART_OF]->(s) }
+WITH s, min(item.rank) AS rank, collect(DISTINCT c.key) AS keys
+CALL (s) {
+  MATCH (e:Episode)-[:PART_OF]->(s)
+  WHERE $as_of IS NULL OR e.recorded_at <= $as_of
+  WITH e, vector.similarity.cosine(e.embedding, $vector) AS score
+  ORDER BY score DESC, e.id
+  LIMIT $per_page
+  RETURN e, score
+}
+WITH e, min(rank) AS rank, max(score) AS score, apoc.coll.toSet(apoc.coll.flatten(collect(keys))) AS keys
+ORDER BY rank, score DESC, e.id
+LIMIT $k
+OPTIONAL MATCH (p:Proposition {space: $space})-[:PROVEN_BY]->(e)
+WITH e, rank, score, keys, p, CASE WHEN $as_of IS NULL THEN p.status = 'active'
+     ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END AS current,
+     $as_of IS NULL OR p.recorded_at <= $as_of AS known
+WITH e, rank, score, keys, collect(CASE WHEN current THEN p.id END) AS propositions,
+     count(CASE WHEN known THEN p END) AS knowledge
+ORDER BY rank, score DESC, e.id
+RETURN collect({id: e.id, score: score, keys: keys, propositions: propositions, prescriptions: [],
+                knowledge: knowledge}) AS rows

@@ -1,0 +1,98 @@
+"""Entity pages: a document whose title names a concept the top items mention joins the candidates, so the second hop
+of a question is found though it shares no word with it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import neo4j
+import pytest
+
+from engram.embedding import get_embedder
+from graph.recall.engine import RecallEngine
+from graph.recall.models import RecallRequest, RecallResult
+from graph.recall.tuning import RecallTuning
+from tests.support.jobs import ingest
+
+ARTICLES = {
+    "Knott (Lake District)": "Knott is a fell in the Lake District of England, rising to 710 metres among the "
+    "Northern Fells.",
+    "Lake District": "The Lake District is a mountainous region of North West England, lying entirely within Cumbria.",
+    "Skiddaw": "Skiddaw is a mountain near Keswick whose summit is 931 metres above sea level.",
+    "Pennines": "The Pennines are a range of hills separating North West England from Yorkshire.",
+    "Snowdonia": "Snowdonia is a mountainous national park in the north of Wales around Snowdon.",
+    "Ben Nevis": "Ben Nevis is the highest mountain of the British Isles, near the town of Fort William.",
+    "Yorkshire Dales": "The Yorkshire Dales are upland valleys in the county of North Yorkshire.",
+    "Peak District": "The Peak District is an upland area at the southern end of the Pennines, mostly in the county "
+    "of Derbyshire.",
+}
+QUERY = "Which county is the fell Knott in?"
+
+
+def _documents() -> list[dict[str, Any]]:
+    return [
+        {"type": "document", "id": f"article-{i}", "title": title, "text": text}
+        for i, (title, text) in enumerate(ARTICLES.items())
+    ]
+
+
+def _engine(tuning: RecallTuning) -> RecallEngine:
+    from graph.driver import get_driver
+
+    embedder = get_embedder()
+    return RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=tuning)
+
+
+def _rank_of(result: RecallResult, title: str) -> int:
+    """The rank of the first item drawn from the article (a passage's episode is read under its title)."""
+    ranks = [i for i, item in enumerate(result.items) if any(p.text.startswith(f"{title}\n") for p in item.provenance)]
+    return ranks[0] if ranks else len(result.items)
+
+
+@pytest.fixture()
+def articles(space: str) -> str:
+    ingest(space, _documents())
+    return space
+
+
+def test_the_page_of_a_concept_the_first_hop_mentions_brings_the_second_hop(articles: str) -> None:
+    """Knott's article names the Lake District; the Lake District's article names the county. The question shares
+    only "county" with the distractors (Yorkshire, Derbyshire) and nothing with the bridge."""
+    request = RecallRequest(space=articles, query=QUERY, limit=10)
+    result = _engine(RecallTuning()).recall(request)
+    pages = next(s for s in result.trace if s.step == "pages")
+    assert "lake district" in pages.detail["concepts"]
+    rank = _rank_of(result, "Lake District")
+    assert rank < 3 and "page" in result.items[rank].found_by
+
+    without = _engine(RecallTuning(page_items=0)).recall(request)
+    assert all(s.step != "pages" for s in without.trace)
+    assert all("page" not in item.found_by for item in without.items)
+    assert rank < _rank_of(without, "Lake District")
+
+
+def test_a_conversation_titled_like_a_concept_is_no_page(driver: neo4j.Driver, space: str) -> None:
+    """A chat's title names the chat, not a subject: it is never looked up as a page."""
+    chat = {
+        "type": "conversation",
+        "id": "chat",
+        "title": "Lake District",
+        "sessions": [
+            {
+                "id": "s1",
+                "started_at": "2024-03-02T10:00:00Z",
+                "turns": [
+                    {"speaker": "Ana", "id": "T1", "text": "We hiked up Knott in the Lake District on Sunday."},
+                    {"speaker": "Ben", "id": "T2", "text": "My cousin bought a red bicycle for the summer."},
+                ],
+            }
+        ],
+    }
+    ingest(space, [chat, *_documents()[:1]])
+    records, _, _ = driver.execute_query(
+        "MATCH (s:Source {space: $space}) RETURN s.kind AS kind, s.title_key AS key ORDER BY kind", space=space
+    )
+    assert [(r["kind"], r["key"]) for r in records] == [("conversation", None), ("document", "knott")]
+    result = _engine(RecallTuning()).recall(RecallRequest(space=space, query="Where did Ana hike on Sunday?"))
+    pages = next((s for s in result.trace if s.step == "pages"), None)
+    assert pages is None or "lake district" not in pages.detail["concepts"]
