@@ -9,6 +9,7 @@ placed), so a near-duplicate of what is already returned gives way to the next d
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,6 +25,14 @@ class Placement:
     closest: int | None
 
 
+def pairwise_cosines(vectors: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The cosine of every pair of rows (a zero row: 0 with everything)."""
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    unit = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+    cosines: NDArray[np.float32] = unit @ unit.T
+    return cosines
+
+
 def mmr_order(scores: NDArray[np.float64], vectors: NDArray[np.float32], trade_off: float) -> list[Placement]:
     """The greedy MMR order of items with `scores` (best first as given; ties keep that order) and embedding
     `vectors` (one row each; a zero row is redundant with nothing). `trade_off` in [0, 1): 0 keeps the order."""
@@ -34,9 +43,7 @@ def mmr_order(scores: NDArray[np.float64], vectors: NDArray[np.float32], trade_o
         return []
     top = float(np.max(scores))
     value = (1.0 - trade_off) * (scores / top if top > 0 else np.zeros(count))
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    unit = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
-    cosines = unit @ unit.T
+    cosines = pairwise_cosines(vectors)
     redundancy = np.zeros(count)
     closest = np.full(count, -1)
     placed = np.zeros(count, dtype=bool)
@@ -49,4 +56,35 @@ def mmr_order(scores: NDArray[np.float64], vectors: NDArray[np.float32], trade_o
         closer = cosines[best] > redundancy
         redundancy = np.where(closer, cosines[best], redundancy)
         closest = np.where(closer, best, closest)
+    return order
+
+
+def newer_restatements_first(
+    placements: list[Placement],
+    scores: NDArray[np.float64],
+    times: list[datetime | None],
+    speakers: list[frozenset[str]],
+    threshold: float,
+    closeness: float,
+) -> list[Placement]:
+    """Moves each restatement (cosine to the item it repeats of at least `threshold`, said by one of the same
+    speakers) that was said later than that item to just above it: "I've finished my 5th project" after "I've
+    completed 4 projects" is what the person says now, and the earlier statement is what it updates. Only one scored
+    at least `closeness` x that item's score moves: a far weaker restatement moved up would push every item between
+    down. Items without a time or a speaker (a document's passages) stay where they are."""
+    order = list(placements)
+    for placement in placements:
+        repeated = placement.closest
+        if repeated is None or placement.redundancy < threshold:
+            continue
+        said, earlier = times[placement.index], times[repeated]
+        if said is None or earlier is None or said <= earlier:
+            continue
+        if not speakers[placement.index] & speakers[repeated]:
+            continue
+        if scores[placement.index] < closeness * scores[repeated]:
+            continue
+        order.remove(placement)
+        above = next(i for i, p in enumerate(order) if p.index == repeated)
+        order.insert(above, placement)
     return order

@@ -11,6 +11,7 @@ from engram.embedding import get_embedder
 from engram.settings import PROJECT_ROOT
 from graph.recall.engine import RecallEngine
 from graph.recall.models import ItemKind, RecallRequest
+from graph.recall.tuning import RecallTuning
 from tests.support.jobs import ingest
 
 SAMPLE = [json.loads(line) for line in (PROJECT_ROOT / "examples" / "sample.jsonl").read_text().splitlines() if line]
@@ -211,3 +212,51 @@ def test_a_question_in_the_first_person_looks_first_at_what_the_asker_said(engin
         assert set(turn_of[:2]) == {"U1", "U2"}, (query, turn_of[:8])
         step = next(s for s in result.trace if s.step == "participants")
         assert step.detail["meant"] == ["User"] and "participant" in result.items[0].found_by
+
+
+def test_what_someone_says_now_comes_before_what_it_updates(space: str) -> None:
+    """In May the user had completed four projects; in June they finished a fifth. The two statements say nearly the
+    same thing, and the June one goes above the May one."""
+    may = [
+        {
+            "speaker": "User",
+            "id": "M1",
+            "text": "I have completed 4 painting projects since starting my painting classes.",
+        },
+        {"speaker": "Assistant", "id": "M2", "text": "Congratulations! Watercolour landscapes are a great next step."},
+    ]
+    june = [
+        {"speaker": "User", "id": "J1", "text": "I'm looking for ideas for a birthday present for my sister."},
+        {
+            "speaker": "User",
+            "id": "J2",
+            "text": "By the way, I just finished my 5th painting project since starting my painting classes.",
+        },
+        {
+            "speaker": "Assistant",
+            "id": "J3",
+            "text": "A framed print of one of your paintings would make a lovely gift.",
+        },
+    ]
+    sessions = [
+        {"id": "may", "started_at": "2023-05-02T10:00:00Z", "turns": may},
+        {"id": "june", "started_at": "2023-06-20T10:00:00Z", "turns": june},
+    ]
+    ingest(space, [{"type": "conversation", "id": "painting", "sessions": sessions}])
+    query = "How many painting projects have I completed since starting painting classes?"
+    request = RecallRequest(space=space, query=query, asker="User", addressee="Assistant")
+    embedder = get_embedder()
+
+    def turns(tuning: RecallTuning) -> tuple[list[str], list[str]]:
+        from graph.driver import get_driver
+
+        engine = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=tuning)
+        result = engine.recall(request)
+        step = next(s for s in result.trace if s.step == "diversify")
+        return [item.provenance[0].external_id for item in result.items], step.detail["newer_first"]
+
+    order, moved = turns(RecallTuning())
+    assert order.index("J2") < order.index("M1"), order
+    assert moved
+    before, _ = turns(RecallTuning(restatement=0.0))
+    assert before.index("M1") < before.index("J2"), before

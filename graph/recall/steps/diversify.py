@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from graph.recall.candidates import Ranked, kinds
-from graph.recall.diversity import mmr_order
+from graph.recall.diversity import mmr_order, newer_restatements_first
 from graph.recall.models import TraceStep
 from graph.recall.run import RecallRun
 
@@ -30,12 +30,25 @@ def diversify(run: RecallRun, ranked: list[Ranked]) -> list[Ranked]:
     placements = mmr_order(scores, matrix, trade_off)
     # gain = (1 - t) x score / top - t x redundancy; on the score's scale: score - t / (1 - t) x top x redundancy.
     penalty = trade_off / (1.0 - trade_off) * float(np.max(scores))
+    newer_first: list[str] = []
+    final = {p.index: round(scores[p.index] - penalty * p.redundancy, 6) for p in placements}
+    if run.tuning.restatement > 0:
+        times = [max((p.occurred_at for p in item.provenance if p.occurred_at), default=None) for item in ranked]
+        speakers = [frozenset(p.speaker for p in item.provenance if p.speaker) for item in ranked]
+        reordered = newer_restatements_first(
+            placements, scores, times, speakers, run.tuning.restatement, run.tuning.restatement_closeness
+        )
+        newer_first = [ranked[p.index].id for p, q in zip(reordered, placements, strict=True) if p is not q][:20]
+        for above, placement in enumerate(reordered[:-1]):
+            # A restatement moved up takes the score of the item it now stands above (scores fall with the rank).
+            final[placement.index] = max(final[placement.index], final[reordered[above + 1].index])
+        placements = reordered
     moved_down = []
     for new_rank, placement in enumerate(placements, start=1):
         item = ranked[placement.index]
         item.components["value"] = item.score
         item.components["redundancy"] = placement.redundancy
-        item.score = round(item.score - penalty * placement.redundancy, 6)
+        item.score = final[placement.index]
         if new_rank > placement.index + 1 and placement.closest is not None:
             moved_down.append(
                 {
@@ -46,6 +59,6 @@ def diversify(run: RecallRun, ranked: list[Ranked]) -> list[Ranked]:
                     "cosine": round(placement.redundancy, 3),
                 }
             )
-    detail = {"trade_off": trade_off, "ranked": len(ranked), "moved_down": moved_down[:20]}
+    detail = {"trade_off": trade_off, "ranked": len(ranked), "moved_down": moved_down[:20], "newer_first": newer_first}
     run.trace.append(TraceStep(step="diversify", detail=detail))
     return [ranked[p.index] for p in placements]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import numpy as np
 import pytest
 
-from graph.recall.diversity import mmr_order
+from graph.recall.diversity import Placement, mmr_order, newer_restatements_first
 
 
 def _vectors(*rows: list[float]) -> np.ndarray:
@@ -64,3 +66,34 @@ def test_a_recall_tuning_with_a_bad_trade_off_is_refused_when_configured() -> No
     with pytest.raises(ValueError, match="diversity"):
         RecallTuning(diversity=-0.1)
     assert RecallTuning(diversity=0.0).diversity == 0.0
+
+
+MAY, JUNE = datetime(2023, 5, 1), datetime(2023, 6, 1)
+USER = frozenset({"User"})
+
+
+def _placed(*rows: tuple[int, float, int | None]) -> list[Placement]:
+    return [Placement(index, redundancy, closest) for index, redundancy, closest in rows]
+
+
+def test_a_later_restatement_by_the_same_speaker_goes_above_what_it_updates() -> None:
+    # 0: "I have completed 4 projects" (May); 1: something else; 2: "I just finished my 5th project" (June).
+    placements = _placed((0, 0.0, None), (1, 0.3, 0), (2, 0.8, 0))
+    scores = np.array([0.74, 0.7, 0.68])
+    order = newer_restatements_first(placements, scores, [MAY, MAY, JUNE], [USER, USER, USER], 0.75, 0.85)
+    assert [p.index for p in order] == [2, 0, 1]
+
+
+def test_only_a_close_restatement_by_the_same_speaker_said_later_moves() -> None:
+    placements = _placed((0, 0.0, None), (1, 0.8, 0))
+    close, weak = np.array([0.7, 0.65]), np.array([0.7, 0.5])
+
+    def order(*args: object) -> list[int]:
+        return [p.index for p in newer_restatements_first(placements, *args)]  # type: ignore[arg-type]
+
+    assert order(close, [MAY, JUNE], [USER, USER], 0.75, 0.85) == [1, 0]
+    assert order(close, [JUNE, MAY], [USER, USER], 0.75, 0.85) == [0, 1]  # said earlier
+    assert order(close, [MAY, JUNE], [USER, USER], 0.85, 0.85) == [0, 1]  # not close enough to be a restatement
+    assert order(close, [MAY, JUNE], [USER, frozenset({"Assistant"})], 0.75, 0.85) == [0, 1]  # someone else
+    assert order(weak, [MAY, JUNE], [USER, USER], 0.75, 0.85) == [0, 1]  # far less relevant
+    assert order(close, [None, None], [USER, USER], 0.75, 0.85) == [0, 1]  # a document's passages
