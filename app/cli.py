@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+from datetime import datetime
 from typing import Annotated
 
 import typer
@@ -94,6 +95,10 @@ def recall(
     addressee: Annotated[
         str | None, typer.Option(help='who is asked, as they speak in memory: the query\'s "you", "your"')
     ] = None,
+    now: Annotated[
+        datetime | None,
+        typer.Option(help='when the query is asked (ISO 8601): its "two weeks ago" or "last weekend" is read from it'),
+    ] = None,
 ) -> None:
     """Recall knowledge for QUERY: items with scores and the episodes that prove them."""
     from pydantic import ValidationError
@@ -105,7 +110,14 @@ def recall(
     try:
         validate_space(space)
         request = RecallRequest(
-            space=space, query=query, token_budget=budget, hop_limit=hops, limit=limit, asker=asker, addressee=addressee
+            space=space,
+            query=query,
+            token_budget=budget,
+            hop_limit=hops,
+            limit=limit,
+            asker=asker,
+            addressee=addressee,
+            now=now,
         )
         print_recall(console, request, trace)
     except (ValueError, ValidationError) as exc:

@@ -1,15 +1,16 @@
 """Recall on LongMemEval_S development questions: Engram against flat baselines over the same raw turns.
 
 Each question's haystack (~40-58 user/assistant sessions with their dates) is ingested through the real pipeline
-(worker, Neo4j) into a space of its own; the question text recalls from it (the engine's defaults: the router picks
-the memory types). Engram's ranked items become ranked distinct turns (item rank first, then the item's provenance
-turns), as in bench/locomo_recall.py; BM25, dense MiniLM and their fusion rank the same turns in the same run, and
-so does the fusion with the turns of the speaker the question means (`hybrid_speaker`, see ASKER below).
-Abstention questions (no answer in the haystack) are left out. Metrics, per question type and over all:
-turn recall@5/10/25 over `has_answer` turns, session recall_any@5/@10 and recall_all@10 (the sessions of the first
-k ranked turns), recall within 512/1024/2048 returned tokens, and for knowledge-update questions how often the
-newest answer session is ranked above the older one (`knowledge_update_newest_first`). Questions are split by type
-into alternate `tune` and `report` halves; settings are chosen on `tune`, and `report` is the figure to quote.
+(worker, Neo4j) into a space of its own; the question text recalls from it, asked at the question's date (the
+engine's defaults: the router picks the memory types). Engram's ranked items become ranked distinct turns (item rank
+first, then the item's provenance turns), as in bench/locomo_recall.py; BM25, dense MiniLM and their fusion rank the
+same turns in the same run, and so does the fusion with the turns of the speaker the question means
+(`hybrid_speaker`, see ASKER below). Abstention questions (no answer in the haystack) are left out. Metrics, per
+question type and over all: turn recall@5/10/25 over `has_answer` turns, session recall_any@5/@10 and recall_all@10
+(the sessions of the first k ranked turns), recall within 512/1024/2048 returned tokens, and for knowledge-update
+questions how often the newest answer session is ranked above the older one (`knowledge_update_newest_first`).
+Questions are split by type into alternate `tune` and `report` halves; settings are chosen on `tune`, and `report`
+is the figure to quote.
 Needs the stack running (`make up`). Writes bench/results/longmemeval.json and longmemeval.png.
 
     ~/.cache/engram/venv/bin/python -m bench.longmemeval --per-type 4 [--reuse] [--types knowledge-update]
@@ -233,6 +234,7 @@ def main() -> None:
                 limit=200,
                 asker=ASKER,
                 addressee=ADDRESSEE,
+                now=question.asked_at,
             )
         )
         latencies.append(time.perf_counter() - started)
@@ -264,8 +266,9 @@ def main() -> None:
     }
     results["questions"] = len(questions)
     results["protocol"] = (
-        "question text only; the question date is not given to recall (no 'now' parameter); the asker is the user "
-        "and the addressee the assistant (Engram's request and the hybrid_speaker baseline)"
+        "the question text, asked at the question date (the request's now: Engram reads the question's relative times "
+        "against it); the asker is the user and the addressee the assistant (Engram's request and the hybrid_speaker "
+        "baseline); the flat baselines rank by text alone"
     )
     path = write_result(args.name, results)
     chart(results, RESULTS_DIR / f"{args.name}.png")

@@ -85,7 +85,8 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
         description="Recall what memory knows for a query: propositions (facts), prescriptions (how-to) and episodes, "
         "best first, each with its score and the episodes that prove it; `context` is the same as compact text. "
         "memory_types restricts the kinds (default: routed from the query); as_of answers as memory stood then; "
-        "asker and addressee name who the query's I/my and you/your are, as they speak in memory."
+        "asker and addressee name who the query's I/my and you/your are, as they speak in memory; now is when the "
+        "query is asked, so that its 'two weeks ago' or 'last weekend' can be read."
     )
     async def recall(
         query: Annotated[str, Field(min_length=1, max_length=2_000, description="a question or a topic")],
@@ -102,11 +103,15 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
         addressee: Annotated[
             str | None, Field(min_length=1, max_length=200, description="the speaker the query's you/your means")
         ] = None,
+        now: Annotated[
+            datetime | None,
+            Field(description="when the query is asked (ISO 8601): its relative times are read against it"),
+        ] = None,
     ) -> RecallAnswer:
         return await _run(
             clients,
             ctx,
-            lambda tools: tools.recall(query, memory_types, token_budget, limit, as_of, asker, addressee),
+            lambda tools: tools.recall(query, memory_types, token_budget, limit, as_of, asker, addressee, now),
         )
 
     @server.tool(

@@ -85,6 +85,7 @@ class MemoryTools:
         as_of: datetime | None,
         asker: str | None = None,
         addressee: str | None = None,
+        now: datetime | None = None,
     ) -> RecallAnswer:
         result = (
             await self._client.recall(
@@ -95,6 +96,7 @@ class MemoryTools:
                 as_of=as_of,
                 asker=asker,
                 addressee=addressee,
+                now=now,
             )
         ).recall
         if result.typename__ != "Recall":

@@ -31,6 +31,7 @@ from graph.recall.steps.participants import join_participants, search_participan
 from graph.recall.steps.prune import prune
 from graph.recall.steps.rank import rank
 from graph.recall.steps.seed import seed
+from graph.recall.steps.when import join_when, search_when
 from graph.recall.threads import RecallThreads
 from graph.recall.tuning import RecallTuning
 from graph.recall.value import ValueWeights
@@ -108,23 +109,26 @@ class RecallEngine:
         return rank(run, self._weights)
 
     def _context(self, run: RecallRun, ranked: list[Ranked]) -> list[Ranked]:
-        """The first ranking's conversational context, the pages of the concepts its top items mention and, when the
-        query names someone speaking in it or means the asker or addressee, their episodes; ranked again if any of
-        them added anything."""
+        """The first ranking's conversational context, the pages of the concepts its top items mention, what happened
+        at the times the query names (with `now`) and, when the query names someone speaking in it or means the asker
+        or addressee, their episodes; ranked again if any of them added anything."""
         request = run.request
         named = named_participants(request.query, {p.speaker for item in ranked for p in item.provenance})
         meant = [p for p in persons_meant(request.query, request.asker, request.addressee) if p not in named]
         knowledge = MemoryType.SEMANTIC in run.types
-        # All three follow from the first ranking and are independent: the page and participant searches run while
-        # the context query does.
-        search = pages = None
+        # They are independent: the page, time and participant searches run while the context query does.
+        search = pages = when = None
         if (named or meant) and self._tuning.participant_k and knowledge:
             search = self._threads.steps.submit(search_participants, run, named, meant, self._embed)
         if self._tuning.page_items and knowledge:
             pages = self._threads.searches.submit(search_pages, run, ranked)  # one round trip
+        if request.now is not None and self._tuning.when_k:
+            when = self._threads.searches.submit(search_when, run)  # at most one round trip
         merged = add_context(run, ranked) if self._tuning.context_items else 0
         if pages is not None:
             merged += join_pages(run, pages.result())
+        if when is not None:
+            merged += join_when(run, when.result())
         if search is not None:
             merged += join_participants(run, search.result())
         if not merged:

@@ -35,6 +35,9 @@ class RecallRequest(BaseModel):
     # "your" the addressee ("What is the name of my cat?" asked by the user of a chat).
     asker: str | None = Field(default=None, min_length=1, max_length=200)
     addressee: str | None = Field(default=None, min_length=1, max_length=200)
+    # When the query is asked: its relative times ("two weeks ago", "last weekend") are read against it, and what
+    # happened around then joins the candidates (graph/recall/steps/when.py). None: they are not read.
+    now: datetime | None = None
 
 
 class Provenance(BaseModel):

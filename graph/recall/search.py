@@ -257,6 +257,13 @@ class GraphSearcher:
         found = self._rows("page_episodes", items=rows, vector=vector, per_page=per_page, k=k)
         return [_episode_hit(r) for r in found], sorted({key for r in found for key in r["keys"]})
 
+    def episodes_within(self, windows: Sequence[tuple[datetime, datetime]], vector: list[float], k: int) -> list[Hit]:
+        """The episodes that occurred within any of the (start, end) windows, closest to `vector` first, at most k."""
+        if not windows:
+            return []
+        rows = [{"start": start, "end": end} for start, end in windows]
+        return [_episode_hit(r) for r in self._rows("window_episodes", windows=rows, vector=vector, k=k)]
+
     def concepts_by_key(self, keys: Sequence[str]) -> list[ConceptHit]:
         if not keys:
             return []

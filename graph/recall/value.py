@@ -51,6 +51,8 @@ LIST_WEIGHTS = {
     # A page is what a top item names: strong evidence for the next hop, though its words may share nothing with
     # the question's.
     "page": 5.0,
+    # What happened at the time the query names ("two weeks ago"), found by when it happened.
+    "when": 3.0,
 }
 
 

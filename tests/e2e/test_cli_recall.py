@@ -20,6 +20,9 @@ def test_recall_prints_the_fact_and_its_provenance(space: str, conversation: dic
     mine = engram("recall", "When did I go to the support group?", "--space", space, "--asker", "Caroline", "--trace")
     assert mine.returncode == 0, mine.stderr
     assert "'meant': ['Caroline']" in " ".join(mine.stdout.split())
+    dated = engram("recall", "What did Caroline do two weeks ago?", "--space", space, "--now", "2023-05-22", "--trace")
+    assert dated.returncode == 0, dated.stderr
+    assert "'days': ['2023-05-08']" in " ".join(dated.stdout.split())
 
 
 def test_recall_rejects_bad_input() -> None:
@@ -29,3 +32,5 @@ def test_recall_rejects_bad_input() -> None:
     assert too_long.returncode == 2 and "at most 2000 characters" in " ".join(too_long.stdout.split())
     no_asker = engram("recall", "What is my cat called?", "--space", "some-space", "--asker", "")
     assert no_asker.returncode == 2 and "at least 1 character" in " ".join(no_asker.stdout.split())
+    no_time = engram("recall", "What did I do?", "--space", "some-space", "--now", "two weeks ago")
+    assert no_time.returncode == 2 and "--now" in no_time.stdout + no_time.stderr

@@ -85,6 +85,12 @@ class MemoryQuery:
             str | None,
             strawberry.argument(description='Who is asked, named as they speak in memory: the query\'s "you", "your".'),
         ] = None,
+        now: Annotated[
+            datetime | None,
+            strawberry.argument(
+                description='When the query is asked: its relative times ("two weeks ago") are read against it.'
+            ),
+        ] = None,
     ) -> RecallPayload:
         space = info.context.space
         if len(query) > MAX_QUERY_CHARS:
@@ -104,6 +110,7 @@ class MemoryQuery:
                 as_of=as_of,
                 asker=asker,
                 addressee=addressee,
+                now=now,
             )
         except ValidationError as exc:
             return invalid([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)])

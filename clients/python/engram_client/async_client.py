@@ -445,10 +445,11 @@ class AsyncEngramClient(AsyncBaseClient):
         hop_limit: Union[Optional[int], UnsetType] = UNSET,
         asker: Union[Optional[str], UnsetType] = UNSET,
         addressee: Union[Optional[str], UnsetType] = UNSET,
+        now: Union[Optional[datetime], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Recall:
         _query = gql("""
-            query Recall($query: String!, $tokenBudget: Int = 512, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int = 25, $hopLimit: Int = 2, $asker: String, $addressee: String) {
+            query Recall($query: String!, $tokenBudget: Int = 512, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int = 25, $hopLimit: Int = 2, $asker: String, $addressee: String, $now: DateTime) {
               recall(
                 query: $query
                 tokenBudget: $tokenBudget
@@ -458,6 +459,7 @@ class AsyncEngramClient(AsyncBaseClient):
                 hopLimit: $hopLimit
                 asker: $asker
                 addressee: $addressee
+                now: $now
               ) {
                 __typename
                 ... on Recall {
@@ -516,6 +518,7 @@ class AsyncEngramClient(AsyncBaseClient):
             "hopLimit": hop_limit,
             "asker": asker,
             "addressee": addressee,
+            "now": now,
         }
         response = await self.execute(
             query=_query, operation_name="Recall", variables=variables, **kwargs

@@ -425,10 +425,11 @@ class EngramClient(BaseClient):
         hop_limit: Union[Optional[int], UnsetType] = UNSET,
         asker: Union[Optional[str], UnsetType] = UNSET,
         addressee: Union[Optional[str], UnsetType] = UNSET,
+        now: Union[Optional[datetime], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Recall:
         _query = gql("""
-            query Recall($query: String!, $tokenBudget: Int = 512, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int = 25, $hopLimit: Int = 2, $asker: String, $addressee: String) {
+            query Recall($query: String!, $tokenBudget: Int = 512, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int = 25, $hopLimit: Int = 2, $asker: String, $addressee: String, $now: DateTime) {
               recall(
                 query: $query
                 tokenBudget: $tokenBudget
@@ -438,6 +439,7 @@ class EngramClient(BaseClient):
                 hopLimit: $hopLimit
                 asker: $asker
                 addressee: $addressee
+                now: $now
               ) {
                 __typename
                 ... on Recall {
@@ -496,6 +498,7 @@ class EngramClient(BaseClient):
             "hopLimit": hop_limit,
             "asker": asker,
             "addressee": addressee,
+            "now": now,
         }
         response = self.execute(
             query=_query, operation_name="Recall", variables=variables, **kwargs

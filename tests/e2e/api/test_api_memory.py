@@ -63,6 +63,15 @@ def test_a_first_person_query_searches_what_the_asker_said(gql: GraphQL, convers
     assert "support group" in recall["items"][0]["text"]
 
 
+def test_a_query_naming_a_time_is_read_against_now(gql: GraphQL, conversation: dict[str, Any]) -> None:
+    gql.ingest([conversation])
+    variables = {"query": "What did Caroline do two weeks ago?", "now": "2023-05-22T10:00:00Z"}
+    recall = gql(operation("recall"), variables)["recall"]
+    step = next(s for s in recall["trace"] if s["step"] == "when")
+    assert step["detail"]["days"] == ["2023-05-08"] and step["detail"]["episodes"] >= 1
+    assert any("when" in item["foundBy"] for item in recall["items"])
+
+
 def test_nested_fields_cost_the_same_number_of_queries_for_any_width(
     gql: GraphQL, conversation: dict[str, Any]
 ) -> None:

@@ -62,6 +62,10 @@ async def remember_recall_correct_forget(session: ClientSession, conversation: d
     # An agent recalling for the person it talks with says who "I" is.
     mine = await call(session, "recall", {"query": "What did I paint?", "limit": 5, "asker": "Melanie"})
     assert any("sunrise" in item["text"] for item in mine["items"][:3]), mine["items"]
+    # And when it is asked, so that "two weeks ago" can be read.
+    then = {"query": "What did Caroline do two weeks ago?", "limit": 5, "now": "2023-05-22T10:00:00Z"}
+    dated = await call(session, "recall", then)
+    assert any("support group" in item["text"] for item in dated["items"][:3]), dated["items"]
 
     proofs = (await call(session, "follow_link", {"node_id": painted["id"], "link_type": "PROVEN_BY"}))["result"]
     assert evidence["episode_id"] in {link["node_id"] for link in proofs}
@@ -84,3 +88,5 @@ async def remember_recall_correct_forget(session: ClientSession, conversation: d
     assert "text" in missing_text and "Field required" in missing_text, missing_text
     no_asker = await refused(session, "recall", {"query": "What did I paint?", "asker": ""})
     assert "asker" in no_asker and "at least 1 character" in no_asker, no_asker
+    no_time = await refused(session, "recall", {"query": "What did I paint?", "now": "two weeks ago"})
+    assert "now" in no_time, no_time

@@ -1,0 +1,51 @@
+"""A query that names a time relative to when it is asked ("two weeks ago") finds what happened then."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from engram.embedding import get_embedder
+from graph.recall.engine import RecallEngine
+from graph.recall.models import RecallRequest
+from tests.support.jobs import ingest
+
+OUTINGS = [
+    ("2023-03-01T18:00:00Z", "I went to a pottery workshop at the community centre with my neighbour."),
+    ("2023-05-10T18:00:00Z", "I went to a jazz concert at the Blue Note with my brother."),
+    ("2023-05-22T18:00:00Z", "I went to a cooking class about fresh pasta with my colleagues."),
+]
+
+
+def _engine() -> RecallEngine:
+    from graph.driver import get_driver
+
+    embedder = get_embedder()
+    return RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens)
+
+
+def test_what_happened_at_the_time_the_query_names_comes_first(space: str) -> None:
+    """Three outings on three dates, each told in a session of its own; the question names none of them, only when."""
+    sessions = [
+        {
+            "id": f"s{i}",
+            "started_at": started,
+            "turns": [
+                {"speaker": "User", "id": f"U{i}", "text": text},
+                {"speaker": "Assistant", "id": f"A{i}", "text": "That sounds like a lovely evening out!"},
+            ],
+        }
+        for i, (started, text) in enumerate(OUTINGS, start=1)
+    ]
+    ingest(space, [{"type": "conversation", "id": "outings", "sessions": sessions}])
+    query = "Where did I go two weeks ago?"
+    asked = datetime(2023, 5, 24, 12, tzinfo=UTC)
+    engine = _engine()
+    result = engine.recall(RecallRequest(space=space, query=query, asker="User", now=asked))
+    step = next(s for s in result.trace if s.step == "when")
+    assert step.detail["days"] == ["2023-05-10"] and step.detail["episodes"] == 2  # U2 and its reply
+    top = result.items[0]
+    assert [p.external_id for p in top.provenance] == ["U2"] and "when" in top.found_by
+
+    without = engine.recall(RecallRequest(space=space, query=query, asker="User"))
+    assert all(s.step != "when" for s in without.trace)
+    assert all("when" not in item.found_by for item in without.items)
