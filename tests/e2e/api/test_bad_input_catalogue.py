@@ -121,6 +121,8 @@ CATALOGUE = [
     BadInput("GraphQL", "a blank query", "InvalidInput", _op("recall", {"query": "   "})),
     BadInput("GraphQL", "an empty asker", "asker: String should have at least 1 character",
              _op("recall", {"query": "What is my cat called?", "asker": ""})),
+    BadInput("GraphQL", "a now that is not a time", "two weeks ago",
+             _op("recall", {"query": "What did I do two weeks ago?", "now": "two weeks ago"})),
     BadInput("GraphQL", "hopLimit 9", "hop_limit",
              _graphql('{ recall(query: "x", hopLimit: 9) { __typename ... on InvalidInput { problems } } }')),
     BadInput("GraphQL", "Cypher in the query text", '"__typename":"Recall"',
