@@ -253,10 +253,13 @@ def test_what_someone_says_now_comes_before_what_it_updates(space: str) -> None:
         engine = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=tuning)
         result = engine.recall(request)
         step = next(s for s in result.trace if s.step == "diversify")
-        return [item.provenance[0].external_id for item in result.items], step.detail["newer_first"]
+        moved = {item.id: item.provenance[0].external_id for item in result.items}
+        return [item.provenance[0].external_id for item in result.items], [
+            moved.get(i) for i in step.detail["newer_first"]
+        ]
 
     order, moved = turns(RecallTuning())
     assert order.index("J2") < order.index("M1"), order
-    assert moved
+    assert "J2" in moved and "M1" not in moved
     before, _ = turns(RecallTuning(restatement=0.0))
     assert before.index("M1") < before.index("J2"), before

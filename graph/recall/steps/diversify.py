@@ -38,7 +38,9 @@ def diversify(run: RecallRun, ranked: list[Ranked]) -> list[Ranked]:
         reordered = newer_restatements_first(
             placements, scores, times, speakers, run.tuning.restatement, run.tuning.restatement_closeness
         )
-        newer_first = [ranked[p.index].id for p, q in zip(reordered, placements, strict=True) if p is not q][:20]
+        # Only a restatement moves up; the items it passed each go down one.
+        was = {p.index: rank for rank, p in enumerate(placements)}
+        newer_first = [ranked[p.index].id for rank, p in enumerate(reordered) if rank < was[p.index]][:20]
         for above, placement in enumerate(reordered[:-1]):
             # A restatement moved up takes the score of the item it now stands above (scores fall with the rank).
             final[placement.index] = max(final[placement.index], final[reordered[above + 1].index])
