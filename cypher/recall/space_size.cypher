@@ -6,4 +6,6 @@ RETURN COUNT { MATCH (n:Proposition {space: $space}) RETURN n LIMIT $cap_plus_on
        COUNT { MATCH (n:Prescription {space: $space}) RETURN n LIMIT $cap_plus_one } AS prescriptions,
        COUNT { MATCH (n:Intent {space: $space}) RETURN n LIMIT $cap_plus_one } AS intents,
        COUNT { MATCH (n:Concept {space: $space}) RETURN n LIMIT $cap_plus_one } AS concepts,
+       // whether any document is a concept's page (schema 0010): recall looks for pages only where one is
+       COUNT { MATCH (n:Source {space: $space}) WHERE n.title_key IS NOT NULL RETURN n LIMIT 1 } AS pages,
        COUNT { MATCH (s:Space {space: $space, id: $space}) WHERE s.own_indexes_ready RETURN s } AS own_indexes

@@ -25,14 +25,6 @@ class Placement:
     closest: int | None
 
 
-def pairwise_cosines(vectors: NDArray[np.float32]) -> NDArray[np.float32]:
-    """The cosine of every pair of rows (a zero row: 0 with everything)."""
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    unit = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
-    cosines: NDArray[np.float32] = unit @ unit.T
-    return cosines
-
-
 def mmr_order(scores: NDArray[np.float64], vectors: NDArray[np.float32], trade_off: float) -> list[Placement]:
     """The greedy MMR order of items with `scores` (best first as given; ties keep that order) and embedding
     `vectors` (one row each; a zero row is redundant with nothing). `trade_off` in [0, 1): 0 keeps the order."""
@@ -43,7 +35,9 @@ def mmr_order(scores: NDArray[np.float64], vectors: NDArray[np.float32], trade_o
         return []
     top = float(np.max(scores))
     value = (1.0 - trade_off) * (scores / top if top > 0 else np.zeros(count))
-    cosines = pairwise_cosines(vectors)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    unit = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+    cosines = unit @ unit.T
     redundancy = np.zeros(count)
     closest = np.full(count, -1)
     placed = np.zeros(count, dtype=bool)

@@ -120,7 +120,7 @@ class RecallEngine:
         search = pages = when = None
         if (named or meant) and self._tuning.participant_k and knowledge:
             search = self._threads.steps.submit(search_participants, run, named, meant, self._embed)
-        if self._tuning.page_items and knowledge:
+        if self._tuning.page_items and knowledge and run.searcher.has_pages():
             pages = self._threads.searches.submit(search_pages, run, ranked)  # one round trip
         if request.now is not None and self._tuning.when_k:
             when = self._threads.searches.submit(search_when, run)  # at most one round trip

@@ -194,6 +194,10 @@ class GraphSearcher:
             return hits
         return _hits(self._rows(statement, vector=vector, k=k, fetch=4 * k, speakers=said_by), statement)
 
+    def has_pages(self) -> bool:
+        """Whether a document of this space is the page of a concept (counted with the space's sizes)."""
+        return self.size("pages") > 0
+
     def _crowded_out(self, index: str, label: str) -> bool:
         """Whether a search of the shared `index` that stopped at MAX_FETCH rows with fewer than k of this space's
         hits is to be answered by an exact scan instead: the window was filled by other spaces, and this one is small

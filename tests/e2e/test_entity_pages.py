@@ -96,3 +96,10 @@ def test_a_conversation_titled_like_a_concept_is_no_page(driver: neo4j.Driver, s
     result = _engine(RecallTuning()).recall(RecallRequest(space=space, query="Where did Ana hike on Sunday?"))
     pages = next((s for s in result.trace if s.step == "pages"), None)
     assert pages is None or "lake district" not in pages.detail["concepts"]
+
+
+def test_a_space_without_documents_looks_for_no_page(space: str, conversation: dict[str, Any]) -> None:
+    """No document, no page: the lookup is not run (its space's sizes say so), so a chat's recall costs nothing more."""
+    ingest(space, [conversation])
+    result = _engine(RecallTuning()).recall(RecallRequest(space=space, query="What did Melanie paint?"))
+    assert result.items and all(s.step != "pages" for s in result.trace)
