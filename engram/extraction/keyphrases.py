@@ -101,3 +101,27 @@ def extract_keyphrases(text: str, names: frozenset[str] = frozenset(), limit: in
         add(run)
     ranked = sorted(candidates.values(), key=lambda k: (-k.score, k.key))
     return ranked[:limit]
+
+
+MAX_TITLE_WORDS = 6
+# A title may hold a comma ("Paris, Texas"), not a sentence's other punctuation.
+_TITLE_SPLIT = re.compile(r"[.;:!?()\[\]\"“”]+|\s+-\s+")
+
+
+def named_titles(text: str) -> list[str]:
+    """The keys of the titles `text` may name (schema 0010's `title_key` form): every run of up to MAX_TITLE_WORDS
+    words within a clause that neither begins nor ends with a function word and is not one generic word alone,
+    longest first ("Battle of Mine Creek" before "Mine Creek" before "Creek")."""
+    keys: dict[str, int] = {}
+    for chunk in _TITLE_SPLIT.split(text):
+        words = _WORD.findall(chunk)
+        lowered = [w.lower().replace("’", "'") for w in words]
+        for size in range(min(MAX_TITLE_WORDS, len(words)), 0, -1):
+            for start in range(len(words) - size + 1):
+                first, last = lowered[start], lowered[start + size - 1]
+                if first in FUNCTION_WORDS or last in FUNCTION_WORDS or (size == 1 and first in STOPWORDS):
+                    continue
+                key = normalize_key(" ".join(words[start : start + size]))
+                if len(key) >= 3:
+                    keys.setdefault(key, size)
+    return sorted(keys, key=lambda k: -keys[k])

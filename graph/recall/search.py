@@ -261,6 +261,16 @@ class GraphSearcher:
         found = self._rows("page_episodes", items=rows, vector=vector, per_page=per_page, k=k)
         return [_episode_hit(r) for r in found], sorted({key for r in found for key in r["keys"]})
 
+    def named_pages(
+        self, keys: Sequence[str], vector: list[float], per_page: int, k: int
+    ) -> tuple[list[Hit], list[str]]:
+        """The passages of the documents whose title key is one of `keys` (the best first), at most `per_page` each,
+        `k` in all, and the keys that had a page."""
+        if not keys:
+            return [], []
+        found = self._rows("named_page_episodes", keys=list(keys), vector=vector, per_page=per_page, k=k)
+        return [_episode_hit(r) for r in found], sorted({key for r in found for key in r["keys"]})
+
     def episodes_within(self, windows: Sequence[tuple[datetime, datetime]], vector: list[float], k: int) -> list[Hit]:
         """The episodes that occurred within any of the (start, end) windows, closest to `vector` first, at most k."""
         if not windows:

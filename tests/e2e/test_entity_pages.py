@@ -103,3 +103,32 @@ def test_a_space_without_documents_looks_for_no_page(space: str, conversation: d
     ingest(space, [conversation])
     result = _engine(RecallTuning()).recall(RecallRequest(space=space, query="What did Melanie paint?"))
     assert result.items and all(s.step != "pages" for s in result.trace)
+
+
+OPERAS = {
+    "Bastien und Bastienne": "Mozart wrote the singspiel at the age of twelve, for a garden theatre in Vienna.",
+    "Don Giovanni": "Don Giovanni is an opera in two acts by Mozart, first performed in Prague in 1787.",
+    "The Magic Flute": "The Magic Flute is an opera by Mozart to a German libretto, first performed in Vienna.",
+    "Idomeneo": "Idomeneo is an opera seria by Mozart, first performed in Munich in 1781.",
+    "Cosi fan tutte": "Cosi fan tutte is an opera buffa by Mozart, first performed at the Burgtheater in Vienna.",
+    "Fidelio": "Fidelio is the only opera by Beethoven, first performed in Vienna in 1805.",
+}
+
+
+def test_the_page_the_query_names_comes_though_its_passage_does_not_name_its_subject(space: str) -> None:
+    """The article "Bastien und Bastienne" never says its own title; only the title ties it to the question, which
+    shares "Mozart", "opera", "first performed" and "Vienna" with the other articles."""
+    documents = [
+        {"type": "document", "id": f"opera-{i}", "title": title, "text": text}
+        for i, (title, text) in enumerate(OPERAS.items())
+    ]
+    ingest(space, documents)
+    request = RecallRequest(space=space, query="Where was the Mozart opera Bastien und Bastienne first performed?")
+    result = _engine(RecallTuning()).recall(request)
+    pages = next(s for s in result.trace if s.step == "pages")
+    assert pages.detail["named"] == ["bastien und bastienne"]
+    rank = _rank_of(result, "Bastien und Bastienne")
+    assert rank < 2 and "named_page" in result.items[rank].found_by
+
+    without = _engine(RecallTuning(page_items=0)).recall(request)
+    assert rank < _rank_of(without, "Bastien und Bastienne")

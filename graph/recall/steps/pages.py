@@ -1,12 +1,20 @@
-"""Entity pages: the documents whose title names a concept the first ranking's top items mention join the candidates
-(list "page"). A multi-hop question reaches its bridge this way: "Which county is Knott in?" finds "Knott is a fell
-in the Lake District", and the article "Lake District", which names Cumbria, is that concept's page, though it
-shares no word with the question. Conversations and trajectories have no pages (schema 0010)."""
+"""Entity pages: documents whose title names what the query or the first ranking's top items name join the
+candidates.
+
+- The pages of the concepts the top items mention (list "page"). A multi-hop question reaches its bridge this way:
+  "Which county is Knott in?" finds "Knott is a fell in the Lake District", and the article "Lake District", which
+  names Cumbria, is that concept's page, though it shares no word with the question.
+- The pages the query names itself (list "named_page"): "What piece by the composer of Bastien und Bastienne ...?"
+  is about the article "Bastien und Bastienne", whose passage may not repeat its subject ("It is possibly the easiest
+  to perform of Mozart's juvenile works"): its statements match the question weakly, its title exactly.
+
+Conversations and trajectories have no pages (schema 0010)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engram.extraction.keyphrases import named_titles
 from graph.recall.candidates import Ranked, merge_episode_hits
 from graph.recall.models import ItemKind, TraceStep
 from graph.recall.run import RecallRun
@@ -16,7 +24,7 @@ from graph.recall.search import Hit
 @dataclass(frozen=True)
 class PageSearch:
     hits: list[Hit]
-    keys: list[str]  # the concepts whose page was found
+    keys: list[str]  # the title keys whose page was found
 
 
 def search_pages(run: RecallRun, ranked: list[Ranked]) -> PageSearch:
@@ -30,10 +38,24 @@ def search_pages(run: RecallRun, ranked: list[Ranked]) -> PageSearch:
     return PageSearch(hits, keys)
 
 
-def join_pages(run: RecallRun, search: PageSearch) -> int:
-    """Merges the pages' knowledge; returns how many passages they had."""
+def search_named_pages(run: RecallRun) -> PageSearch:
+    """The pages whose title the query names, the longest name first."""
+    tuning = run.tuning
+    keys = named_titles(run.request.query)
+    hits, found = run.searcher.named_pages(keys, run.vector, tuning.page_passages, tuning.page_k)
+    return PageSearch(hits, found)
+
+
+def join_pages(run: RecallRun, pages: PageSearch, named: PageSearch) -> int:
+    """Merges both kinds of page; returns how many passages they had."""
     before = len(run.candidates)
-    merge_episode_hits("page", search.hits, run.types, run.candidates, run.vote)
-    detail = {"concepts": search.keys[:20], "passages": len(search.hits), "new": len(run.candidates) - before}
+    merge_episode_hits("page", pages.hits, run.types, run.candidates, run.vote)
+    merge_episode_hits("named_page", named.hits, run.types, run.candidates, run.vote)
+    detail = {
+        "concepts": pages.keys[:20],
+        "named": named.keys[:20],
+        "passages": len(pages.hits) + len(named.hits),
+        "new": len(run.candidates) - before,
+    }
     run.trace.append(TraceStep(step="pages", detail=detail))
-    return len(search.hits)
+    return len(pages.hits) + len(named.hits)

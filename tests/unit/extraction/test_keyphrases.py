@@ -1,4 +1,4 @@
-from engram.extraction.keyphrases import extract_keyphrases, normalize_key, title_key
+from engram.extraction.keyphrases import extract_keyphrases, named_titles, normalize_key, title_key
 
 
 def test_normalisation_folds_case_plural_and_punctuation() -> None:
@@ -33,3 +33,13 @@ def test_a_title_names_its_subject_without_qualifier_or_article() -> None:
     assert title_key("Grateful Dead (The) (band)") == "grateful dead the"  # only the last qualifier goes
     assert title_key("Bridget Jones’s Diaries") == "bridget jones diary"
     assert title_key("(untitled)") == ""
+
+
+def test_a_query_names_titles_as_runs_of_words_longest_first() -> None:
+    keys = named_titles("Who fought in the Battle of Mine Creek? Was it near Paris, Texas?")
+    assert keys.index("battle of mine creek") < keys.index("mine creek") < keys.index("creek")
+    assert title_key("Paris, Texas") in keys  # a place name's comma is read through, as title_key reads it
+    assert title_key("Ackworth, West Yorkshire") in named_titles("Where is Ackworth, West Yorkshire?")
+    # A run that begins or ends with a function word, or one generic word alone, names no title.
+    assert not {"the battle", "battle of", "creek was", "who", "it"} & set(keys)
+    assert all(title_key(key) == key for key in keys)  # the form a document's title_key has
