@@ -1,16 +1,24 @@
-// Entity pages: the documents whose title names a concept that a top item mentions ("Knott is a fell in the Lake
-// District" -> the article "Lake District", schema 0010), other than the item's own document, each with its passages
-// closest to the query (at most $per_page), ranked by the best rank of an item mentioning the concept, then by
-// closeness. A multi-hop question's bridge passage is close to what the first hop found, not to the question. Each
-// row carries the knowledge it proves as dense_episodes' do.
+// Entity pages: the documents whose title a top item names, by a concept it mentions or by a run of its own words
+// (item.names: "... by the band Monsters of Folk" -> the article "Monsters of Folk", which no concept key holds;
+// schema 0010), other than the item's own document, each with its passages closest to the query (at most
+// $per_page), ranked by the best rank of an item naming it, then by closeness. A multi-hop question's bridge passage
+// is close to what the first hop found, not to the question. Each row carries the knowledge it proves as
+// dense_episodes' do.
 UNWIND $items AS item
-MATCH (p:Proposition {space: $space, id: item.id})-[:MENTIONS]->(c:Concept {space: $space})
+MATCH (p:Proposition {space: $space, id: item.id})
 USING INDEX p:Proposition(space, id)
-MATCH (s:Source {space: $space, title_key: c.key})
+CALL (p, item) {
+  MATCH (p)-[:MENTIONS]->(c:Concept {space: $space})
+  RETURN c.key AS key
+  UNION
+  UNWIND item.names AS key
+  RETURN key
+}
+MATCH (s:Source {space: $space, title_key: key})
 USING INDEX s:Source(space, title_key)
 // An item naming the subject of its own document points nowhere new.
 WHERE ($as_of IS NULL OR s.recorded_at <= $as_of) AND NOT EXISTS { (p)-[:PROVEN_BY]->(:Episode)-[:PART_OF]->(s) }
-WITH s, min(item.rank) AS rank, collect(DISTINCT c.key) AS keys
+WITH s, min(item.rank) AS rank, collect(DISTINCT key) AS keys
 CALL (s) {
   MATCH (e:Episode)-[:PART_OF]->(s)
   WHERE $as_of IS NULL OR e.recorded_at <= $as_of

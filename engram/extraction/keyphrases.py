@@ -104,8 +104,8 @@ def extract_keyphrases(text: str, names: frozenset[str] = frozenset(), limit: in
 
 
 MAX_TITLE_WORDS = 6
-# A title may hold a comma ("Paris, Texas"), not a sentence's other punctuation.
-_TITLE_SPLIT = re.compile(r"[.;:!?()\[\]\"“”]+|\s+-\s+")
+# A title may hold a comma ("Paris, Texas") and an initial's period ("M. Ward"), not a sentence's other punctuation.
+_TITLE_SPLIT = re.compile(r"(?<!\b[A-Z])\.|[;:!?()\[\]\"“”]+|\s+-\s+")
 
 
 def named_titles(text: str) -> list[str]:

@@ -250,14 +250,14 @@ class GraphSearcher:
         return self._rows("episode_context", anchors=rows, vector=vector)
 
     def entity_pages(
-        self, items: dict[str, int], vector: list[float], per_page: int, k: int
+        self, items: dict[str, tuple[int, list[str]]], vector: list[float], per_page: int, k: int
     ) -> tuple[list[Hit], list[str]]:
-        """Item id -> rank of the top items; returns the passages of the documents whose title names a concept they
-        mention (at most `per_page` each, `k` in all), in the statement's order (the mentioning item's rank first),
-        and the concept keys that had a page."""
+        """Item id -> (rank, the title keys its words may name) of the top items; returns the passages of the
+        documents whose title one of them names (by a concept it mentions or by those keys), at most `per_page` each,
+        `k` in all, the naming item's rank first, and the keys that had a page."""
         if not items:
             return [], []
-        rows = [{"id": item_id, "rank": rank} for item_id, rank in items.items()]
+        rows = [{"id": item_id, "rank": rank, "names": names} for item_id, (rank, names) in items.items()]
         found = self._rows("page_episodes", items=rows, vector=vector, per_page=per_page, k=k)
         return [_episode_hit(r) for r in found], sorted({key for r in found for key in r["keys"]})
 

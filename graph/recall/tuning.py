@@ -32,8 +32,9 @@ class RecallTuning:
     # all (page_items 0: off). HotpotQA / MuSiQue dev (bench.multihop, 50 questions each), R@5 / All@5: 81 / 64 ->
     # 85 / 72 and 62.5 / 32 -> 69.2 / 42 (page list weight 5; 6 and 7 within a question of it, 10 cost MuSiQue 4;
     # page_items 3, 8 or 10 a question or two worse). The pages the query names itself join too (list "named_page",
-    # same limits): HotpotQA 85 / 72 -> 88 / 78, MuSiQue 69.2 / 42 -> 73.2 / 48. Conversations and trajectories
-    # have no pages.
+    # same limits): HotpotQA 85 / 72 -> 88 / 78, MuSiQue 69.2 / 42 -> 73.2 / 48; and the top items' own words are
+    # looked up as titles besides their concepts: HotpotQA 88 / 78 -> 92 / 86, MuSiQue 73.2 / 48 -> 72.7 / 46 (tune
+    # halves 84 / 72 -> 90 / 84 and 76.3 / 56 -> 77.3 / 56). Conversations and trajectories have no pages.
     page_items: int = 5
     page_passages: int = 3
     page_k: int = 40

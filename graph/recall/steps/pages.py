@@ -1,9 +1,11 @@
 """Entity pages: documents whose title names what the query or the first ranking's top items name join the
 candidates.
 
-- The pages of the concepts the top items mention (list "page"). A multi-hop question reaches its bridge this way:
-  "Which county is Knott in?" finds "Knott is a fell in the Lake District", and the article "Lake District", which
-  names Cumbria, is that concept's page, though it shares no word with the question.
+- The pages the top items name, by a concept they mention or by a run of their words (list "page"). A multi-hop
+  question reaches its bridge this way: "Which county is Knott in?" finds "Knott is a fell in the Lake District", and
+  the article "Lake District", which names Cumbria, is that concept's page, though it shares no word with the
+  question. A title is often no concept key ("Monsters of Folk", "Act of War: Direct Action": key phrases are runs of
+  content words), so an item's own words are looked up too.
 - The pages the query names itself (list "named_page"): "What piece by the composer of Bastien und Bastienne ...?"
   is about the article "Bastien und Bastienne", whose passage may not repeat its subject ("It is possibly the easiest
   to perform of Mozart's juvenile works"): its statements match the question weakly, its title exactly.
@@ -28,12 +30,12 @@ class PageSearch:
 
 
 def search_pages(run: RecallRun, ranked: list[Ranked]) -> PageSearch:
-    """The pages of the concepts the top `page_items` propositions mention, ranked by the mentioning item's rank."""
+    """The pages the top `page_items` propositions name, ranked by the naming item's rank."""
     tuning = run.tuning
-    items: dict[str, int] = {}
+    items: dict[str, tuple[int, list[str]]] = {}
     for rank, item in enumerate(ranked[: tuning.page_items], start=1):
         if item.kind is ItemKind.PROPOSITION:
-            items[item.id] = rank
+            items[item.id] = (rank, named_titles(item.text))
     hits, keys = run.searcher.entity_pages(items, run.vector, tuning.page_passages, tuning.page_k)
     return PageSearch(hits, keys)
 

@@ -40,6 +40,7 @@ def test_a_query_names_titles_as_runs_of_words_longest_first() -> None:
     assert keys.index("battle of mine creek") < keys.index("mine creek") < keys.index("creek")
     assert title_key("Paris, Texas") in keys  # a place name's comma is read through, as title_key reads it
     assert title_key("Ackworth, West Yorkshire") in named_titles("Where is Ackworth, West Yorkshire?")
+    assert "m ward" in named_titles("An album by M. Ward. It sold well.")  # an initial's period ends no clause
     # A run that begins or ends with a function word, or one generic word alone, names no title.
     assert not {"the battle", "battle of", "creek was", "who", "it"} & set(keys)
     assert all(title_key(key) == key for key in keys)  # the form a document's title_key has
