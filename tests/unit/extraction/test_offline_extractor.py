@@ -1,7 +1,7 @@
 from datetime import UTC, datetime
 
 from engram.extraction.base import EpisodeContext
-from engram.extraction.offline import OfflineExtractor
+from engram.extraction.offline import OfflineExtractor, split_sentences
 
 WHEN = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 
@@ -30,6 +30,24 @@ def test_shared_image_is_a_proposition_of_its_own() -> None:
 def test_statement_without_a_person_keeps_its_speaker() -> None:
     (draft,) = OfflineExtractor().extract([_episode("The transgender stories were so inspiring!")])
     assert draft.text == "Caroline said: The transgender stories were so inspiring!"
+
+
+def test_an_initial_or_a_title_before_a_name_ends_no_statement() -> None:
+    drafts = OfflineExtractor().extract(
+        [_episode("J.K. Rowling inspires me so much. Dr. Seuss books are for my kids. I read George R. R. Martin too.")]
+    )
+    assert [d.text for d in drafts] == [
+        "J.K. Rowling inspires Caroline so much.",
+        "Dr. Seuss books are for Caroline's kids.",
+        "Caroline reads George R. R. Martin too.",
+    ]
+
+
+def test_a_sentence_that_ends_in_i_still_ends() -> None:
+    assert split_sentences("I should ask, shouldn't I. That seems right.") == [
+        "I should ask, shouldn't I.",
+        "That seems right.",
+    ]
 
 
 def test_extraction_is_deterministic() -> None:
