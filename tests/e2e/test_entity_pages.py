@@ -58,7 +58,7 @@ def _page_found(request: RecallRequest, title: str, key: str, found_by: str) -> 
     with them and lower without them; returns its rank with them."""
     result = _engine(RecallTuning()).recall(request)
     pages = next(s for s in result.trace if s.step == "pages")
-    assert key in pages.detail["named" if found_by == "named_page" else "concepts"]
+    assert key in pages.detail["named_by_query" if found_by == "named_page" else "named_by_items"]
     rank = _rank_of(result, title)
     assert rank < 2 and found_by in result.items[rank].found_by
     assert rank < _rank_of(_engine(RecallTuning(page_items=0)).recall(request), title)
@@ -77,7 +77,7 @@ def test_the_page_of_a_concept_the_first_hop_mentions_brings_the_second_hop(arti
     request = RecallRequest(space=articles, query=QUERY, limit=10)
     result = _engine(RecallTuning()).recall(request)
     pages = next(s for s in result.trace if s.step == "pages")
-    assert "lake district" in pages.detail["concepts"]
+    assert "lake district" in pages.detail["named_by_items"]
     rank = _rank_of(result, "Lake District")
     assert rank < 3 and "page" in result.items[rank].found_by
 
@@ -111,7 +111,7 @@ def test_a_conversation_titled_like_a_concept_is_no_page(driver: neo4j.Driver, s
     assert [(r["kind"], r["key"]) for r in records] == [("conversation", None), ("document", "knott")]
     result = _engine(RecallTuning()).recall(RecallRequest(space=space, query="Where did Ana hike on Sunday?"))
     pages = next((s for s in result.trace if s.step == "pages"), None)
-    assert pages is None or "lake district" not in pages.detail["concepts"]
+    assert pages is None or "lake district" not in pages.detail["named_by_items"]
 
 
 def test_a_space_without_documents_looks_for_no_page(space: str, conversation: dict[str, Any]) -> None:

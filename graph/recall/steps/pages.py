@@ -54,8 +54,8 @@ def join_pages(run: RecallRun, pages: PageSearch, named: PageSearch) -> int:
     merge_episode_hits("page", pages.hits, run.types, run.candidates, run.vote)
     merge_episode_hits("named_page", named.hits, run.types, run.candidates, run.vote)
     detail = {
-        "concepts": pages.keys[:20],
-        "named": named.keys[:20],
+        "named_by_items": pages.keys[:20],
+        "named_by_query": named.keys[:20],
         "passages": len(pages.hits) + len(named.hits),
         "new": len(run.candidates) - before,
     }
