@@ -84,3 +84,53 @@ def resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
         out = _sub(r"\b[Yy]our\b", f"{addressee}'s", out)
         out = _sub(r"\b[Yy]ou\b", addressee, out)
     return out
+
+
+# Relations that say a person's gender, and those that do not (either pronoun may mean such a person).
+_FEMALE = load_wordlist("female_relations")
+_MALE = load_wordlist("male_relations")
+_EITHER = load_wordlist("either_relations")
+# "my sister Ana", "Melanie's best friend Jo", "our neighbour, Sam".
+_INTRODUCED = re.compile(
+    r"\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[A-Z][a-z]+['’]s)\s+(?:(?:little|older|younger|big|best|baby|twin|"
+    r"new|old|dear)\s+)?(?P<relation>[a-z]+),?\s+(?P<name>[A-Z][a-z]+)\b"
+)
+# "her" is an object before these (or a clause's end), a possessive before anything else ("her bowl").
+_AFTER_OBJECT = r"(?=[\s]*(?:[.,;:!?)]|$|\s(?:in|on|at|to|for|with|about|from|next|last|this|that|and|or|again|too|"
+_AFTER_OBJECT += r"soon|later|yesterday|today|tomorrow|back|up|out|off|around|every|some|a|an|the|everything|something|"
+_AFTER_OBJECT += r"anything|nothing|all|how|what|when|why|where|if|whether|so|because)\b))"
+
+
+class ThirdPersons:
+    """The people an utterance has introduced by their relation ("my sister Ana"), so that a later sentence's "she",
+    "her", "he", "him" or "his" can name them: "She is moving to Berlin" -> "Ana is moving to Berlin". A pronoun is
+    resolved only when exactly one person introduced so far may be meant (by the relation's gender): a statement
+    must stand on its own, and a wrong name is worse than a pronoun."""
+
+    def __init__(self) -> None:
+        self._people: dict[str, str] = {}  # name -> "f", "m" or "" (either)
+
+    def learn(self, sentence: str) -> None:
+        for match in _INTRODUCED.finditer(sentence):
+            relation = match.group("relation")
+            gender = "f" if relation in _FEMALE else "m" if relation in _MALE else "" if relation in _EITHER else None
+            if gender is not None:
+                self._people[match.group("name")] = gender
+
+    def _meant(self, gender: str) -> str | None:
+        candidates = [name for name, known in self._people.items() if known in (gender, "")]
+        return candidates[0] if len(candidates) == 1 else None
+
+    def resolve(self, sentence: str) -> str:
+        out = sentence
+        for gender, subject, obj, possessive in (("f", "She", "her", "her"), ("m", "He", "him", "his")):
+            name = self._meant(gender)
+            if name is None:
+                continue
+            pronoun = rf"(?:^{subject}|\b{subject.lower()})"
+            out = _sub(rf"{pronoun}['’]s(?= (?:been|got)\b)", f"{name} has", out)
+            out = _sub(rf"{pronoun}['’]s\b", f"{name} is", out)
+            out = _sub(rf"{pronoun}\b", name, out)
+            out = _sub(rf"\b{obj}\b{_AFTER_OBJECT}", name, out)
+            out = _sub(rf"\b{possessive}\b", f"{name}'s", out)
+        return out

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime
 
 from engram.extraction.base import DraftProposition, EpisodeContext
-from engram.extraction.coreference import resolve_persons
+from engram.extraction.coreference import ThirdPersons, resolve_persons
 from engram.extraction.keyphrases import STOPWORDS, extract_keyphrases
 from engram.extraction.subject_reference import SubjectReferences, subject_name
 from engram.extraction.temporal import resolve_relative_times
@@ -57,11 +57,15 @@ class OfflineExtractor:
         names = frozenset(episode.participants | {episode.speaker, episode.addressee} - {""})
         sentences = split_sentences(episode.text)
         subject = SubjectReferences.of_passage(episode.title, sentences) if episode.title else None
+        # In an utterance a pronoun means someone it introduced ("my sister Ana. She ..."); in a document, the
+        # article's subject (SubjectReferences).
+        people = ThirdPersons()
         for sentence in sentences:
+            text = subject.resolve(sentence) if subject else people.resolve(sentence)
+            people.learn(sentence)
             if content_words(sentence) < MIN_CONTENT_WORDS:
                 continue
             is_question = sentence.rstrip().endswith("?")
-            text = subject.resolve(sentence) if subject else sentence
             text = resolve_persons(text, episode.speaker, episode.addressee or None)
             resolution = resolve_relative_times(text, episode.occurred_at)
             text = resolution.text

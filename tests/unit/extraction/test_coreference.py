@@ -1,4 +1,4 @@
-from engram.extraction.coreference import resolve_persons
+from engram.extraction.coreference import ThirdPersons, resolve_persons
 
 
 def test_first_person_becomes_the_speaker() -> None:
@@ -35,3 +35,22 @@ def test_names_are_inserted_literally_whatever_their_characters() -> None:
     # Replacement templates would read these as group references (re.error, or the matched text spliced in).
     assert resolve_persons("I'm here and my cat is mine.", "A\\1", None) == "A\\1 is here and A\\1's cat is A\\1's."
     assert resolve_persons("Your turn, you know.", "Ann", "\\g<0>") == "\\g<0>'s turn, \\g<0> know."
+
+
+def test_a_person_an_utterance_introduced_is_named_where_a_pronoun_meant_them() -> None:
+    people = ThirdPersons()
+    people.learn("Yes, I made a blue bowl for my sister Ana and a mug for my brother Tom.")
+    assert people.resolve("She is moving to Berlin, and he hates his job.") == (
+        "Ana is moving to Berlin, and Tom hates Tom's job."
+    )
+    assert people.resolve("I will visit her in June and bring her bowl; I told her everything.") == (
+        "I will visit Ana in June and bring Ana's bowl; I told Ana everything."
+    )
+
+
+def test_a_pronoun_two_people_may_mean_stays() -> None:
+    people = ThirdPersons()
+    people.learn("My friend Jo came with my sister Ana.")  # a friend may be either
+    assert people.resolve("She loved the show.") == "She loved the show."
+    assert people.resolve("He loved the show.") == "Jo loved the show."
+    assert ThirdPersons().resolve("She loved the show.") == "She loved the show."  # nobody introduced

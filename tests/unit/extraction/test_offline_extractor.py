@@ -43,6 +43,14 @@ def test_an_initial_or_a_title_before_a_name_ends_no_statement() -> None:
     ]
 
 
+def test_a_statement_names_the_person_its_pronoun_means() -> None:
+    drafts = OfflineExtractor().extract([_episode("I made a blue bowl for my sister Ana. She is moving to Berlin.")])
+    assert [d.text for d in drafts] == [
+        "Caroline made a blue bowl for Caroline's sister Ana.",
+        "Caroline said: Ana is moving to Berlin.",
+    ]
+
+
 def test_a_sentence_that_ends_in_i_still_ends() -> None:
     assert split_sentences("I should ask, shouldn't I. That seems right.") == [
         "I should ask, shouldn't I.",
