@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engram.extraction.sentences import split_sentences
 from engram.extraction.wordlists import load_wordlist
 
 # Words that carry no content (a search query drops them too), and with them the generic words that make poor keys.
@@ -104,16 +105,17 @@ def extract_keyphrases(text: str, names: frozenset[str] = frozenset(), limit: in
 
 
 MAX_TITLE_WORDS = 6
-# A title may hold a comma ("Paris, Texas") and an initial's period ("M. Ward"), not a sentence's other punctuation.
-_TITLE_SPLIT = re.compile(r"(?<!\b[A-Z])\.|[;:!?()\[\]\"“”]+|\s+-\s+")
+# Within a sentence a title may hold a comma ("Paris, Texas"), not a clause's other punctuation.
+_CLAUSE_END = re.compile(r"[;:!?()\[\]\"“”]+|\s+-\s+")
 
 
 def named_titles(text: str) -> list[str]:
     """The keys of the titles `text` may name (schema 0010's `title_key` form): every run of up to MAX_TITLE_WORDS
-    words within a clause that neither begins nor ends with a function word and is not one generic word alone,
-    longest first ("Battle of Mine Creek" before "Mine Creek" before "Creek")."""
+    words within a clause (an initial's period ends none: "M. Ward") that neither begins nor ends with a function
+    word and is not one generic word alone, longest first ("Battle of Mine Creek" before "Mine Creek" before
+    "Creek")."""
     keys: dict[str, int] = {}
-    for chunk in _TITLE_SPLIT.split(text):
+    for chunk in (clause for sentence in split_sentences(text) for clause in _CLAUSE_END.split(sentence)):
         words = _WORD.findall(chunk)
         lowered = [w.lower().replace("’", "'") for w in words]
         for size in range(min(MAX_TITLE_WORDS, len(words)), 0, -1):

@@ -26,7 +26,7 @@ from graph.recall.steps.abstract import abstract, join_abstraction
 from graph.recall.steps.context import add_context
 from graph.recall.steps.diversify import diversify
 from graph.recall.steps.hop import hop
-from graph.recall.steps.pages import join_pages, search_named_pages, search_pages
+from graph.recall.steps.pages import join_pages, search_pages
 from graph.recall.steps.participants import join_participants, search_participants
 from graph.recall.steps.prune import prune
 from graph.recall.steps.rank import rank
@@ -117,17 +117,16 @@ class RecallEngine:
         meant = [p for p in persons_meant(request.query, request.asker, request.addressee) if p not in named]
         knowledge = MemoryType.SEMANTIC in run.types
         # They are independent: the page, time and participant searches run while the context query does.
-        search = pages = named_pages = when = None
+        search = pages = when = None
         if (named or meant) and self._tuning.participant_k and knowledge:
             search = self._threads.steps.submit(search_participants, run, named, meant, self._embed)
         if self._tuning.page_items and knowledge and run.searcher.has_pages():
-            pages = self._threads.searches.submit(search_pages, run, ranked)  # one round trip each
-            named_pages = self._threads.searches.submit(search_named_pages, run)
+            pages = self._threads.searches.submit(search_pages, run, ranked)  # one round trip
         if request.now is not None and self._tuning.when_k:
             when = self._threads.searches.submit(search_when, run)  # at most one round trip
         merged = add_context(run, ranked) if self._tuning.context_items else 0
-        if pages is not None and named_pages is not None:
-            merged += join_pages(run, pages.result(), named_pages.result())
+        if pages is not None:
+            merged += join_pages(run, pages.result())
         if when is not None:
             merged += join_when(run, when.result())
         if search is not None:

@@ -250,26 +250,21 @@ class GraphSearcher:
         return self._rows("episode_context", anchors=rows, vector=vector)
 
     def entity_pages(
-        self, items: dict[str, tuple[int, list[str]]], vector: list[float], per_page: int, k: int
-    ) -> tuple[list[Hit], list[str]]:
-        """Item id -> (rank, the title keys its words may name) of the top items; returns the passages of the
-        documents whose title one of them names (by a concept it mentions or by those keys), at most `per_page` each,
-        `k` in all, the naming item's rank first, and the keys that had a page."""
-        if not items:
-            return [], []
-        rows = [{"id": item_id, "rank": rank, "names": names} for item_id, (rank, names) in items.items()]
-        found = self._rows("page_episodes", items=rows, vector=vector, per_page=per_page, k=k)
-        return [_episode_hit(r) for r in found], sorted({key for r in found for key in r["keys"]})
-
-    def named_pages(
-        self, keys: Sequence[str], vector: list[float], per_page: int, k: int
-    ) -> tuple[list[Hit], list[str]]:
-        """The passages of the documents whose title key is one of `keys` (the best first), at most `per_page` each,
-        `k` in all, and the keys that had a page."""
-        if not keys:
-            return [], []
-        found = self._rows("named_page_episodes", keys=list(keys), vector=vector, per_page=per_page, k=k)
-        return [_episode_hit(r) for r in found], sorted({key for r in found for key in r["keys"]})
+        self, items: dict[str, tuple[int, list[str]]], names: Sequence[str], vector: list[float], per_page: int, k: int
+    ) -> dict[str, tuple[list[Hit], list[str]]]:
+        """The pages the top items name (item id -> (rank, the title keys its words may name); by those keys or a
+        concept it mentions) and those the query names (`names`, the best first): for each ("items", "query"), the
+        passages of those documents, at most `per_page` each and `k` in all, and the keys that had a page."""
+        pages: dict[str, tuple[list[Hit], list[str]]] = {"items": ([], []), "query": ([], [])}
+        if not items and not names:
+            return pages
+        rows = [{"id": item_id, "rank": rank, "names": words} for item_id, (rank, words) in items.items()]
+        found = self._rows("page_episodes", items=rows, names=list(names), vector=vector, per_page=per_page, k=k)
+        for via, (hits, keys) in pages.items():
+            mine = [r for r in found if r["via"] == via]
+            hits.extend(_episode_hit(r) for r in mine)
+            keys.extend(sorted({key for r in mine for key in r["keys"]}))
+        return pages
 
     def episodes_within(self, windows: Sequence[tuple[datetime, datetime]], vector: list[float], k: int) -> list[Hit]:
         """The episodes that occurred within any of the (start, end) windows, closest to `vector` first, at most k."""

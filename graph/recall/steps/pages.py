@@ -25,39 +25,34 @@ from graph.recall.search import Hit
 
 @dataclass(frozen=True)
 class PageSearch:
-    hits: list[Hit]
-    keys: list[str]  # the title keys whose page was found
+    items: tuple[list[Hit], list[str]]  # the pages the top items name, and the title keys that had one
+    query: tuple[list[Hit], list[str]]  # the pages the query names, and theirs
 
 
 def search_pages(run: RecallRun, ranked: list[Ranked]) -> PageSearch:
-    """The pages the top `page_items` propositions name, ranked by the naming item's rank."""
+    """The pages the top `page_items` propositions name, ranked by the naming item's rank, and those the query
+    names, the longest name first (one round trip)."""
     tuning = run.tuning
     items: dict[str, tuple[int, list[str]]] = {}
     for rank, item in enumerate(ranked[: tuning.page_items], start=1):
         if item.kind is ItemKind.PROPOSITION:
             items[item.id] = (rank, named_titles(item.text))
-    hits, keys = run.searcher.entity_pages(items, run.vector, tuning.page_passages, tuning.page_k)
-    return PageSearch(hits, keys)
+    names = named_titles(run.request.query)
+    pages = run.searcher.entity_pages(items, names, run.vector, tuning.page_passages, tuning.page_k)
+    return PageSearch(pages["items"], pages["query"])
 
 
-def search_named_pages(run: RecallRun) -> PageSearch:
-    """The pages whose title the query names, the longest name first."""
-    tuning = run.tuning
-    keys = named_titles(run.request.query)
-    hits, found = run.searcher.named_pages(keys, run.vector, tuning.page_passages, tuning.page_k)
-    return PageSearch(hits, found)
-
-
-def join_pages(run: RecallRun, pages: PageSearch, named: PageSearch) -> int:
+def join_pages(run: RecallRun, search: PageSearch) -> int:
     """Merges both kinds of page; returns how many passages they had."""
     before = len(run.candidates)
-    merge_episode_hits("page", pages.hits, run.types, run.candidates, run.vote)
-    merge_episode_hits("named_page", named.hits, run.types, run.candidates, run.vote)
+    (item_hits, item_keys), (query_hits, query_keys) = search.items, search.query
+    merge_episode_hits("page", item_hits, run.types, run.candidates, run.vote)
+    merge_episode_hits("named_page", query_hits, run.types, run.candidates, run.vote)
     detail = {
-        "named_by_items": pages.keys[:20],
-        "named_by_query": named.keys[:20],
-        "passages": len(pages.hits) + len(named.hits),
+        "named_by_items": item_keys[:20],
+        "named_by_query": query_keys[:20],
+        "passages": len(item_hits) + len(query_hits),
         "new": len(run.candidates) - before,
     }
     run.trace.append(TraceStep(step="pages", detail=detail))
-    return len(pages.hits) + len(named.hits)
+    return len(item_hits) + len(query_hits)

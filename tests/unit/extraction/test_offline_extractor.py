@@ -1,7 +1,8 @@
 from datetime import UTC, datetime
 
 from engram.extraction.base import EpisodeContext
-from engram.extraction.offline import OfflineExtractor, split_sentences
+from engram.extraction.offline import OfflineExtractor
+from engram.extraction.sentences import split_sentences
 
 WHEN = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 

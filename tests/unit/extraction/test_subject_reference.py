@@ -1,4 +1,4 @@
-from engram.extraction.offline import split_sentences
+from engram.extraction.sentences import split_sentences
 from engram.extraction.subject_reference import SubjectReferences, subject_name
 
 
