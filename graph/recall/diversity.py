@@ -8,6 +8,7 @@ placed), so a near-duplicate of what is already returned gives way to the next d
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -82,3 +83,52 @@ def newer_restatements_first(
         above = next(i for i, p in enumerate(order) if p.index == repeated)
         order.insert(above, placement)
     return order
+
+
+# A question about what holds now or held before it changed ("What lens did I buy most recently?", "my current
+# status", "my previous tutor"); "our previous conversation" names a talk, not a state.
+_ASKS_FOR_STATE = re.compile(
+    r"\b(?:currently|current|now|most recent(?:ly)?|latest|anymore|these days|at the moment"
+    r"|previous(?:ly)?(?! (?:conversation|chat|discussion|talk)s?\b))\b",
+    re.IGNORECASE,
+)
+
+
+def asks_for_state(query: str) -> bool:
+    """Whether the query asks what holds now, or what held before it changed."""
+    return _ASKS_FOR_STATE.search(query) is not None
+
+
+def latest_version_first(
+    placements: list[Placement],
+    scores: NDArray[np.float64],
+    vectors: NDArray[np.float32],
+    times: list[datetime | None],
+    speakers: list[frozenset[str]],
+    threshold: float,
+    closeness: float,
+) -> list[Placement]:
+    """Puts first the latest item about what the first item is about (cosine at least `threshold` to it, said by
+    one of its speakers, scored at least `closeness` x it), for a question about a state: "I've been getting great
+    shots with my new 70-200mm lens" said in August answers "What lens did I buy most recently?" though "I recently
+    got a new 50mm lens" said in March matches its words better; and what the state was before is only known
+    against what it is now. Unchanged where the first item has no time or nothing later is about it."""
+    if len(placements) < 2:
+        return placements
+    first = placements[0].index
+    if times[first] is None:
+        return placements
+    unit = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    latest: Placement | None = None
+    for placement in placements[1:]:
+        i = placement.index
+        said = times[i]
+        if said is None or said <= (times[latest.index] if latest else times[first]):  # type: ignore[operator]
+            continue
+        if scores[i] < closeness * scores[first] or not speakers[i] & speakers[first]:
+            continue
+        if float(unit[i] @ unit[first]) >= threshold:
+            latest = placement
+    if latest is None:
+        return placements
+    return [latest, *(p for p in placements if p is not latest)]

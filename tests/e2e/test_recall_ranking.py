@@ -263,3 +263,50 @@ def test_what_someone_says_now_comes_before_what_it_updates(space: str) -> None:
     assert "J2" in moved and "M1" not in moved
     before, _ = turns(RecallTuning(restatement=0.0))
     assert before.index("M1") < before.index("J2"), before
+
+
+def test_a_question_about_a_state_gets_the_latest_version_first(space: str) -> None:
+    """In March the user bought a 50mm lens; in August they speak of their new 70-200mm one in passing (and of other
+    things in December). Asked what they bought most recently, the August statement comes first though the March one
+    matches the question's words better; asked about a lens without asking what holds now, nothing moves."""
+    march = [
+        {
+            "speaker": "User",
+            "id": "M1",
+            "text": "I purchased a new type of camera lens last week, a 50mm prime lens, and it works great.",
+        },
+        {"speaker": "Assistant", "id": "M2", "text": "A 50mm prime is a wonderful lens for portraits."},
+    ]
+    august = [
+        {"speaker": "User", "id": "A1", "text": "Can you compare the Gitzo and Really Right Stuff tripods for me?"},
+        {
+            "speaker": "User",
+            "id": "A2",
+            "text": "By the way, I've been getting some great shots with my new 70-200mm zoom lens lately.",
+        },
+        {"speaker": "Assistant", "id": "A3", "text": "Both tripods are sturdy; the Gitzo is a little lighter."},
+    ]
+    december = [{"speaker": "User", "id": f"D{i}", "text": text} for i, text in enumerate(SMALL_TALK)]
+    sessions = [
+        {"id": "march", "started_at": "2023-03-11T10:00:00Z", "turns": march},
+        {"id": "august", "started_at": "2023-08-30T10:00:00Z", "turns": august},
+        {"id": "december", "started_at": "2023-12-11T10:00:00Z", "turns": december},
+    ]
+    ingest(space, [{"type": "conversation", "id": "camera", "sessions": sessions}])
+    embedder = get_embedder()
+
+    def first_turn(query: str, tuning: RecallTuning) -> tuple[str, object]:
+        from graph.driver import get_driver
+
+        engine = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=tuning)
+        result = engine.recall(RecallRequest(space=space, query=query, asker="User", addressee="Assistant"))
+        step = next(s for s in result.trace if s.step == "diversify")
+        scores = [item.score for item in result.items]
+        assert scores == sorted(scores, reverse=True)  # the moved item's score is its new rank's
+        return result.items[0].provenance[0].external_id, step.detail["latest_first"]
+
+    latest = "What type of camera lens did I purchase most recently?"
+    turn, moved = first_turn(latest, RecallTuning())
+    assert turn == "A2" and moved is not None
+    assert first_turn(latest, RecallTuning(latest=0.0)) == ("M1", None)  # what the words match best
+    assert first_turn("What type of camera lens did I purchase?", RecallTuning())[1] is None

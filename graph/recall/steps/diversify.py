@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from graph.recall.candidates import Ranked, kinds
-from graph.recall.diversity import mmr_order, newer_restatements_first
+from graph.recall.diversity import asks_for_state, latest_version_first, mmr_order, newer_restatements_first
 from graph.recall.models import TraceStep
 from graph.recall.run import RecallRun
 
@@ -31,10 +31,11 @@ def diversify(run: RecallRun, ranked: list[Ranked]) -> list[Ranked]:
     # gain = (1 - t) x score / top - t x redundancy; on the score's scale: score - t / (1 - t) x top x redundancy.
     penalty = trade_off / (1.0 - trade_off) * float(np.max(scores))
     newer_first: list[str] = []
+    latest: str | None = None
     final = {p.index: round(scores[p.index] - penalty * p.redundancy, 6) for p in placements}
+    times = [max((p.occurred_at for p in item.provenance if p.occurred_at), default=None) for item in ranked]
+    speakers = [frozenset(p.speaker for p in item.provenance if p.speaker) for item in ranked]
     if run.tuning.restatement > 0:
-        times = [max((p.occurred_at for p in item.provenance if p.occurred_at), default=None) for item in ranked]
-        speakers = [frozenset(p.speaker for p in item.provenance if p.speaker) for item in ranked]
         reordered = newer_restatements_first(
             placements, scores, times, speakers, run.tuning.restatement, run.tuning.restatement_closeness
         )
@@ -45,6 +46,15 @@ def diversify(run: RecallRun, ranked: list[Ranked]) -> list[Ranked]:
             # A restatement moved up takes the score of the item it now stands above (scores fall with the rank).
             final[placement.index] = max(final[placement.index], final[reordered[above + 1].index])
         placements = reordered
+    if run.tuning.latest > 0 and asks_for_state(run.request.query):
+        reordered = latest_version_first(
+            placements, scores, matrix, times, speakers, run.tuning.latest, run.tuning.latest_closeness
+        )
+        if reordered[0] is not placements[0]:
+            latest = ranked[reordered[0].index].id
+            # It takes the score of the item it now stands above (scores fall with the rank).
+            final[reordered[0].index] = max(final[reordered[0].index], final[placements[0].index])
+            placements = reordered
     moved_down = []
     for new_rank, placement in enumerate(placements, start=1):
         item = ranked[placement.index]
@@ -61,6 +71,7 @@ def diversify(run: RecallRun, ranked: list[Ranked]) -> list[Ranked]:
                     "cosine": round(placement.redundancy, 3),
                 }
             )
-    detail = {"trade_off": trade_off, "ranked": len(ranked), "moved_down": moved_down[:20], "newer_first": newer_first}
+    detail = {"trade_off": trade_off, "ranked": len(ranked), "moved_down": moved_down[:20], "newer_first": newer_first,
+              "latest_first": latest}  # fmt: skip
     run.trace.append(TraceStep(step="diversify", detail=detail))
     return [ranked[p.index] for p in placements]

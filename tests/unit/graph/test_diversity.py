@@ -7,7 +7,13 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from graph.recall.diversity import Placement, mmr_order, newer_restatements_first
+from graph.recall.diversity import (
+    Placement,
+    asks_for_state,
+    latest_version_first,
+    mmr_order,
+    newer_restatements_first,
+)
 
 
 def _vectors(*rows: list[float]) -> np.ndarray:
@@ -68,7 +74,7 @@ def test_a_recall_tuning_with_a_bad_trade_off_is_refused_when_configured() -> No
     assert RecallTuning(diversity=0.0).diversity == 0.0
 
 
-MAY, JUNE = datetime(2023, 5, 1), datetime(2023, 6, 1)
+MAY, JUNE, JULY = datetime(2023, 5, 1), datetime(2023, 6, 1), datetime(2023, 7, 1)
 USER = frozenset({"User"})
 
 
@@ -97,3 +103,39 @@ def test_only_a_close_restatement_by_the_same_speaker_said_later_moves() -> None
     assert order(close, [MAY, JUNE], [USER, frozenset({"Assistant"})], 0.75, 0.85) == [0, 1]  # someone else
     assert order(weak, [MAY, JUNE], [USER, USER], 0.75, 0.85) == [0, 1]  # far less relevant
     assert order(close, [None, None], [USER, USER], 0.75, 0.85) == [0, 1]  # a document's passages
+
+
+def test_a_question_about_a_state_is_told_from_one_about_a_past_talk() -> None:
+    for query in (
+        "What type of camera lens did I purchase most recently?",
+        "How many Instagram followers do I currently have?",
+        "What was my previous frequent flyer status before I got the current status?",
+        "What day did I meet my previous language exchange tutor Juan?",
+    ):
+        assert asks_for_state(query), query
+    for query in (
+        "Can you remind me of the Mayo Clinic video from our previous conversation?",
+        "What did Melanie paint recently?",
+        "How many of Emma's recipes have I tried out?",
+    ):
+        assert not asks_for_state(query), query
+
+
+def test_the_latest_item_about_what_the_first_is_about_goes_first() -> None:
+    # 0: "I recently got a new 50mm lens" (May); 1: a tripod (June); 2: "great shots with my new 70-200mm lens"
+    # (June, close to 0); 3: a lens someone else mentioned later still.
+    placements = _placed((0, 0.0, None), (1, 0.2, 0), (2, 0.7, 0), (3, 0.6, 0))
+    vectors = _vectors([1.0, 0.0], [0.1, 1.0], [0.8, 0.6], [0.9, 0.44])
+    times = [MAY, JUNE, JUNE, JULY]
+    speakers = [USER, USER, USER, frozenset({"Assistant"})]
+
+    def first(scores: list[float], when: list[datetime | None] = times, threshold: float = 0.55) -> int:
+        order = latest_version_first(placements, np.array(scores), vectors, when, speakers, threshold, 0.4)
+        assert sorted(p.index for p in order) == [0, 1, 2, 3]  # nothing lost
+        return order[0].index
+
+    assert first([0.64, 0.55, 0.43, 0.42]) == 2
+    assert first([0.64, 0.55, 0.2, 0.42]) == 0  # far weaker: not a version of the same thing
+    assert first([0.64, 0.55, 0.43, 0.42], threshold=0.9) == 0  # not about the same thing
+    assert first([0.64, 0.55, 0.43, 0.42], [JUNE, JUNE, MAY, JULY]) == 0  # said earlier
+    assert first([0.64, 0.55, 0.43, 0.42], [None, JUNE, JUNE, JULY]) == 0  # the first has no time
