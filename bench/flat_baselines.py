@@ -11,42 +11,12 @@ import snowballstemmer
 from numpy.typing import NDArray
 from rank_bm25 import BM25Okapi
 
+from graph.recall.bm25 import LUCENE_STOP_WORDS
+
 _STEMMER = snowballstemmer.stemmer("english")
-_ENGLISH_STOP = frozenset(
+# Lucene's English stop words, and the pronouns, question words and auxiliaries of a chat.
+_ENGLISH_STOP = LUCENE_STOP_WORDS | frozenset(
     [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "for",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "no",
-        "not",
-        "of",
-        "on",
-        "or",
-        "such",
-        "that",
-        "the",
-        "their",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "to",
-        "was",
-        "will",
-        "with",
         "i",
         "you",
         "he",

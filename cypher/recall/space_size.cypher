@@ -8,4 +8,10 @@ RETURN COUNT { MATCH (n:Proposition {space: $space}) RETURN n LIMIT $cap_plus_on
        COUNT { MATCH (n:Concept {space: $space}) RETURN n LIMIT $cap_plus_one } AS concepts,
        // whether any document is a concept's page (schema 0010): recall looks for pages only where one is
        COUNT { MATCH (n:Source {space: $space}) WHERE n.title_key IS NOT NULL RETURN n LIMIT 1 } AS pages,
-       COUNT { MATCH (s:Space {space: $space, id: $space}) WHERE s.own_indexes_ready RETURN s } AS own_indexes
+       COUNT { MATCH (s:Space {space: $space, id: $space}) WHERE s.own_indexes_ready RETURN s } AS own_indexes,
+       // the mean length in characters of a statement's and an utterance's text (over at most $cap_plus_one): the
+       // average length BM25 discounts by, for a space scored with its own statistics (graph/recall/bm25.py)
+       COLLECT { MATCH (n:Proposition {space: $space}) WITH n LIMIT $cap_plus_one
+                 RETURN toInteger(round(coalesce(avg(size(n.text)), 0))) }[0] AS proposition_chars,
+       COLLECT { MATCH (n:Episode {space: $space}) WITH n LIMIT $cap_plus_one
+                 RETURN toInteger(round(coalesce(avg(size(n.text)), 0))) }[0] AS episode_chars

@@ -100,6 +100,7 @@ class RecallEngine:
             request.as_of,
             self._space_sizes,
             own_indexes=self._tuning.own_indexes,
+            space_statistics=self._tuning.space_statistics,
             timeout_s=self._read_timeout_s,
         )
         vector = vector_param(self._embed([request.query])[0])

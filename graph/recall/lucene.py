@@ -26,6 +26,11 @@ def lucene_query(text: str, drop: frozenset[str] = STOPWORDS) -> str:
     return " OR ".join(terms[:MAX_TERMS])
 
 
+def query_terms(lucene: str) -> list[str]:
+    """The terms of a query `lucene_query` made."""
+    return lucene.split(" OR ") if lucene else []
+
+
 def in_field(lucene: str, field: str) -> str:
     """`lucene` (from `lucene_query`) over one field of an index that has several."""
     return f"{field}:({lucene})"

@@ -6,7 +6,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -14,7 +14,8 @@ import neo4j
 
 from graph.cypher import load
 from graph.reads import read, timed
-from graph.recall.lucene import in_field, in_space
+from graph.recall.bm25 import TermStatistics, bm25_scores
+from graph.recall.lucene import in_field, in_space, query_terms
 from graph.recall.models import ItemKind
 from graph.space_indexes import SpaceIndexes
 
@@ -43,6 +44,11 @@ SHARED_FULLTEXT_INDEXES = {
 }
 # The field a label's full-text search reads (`text` where not named): a prescription's words each once (schema 0007).
 FULLTEXT_FIELDS = {"prescriptions": "terms"}
+# A small space's full-text hits of these labels are scored again with its own term statistics
+# (graph/recall/bm25.py), from a pool of this many times k that the shared index scored; label -> the size that is
+# its mean text length (`space_size`).
+RESCORED_MEAN_CHARS = {"propositions": "proposition_chars", "episodes": "episode_chars"}
+RESCORE_POOL = 4
 
 _SHARED_INDEXES = frozenset(SHARED_VECTOR_INDEXES.values()) | frozenset(SHARED_FULLTEXT_INDEXES.values())
 
@@ -57,6 +63,7 @@ class Hit:
     proves: tuple[str, ...] = ()
     ever_proved: int = 0
     prescribes: tuple[str, ...] = ()
+    text: str = ""  # a full-text hit's text, to score it again with the space's own statistics
 
 
 @dataclass(frozen=True)
@@ -113,8 +120,11 @@ class GraphSearcher:
         sizes: SpaceSizes | None = None,
         own_indexes: bool = True,
         timeout_s: float | None = None,
+        space_statistics: bool = True,
     ) -> None:
         self._driver = driver
+        # Whether a small space's full-text hits are scored with its own term statistics (graph/recall/bm25.py).
+        self._space_statistics = space_statistics
         self._timeout_s = timeout_s  # each statement's transaction timeout (None: the server's default)
         # The space's own indexes' names (graph/space_indexes.py); None: the shared indexes even where it has them.
         self._names = SpaceIndexes.of(space) if own_indexes else None
@@ -160,14 +170,19 @@ class GraphSearcher:
         no more rows to give (a full-text query matching few documents). Returns the hits and whether they are all
         there is to find (False: stopped at `max_fetch` rows). From a space's own index every row is its: k rows
         are asked first (fewer rows is a cheaper HNSW search), more only where merged statements fell together."""
+        record, complete = self._overfetch_record(name, k, max_fetch, **params)
+        return _hits(record["rows"], name), complete
+
+    def _overfetch_record(self, name: str, k: int, max_fetch: int, **params: Any) -> tuple[neo4j.Record, bool]:
+        """`_overfetch`'s last record (its rows and whatever else the statement returns) and whether it is all."""
         fetch = _first_fetch(params["index"], k, min(max(2 * k, 32), max_fetch))
         while True:
             record = self._record(name, fetch=fetch, k=k, **params)
             rows, fetched = record["rows"], int(record["fetched"])
             if len(rows) >= k or fetched < fetch:
-                return _hits(rows, name), True
+                return record, True
             if fetch >= max_fetch:
-                return _hits(rows, name), False
+                return record, False
             fetch = min(_next_fetch(fetch, len(rows), k), max_fetch)
 
     def load_sizes(self) -> None:
@@ -232,15 +247,35 @@ class GraphSearcher:
             return []
         statement, index = f"fulltext_{label}", self.fulltext_index(label)
         if index != SHARED_FULLTEXT_INDEXES[label]:
-            return self._overfetched(statement, k, index=index, lucene=lucene)
+            return self._overfetched(statement, k, index=index, lucene=lucene, queries=[])
         field = FULLTEXT_FIELDS.get(label, "text")
         scoped = in_space(lucene, self._space, field)
         if field != "text":
             lucene = in_field(lucene, field)
         if self.size(label) <= SCOPED_FULLTEXT_MAX:
-            return self._overfetched(statement, k, index=index, lucene=scoped)
-        hits, complete = self._overfetch(statement, k, SCOPE_FULLTEXT_ABOVE, index=index, lucene=lucene)
-        return hits if complete else self._overfetched(statement, k, index=index, lucene=scoped)
+            if self._space_statistics and label in RESCORED_MEAN_CHARS:
+                return self._rescored(statement, index, lucene, scoped, k)
+            return self._overfetched(statement, k, index=index, lucene=scoped, queries=[])
+        hits, complete = self._overfetch(statement, k, SCOPE_FULLTEXT_ABOVE, index=index, lucene=lucene, queries=[])
+        return hits if complete else self._overfetched(statement, k, index=index, lucene=scoped, queries=[])
+
+    def _rescored(self, statement: str, index: str, lucene: str, scoped: str, k: int) -> list[Hit]:
+        """The k best of a pool of RESCORE_POOL x k hits of the `scoped` query (this space's, in the shared `index`) by
+        BM25 with the space's own counts: how many of its documents hold each term (counted in the same statement)
+        and how many it has."""
+        terms = query_terms(lucene)
+        queries = [{"term": term, "lucene": in_space(term, self._space)} for term in terms]
+        record, _ = self._overfetch_record(statement, RESCORE_POOL * k, MAX_FETCH, index=index, lucene=scoped,
+                                           queries=queries)  # fmt: skip
+        pool = _hits(record["rows"], statement)
+        if not pool:
+            return pool
+        label = statement.removeprefix("fulltext_")
+        holding = {r["term"]: int(r["holding"]) for r in record["holding"]}
+        statistics = TermStatistics(self.size(label), holding, float(self.size(RESCORED_MEAN_CHARS[label])))
+        scores = bm25_scores([hit.text for hit in pool], terms, statistics)
+        rescored = [replace(hit, score=round(score, 6)) for hit, score in zip(pool, scores, strict=True)]
+        return sorted(rescored, key=lambda h: (-h.score, h.id))[:k]
 
     def episode_context(self, anchors: dict[str, int], vector: list[float]) -> list[dict[str, Any]]:
         """Episode id -> rank of the item it proves; returns the neighbouring episodes and their knowledge."""
@@ -366,7 +401,7 @@ def _hits(rows: list[dict[str, Any]], statement: str) -> list[Hit]:
     elif statement.endswith("_intents"):  # an intent stands for the prescriptions that solve it
         hits = [Hit(r["id"], float(r["score"]), prescribes=tuple(sorted(r["prescriptions"]))) for r in rows]
     else:
-        hits = [Hit(r["id"], float(r["score"])) for r in rows]
+        hits = [Hit(r["id"], float(r["score"]), text=r.get("text") or "") for r in rows]
     return sorted(hits, key=lambda h: (-h.score, h.id))
 
 
@@ -377,6 +412,7 @@ def _episode_hit(row: dict[str, Any]) -> Hit:
         tuple(sorted(row["propositions"])),
         int(row["knowledge"]),
         tuple(sorted(row["prescriptions"])),
+        row.get("text") or "",
     )
 
 

@@ -47,6 +47,9 @@ class RecallTuning:
     # Search a large space's own indexes where it has them (graph/space_indexes.py); False: the shared ones
     # (benchmarks compare the two).
     own_indexes: bool = True
+    # Score a small space's full-text hits with its own term statistics, not the shared index's
+    # (graph/recall/bm25.py); False: the index's scores (benchmarks compare the two).
+    space_statistics: bool = True
     # Maximal marginal relevance over the ranking (graph/recall/diversity.py): the weight of an item's closest
     # cosine to an item placed above it (0: off). The whole ranking (at most `rerank_pool` items) is reordered, so
     # the returned scores are the final ranking's and fall with the rank.

@@ -1,0 +1,47 @@
+"""BM25 with a space's own term statistics (graph/recall/bm25.py)."""
+
+from __future__ import annotations
+
+from graph.recall.bm25 import TermStatistics, analyze, bm25_scores
+
+
+def test_text_is_analysed_as_the_english_full_text_index_does() -> None:
+    # Lower case, the possessive dropped, Lucene's English stop words dropped, Porter stems; hyphens split words.
+    assert analyze("The User's new 70-200mm Zoom lenses, and painting the paintings") == [
+        "user",
+        "new",
+        "70",
+        "200mm",
+        "zoom",
+        "lens",
+        "paint",
+        "paint",
+    ]
+
+
+def test_a_term_rare_in_the_space_weighs_more_than_a_common_one() -> None:
+    statistics = TermStatistics(documents=100, holding={"zebra": 1, "lens": 60}, mean_chars=15)
+    zebra, lens = bm25_scores(["a zebra crossing", "a cracked lens"], ["zebra", "lens"], statistics)
+    assert zebra > lens > 0
+    flooded = TermStatistics(documents=100, holding={"zebra": 60, "lens": 1}, mean_chars=15)
+    zebra, lens = bm25_scores(["a zebra crossing", "a cracked lens"], ["zebra", "lens"], flooded)
+    assert lens > zebra
+
+
+def test_a_longer_text_and_a_text_without_the_terms_score_less() -> None:
+    statistics = TermStatistics(documents=10, holding={"lens": 3}, mean_chars=20)
+    short, long, none = bm25_scores(
+        ["my lens", "my lens and my tripod and my bag and my camera strap", "my tripod"], ["lens"], statistics
+    )
+    assert short > long > none == 0
+    # Each further occurrence adds less than the one before (term frequency saturates).
+    once, twice, thrice = bm25_scores(
+        ["lens xxxx xxxx xxxx", "lens lens xxxx xxxx", "lens lens lens xxxx"], ["lens"], statistics
+    )
+    assert twice - once > thrice - twice > 0
+
+
+def test_an_inflected_query_term_matches_as_the_index_matched_it() -> None:
+    statistics = TermStatistics(documents=10, holding={"paintings": 2}, mean_chars=20)
+    painted, unrelated = bm25_scores(["She painted a painting", "She drew a sketch"], ["paintings"], statistics)
+    assert painted > 0 and unrelated == 0
