@@ -67,6 +67,7 @@ LUCENE_STOP_WORDS = frozenset(
     ]
 )
 _TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)*")
+_POSSESSIVE = re.compile(r"['’]s$")
 _LOCAL = threading.local()  # a stemmer keeps state while it stems: one per thread
 
 
@@ -86,7 +87,7 @@ def analyze(text: str) -> list[str]:
     """The text's indexed terms, as Lucene's English analyzer makes them."""
     terms = []
     for token in _TOKEN.findall(text.lower()):
-        token = re.sub(r"['’]s$", "", token)
+        token = _POSSESSIVE.sub("", token)
         if token and token not in LUCENE_STOP_WORDS:
             terms.append(stem(token))
     return terms

@@ -116,19 +116,20 @@ def latest_version_first(
     if len(placements) < 2:
         return placements
     first = placements[0].index
-    if times[first] is None:
+    newest = times[first]
+    if newest is None:
         return placements
-    unit = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    norms = np.maximum(np.linalg.norm(vectors, axis=1), 1e-12)
     latest: Placement | None = None
     for placement in placements[1:]:
         i = placement.index
         said = times[i]
-        if said is None or said <= (times[latest.index] if latest else times[first]):  # type: ignore[operator]
+        if said is None or said <= newest:
             continue
         if scores[i] < closeness * scores[first] or not speakers[i] & speakers[first]:
             continue
-        if float(unit[i] @ unit[first]) >= threshold:
-            latest = placement
+        if float(vectors[i] @ vectors[first]) / (norms[i] * norms[first]) >= threshold:
+            latest, newest = placement, said
     if latest is None:
         return placements
     return [latest, *(p for p in placements if p is not latest)]

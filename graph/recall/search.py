@@ -254,23 +254,22 @@ class GraphSearcher:
             lucene = in_field(lucene, field)
         if self.size(label) <= SCOPED_FULLTEXT_MAX:
             if self._space_statistics and label in RESCORED_MEAN_CHARS:
-                return self._rescored(statement, index, lucene, scoped, k)
+                return self._rescored(label, index, lucene, scoped, k)
             return self._overfetched(statement, k, index=index, lucene=scoped, queries=[])
         hits, complete = self._overfetch(statement, k, SCOPE_FULLTEXT_ABOVE, index=index, lucene=lucene, queries=[])
         return hits if complete else self._overfetched(statement, k, index=index, lucene=scoped, queries=[])
 
-    def _rescored(self, statement: str, index: str, lucene: str, scoped: str, k: int) -> list[Hit]:
+    def _rescored(self, label: str, index: str, lucene: str, scoped: str, k: int) -> list[Hit]:
         """The k best of a pool of RESCORE_POOL x k hits of the `scoped` query (this space's, in the shared `index`) by
         BM25 with the space's own counts: how many of its documents hold each term (counted in the same statement)
         and how many it has."""
-        terms = query_terms(lucene)
+        statement, terms = f"fulltext_{label}", query_terms(lucene)
         queries = [{"term": term, "lucene": in_space(term, self._space)} for term in terms]
         record, _ = self._overfetch_record(statement, RESCORE_POOL * k, MAX_FETCH, index=index, lucene=scoped,
                                            queries=queries)  # fmt: skip
         pool = _hits(record["rows"], statement)
         if not pool:
             return pool
-        label = statement.removeprefix("fulltext_")
         holding = {r["term"]: int(r["holding"]) for r in record["holding"]}
         statistics = TermStatistics(self.size(label), holding, float(self.size(RESCORED_MEAN_CHARS[label])))
         scores = bm25_scores([hit.text for hit in pool], terms, statistics)
