@@ -101,6 +101,7 @@ class RecallEngine:
             self._space_sizes,
             own_indexes=self._tuning.own_indexes,
             space_statistics=self._tuning.space_statistics,
+            distinctive_share=self._tuning.distinctive_share,
             timeout_s=self._read_timeout_s,
         )
         vector = vector_param(self._embed([request.query])[0])

@@ -11,7 +11,7 @@ from graph.recall.models import MemoryType, RecallRequest, TraceStep
 from graph.recall.search import GraphSearcher, Hit
 from graph.recall.threads import RecallThreads
 from graph.recall.tuning import RecallTuning
-from graph.recall.value import DENSE_LISTS, match_strength
+from graph.recall.value import DENSE_LISTS, LEXICAL_LISTS, distinctive_strength, match_strength
 
 
 class Trace(list[TraceStep]):
@@ -42,7 +42,10 @@ class RecallRun:
     hops: int = 1
 
     def vote(self, name: str, hit: Hit) -> float:
-        """How much `hit` of list `name` counts in the fusion: a dense search's hit by how well it matches."""
+        """How much `hit` of list `name` counts in the fusion: a dense search's hit by how well it matches, a
+        full-text one by how much of the query's distinctive words it holds."""
+        if name in LEXICAL_LISTS:
+            return distinctive_strength(hit.coverage, self.tuning.distinctive_exponent, self.tuning.distinctive_floor)
         if name not in DENSE_LISTS:
             return 1.0
         return match_strength(hit.score, self.tuning.vote_floor, self.tuning.vote_full)

@@ -14,7 +14,7 @@ import neo4j
 
 from graph.cypher import load
 from graph.reads import read, timed
-from graph.recall.bm25 import TermStatistics, bm25_scores
+from graph.recall.bm25 import TermStatistics, bm25_scores, distinctive_coverage
 from graph.recall.lucene import in_field, in_space, query_terms
 from graph.recall.models import ItemKind
 from graph.space_indexes import SpaceIndexes
@@ -64,6 +64,9 @@ class Hit:
     ever_proved: int = 0
     prescribes: tuple[str, ...] = ()
     text: str = ""  # a full-text hit's text, to score it again with the space's own statistics
+    # A full-text hit's share of the query's distinctive words, against the pool's best (graph/recall/bm25.py
+    # `distinctive_coverage`; 1 where not scored with the space's own statistics).
+    coverage: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -121,10 +124,13 @@ class GraphSearcher:
         own_indexes: bool = True,
         timeout_s: float | None = None,
         space_statistics: bool = True,
+        distinctive_share: float = 0.0,
     ) -> None:
         self._driver = driver
         # Whether a small space's full-text hits are scored with its own term statistics (graph/recall/bm25.py).
         self._space_statistics = space_statistics
+        # The largest share of the space's documents holding a query term for it to count as distinctive (0: none).
+        self._distinctive_share = distinctive_share
         self._timeout_s = timeout_s  # each statement's transaction timeout (None: the server's default)
         # The space's own indexes' names (graph/space_indexes.py); None: the shared indexes even where it has them.
         self._names = SpaceIndexes.of(space) if own_indexes else None
@@ -272,8 +278,13 @@ class GraphSearcher:
             return pool
         holding = {r["term"]: int(r["holding"]) for r in record["holding"]}
         statistics = TermStatistics(self.size(label), holding, float(self.size(RESCORED_MEAN_CHARS[label])))
-        scores = bm25_scores([hit.text for hit in pool], terms, statistics)
-        rescored = [replace(hit, score=round(score, 6)) for hit, score in zip(pool, scores, strict=True)]
+        texts = [hit.text for hit in pool]
+        scores = bm25_scores(texts, terms, statistics)
+        coverage = distinctive_coverage(texts, terms, statistics, self._distinctive_share)
+        rescored = [
+            replace(hit, score=round(score, 6), coverage=held)
+            for hit, score, held in zip(pool, scores, coverage, strict=True)
+        ]
         return sorted(rescored, key=lambda h: (-h.score, h.id))[:k]
 
     def episode_context(self, anchors: dict[str, int], vector: list[float]) -> list[dict[str, Any]]:

@@ -62,6 +62,9 @@ LIST_WEIGHTS = {
 # The lists that search prescriptions themselves (their words, their meaning, their intent's meaning).
 PRESCRIPTION_LISTS = ("prescription_fulltext", "prescription_dense", "intent_dense")
 
+# The full-text lists of knowledge, whose hits carry their share of the query's distinctive words (search.py).
+LEXICAL_LISTS = frozenset({"fulltext", "episode_fulltext"})
+
 # The lists ranked by a dense (vector) search over everything, whose hits carry a cosine score. Not "participant":
 # what the named person said is evidence by who said it, however far its words are from the question's.
 DENSE_LISTS = frozenset({"dense", "episode_dense", "prescription_dense", "intent_dense", "content"})
@@ -87,6 +90,14 @@ def match_strength(score: float, floor: float, full: float) -> float:
     """How much a dense hit with vector `score` counts as evidence: 0 at a cosine of `floor` or below, 1 from `full`,
     linear between."""
     return min(1.0, max(0.0, (cosine(score) - floor) / (full - floor)))
+
+
+def distinctive_strength(coverage: float, exponent: float, floor: float) -> float:
+    """How much a full-text hit counts as evidence: `floor` plus the rest by its share of the query's distinctive
+    words (`coverage`, in [0, 1]) to `exponent` (0: every hit counts fully)."""
+    if not exponent:
+        return 1.0
+    return floor + (1.0 - floor) * float(max(coverage, 0.0) ** exponent)
 
 
 def focus(statements: int, exponent: float, after: int) -> float:

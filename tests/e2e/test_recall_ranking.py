@@ -310,3 +310,45 @@ def test_a_question_about_a_state_gets_the_latest_version_first(space: str) -> N
     assert turn == "A2" and moved is not None
     assert first_turn(latest, RecallTuning(latest=0.0)) == ("M1", None)  # what the words match best
     assert first_turn("What type of camera lens did I purchase?", RecallTuning())[1] is None
+
+
+ROTA_DRAFTS = [
+    "Here is a shift rotation sheet for the support agents, one week from Sunday to Saturday.",
+    "Sure, here is the shift rotation sheet again with four shifts a day, Sunday to Saturday.",
+    "Here is an updated shift rotation sheet: every agent gets two days off, the week starts on Sunday.",
+    "No problem, here is the shift rotation sheet with the night shift added, starting on Sunday.",
+    "The shift rotation sheet now gives the weekend shifts to the senior agents, Sunday first.",
+]
+CHORES = ["sourdough starter", "tomato seedlings", "bike chain", "Lisbon trip", "piano scales", "tax return",
+          "yoga class", "laptop battery", "birthday cake", "book club", "dentist visit", "running shoes",
+          "garden fence", "car insurance"]  # fmt: skip
+
+
+def test_the_utterance_holding_a_questions_rare_name_outranks_those_sharing_only_its_common_words(space: str) -> None:
+    """Five drafts of a shift rotation sheet, then the one line that names an agent, among 56 turns on other
+    chores. Asked for that agent's Sunday shift, the drafts share the question's common words ("shift", "rotation",
+    "sheet", "Sunday") and sit beside the named line in the full-text lists; counted by how much of the question's
+    distinctive words they hold (the name: 1 of 62 turns), they no longer outvote it."""
+    chat = []
+    for day, chore in enumerate(CHORES, start=2):
+        chat += [
+            ("User", f"Can you help me with my {chore}? It has been on my mind all week."),
+            ("Assistant", f"Of course. Tell me what is going on with the {chore} and we can go through it."),
+            ("User", f"I tried again on day {day} and the {chore} still did not go the way I hoped."),
+            ("Assistant", f"That happens. A small change each time usually sorts out the {chore}."),
+        ]
+    turns = [{"speaker": speaker, "id": f"C{i}", "text": text} for i, (speaker, text) in enumerate(chat)]
+    named = [*ROTA_DRAFTS, "Sunday: Quillon works the night shift."]
+    turns += [{"speaker": "Assistant", "id": f"S{i}", "text": text} for i, text in enumerate(named)]
+    ingest(space, [{"type": "conversation", "id": "rota", "sessions": [{"id": "s1", "turns": turns}]}])
+    embedder = get_embedder()
+
+    def first(tuning: RecallTuning) -> str:
+        from graph.driver import get_driver
+
+        engine = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=tuning)
+        query = "What was the rotation for Quillon on a Sunday in the shift rotation sheet?"
+        return engine.recall(RecallRequest(space=space, query=query)).items[0].provenance[0].external_id
+
+    assert first(RecallTuning()) == "S5"
+    assert first(RecallTuning(distinctive_exponent=0.0)) == "S1"  # by ranks alone a draft came first

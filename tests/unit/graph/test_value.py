@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph.recall.value import cosine, focus, match_strength, rrf
+from graph.recall.value import cosine, distinctive_strength, focus, match_strength, rrf
 
 
 def test_cosine_undoes_neo4js_rescaling_and_clips_at_zero() -> None:
@@ -36,3 +36,11 @@ def test_statements_of_a_long_utterance_count_less_than_those_of_a_short_one() -
     assert focus(20, 0.15, 5) == pytest.approx(4**-0.15)
     assert focus(10, 0.15, 5) > focus(20, 0.15, 5)
     assert focus(20, 0.0, 5) == 1.0  # exponent 0: off
+
+
+def test_a_full_text_vote_keeps_its_floor_and_grows_with_the_distinctive_words_held() -> None:
+    assert distinctive_strength(1.0, 1.0, 0.5) == 1.0  # holds as much as the best hit: a full vote
+    assert distinctive_strength(0.0, 1.0, 0.5) == 0.5  # only the common words: half a vote, never none
+    assert distinctive_strength(0.5, 1.0, 0.5) == 0.75
+    assert distinctive_strength(0.25, 0.5, 0.0) == 0.5
+    assert distinctive_strength(0.0, 0.0, 0.5) == 1.0  # exponent 0: off, every hit a full vote
