@@ -121,27 +121,27 @@ def bm25_scores(texts: Sequence[str], terms: Sequence[str], statistics: TermStat
     return scores
 
 
-def distinctive_coverage(
-    texts: Sequence[str], terms: Sequence[str], statistics: TermStatistics, share: float
-) -> list[float]:
-    """How much of the query's distinctive words each text holds, against the text holding most of them (in [0, 1]).
-
-    A term is distinctive where at most `share` of the space's documents hold it (and one does), weighted by its
-    idf; a text's coverage is the weight it holds over the most any of `texts` holds (1 for all where no query term
-    is distinctive: in a space of a few documents no word is). A hit sharing only the query's common words then
-    counts for less than the one holding its rare name, however close they sit by rank.
-    """
+def distinctive_weights(terms: Sequence[str], statistics: TermStatistics, share: float) -> dict[str, float]:
+    """The query's distinctive terms (analysed) and their idf: those at most `share` of the space's documents hold
+    (and one does). In a space of a few documents no word is distinctive."""
     weights: dict[str, float] = {}
     for term in terms:
         analyzed = analyze(term)
         held = statistics.holding.get(term, 0)
         if analyzed and 0 < held <= share * statistics.documents:
             weights[analyzed[0]] = weights.get(analyzed[0], 0.0) + statistics.idf(term)
+    return weights
+
+
+def distinctive_coverage(texts: Sequence[str], weights: Mapping[str, float]) -> list[float]:
+    """How much of the query's distinctive terms (`distinctive_weights`) each text holds, by weight, against the text
+    holding most (in [0, 1]; 1 for all where there are none, or no text holds one). A hit sharing only the query's
+    common words then counts for less than the one holding its rare name, however close they sit by rank."""
     if not weights:
         return [1.0] * len(texts)
-    held_weights = []
+    held = []
     for text in texts:
         stems = set(analyze(text))
-        held_weights.append(sum(weight for s, weight in weights.items() if s in stems))
-    best = max(held_weights, default=0.0)
-    return [held / best if best > 0 else 1.0 for held in held_weights]
+        held.append(sum(weight for stem, weight in weights.items() if stem in stems))
+    best = max(held, default=0.0)
+    return [weight / best if best > 0 else 1.0 for weight in held]

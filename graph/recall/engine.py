@@ -101,7 +101,8 @@ class RecallEngine:
             self._space_sizes,
             own_indexes=self._tuning.own_indexes,
             space_statistics=self._tuning.space_statistics,
-            distinctive_share=self._tuning.distinctive_share,
+            # No distinctive words where they would not change a vote (and the trace would name them for nothing).
+            distinctive_share=self._tuning.distinctive_share if self._tuning.distinctive_exponent else 0.0,
             timeout_s=self._read_timeout_s,
         )
         vector = vector_param(self._embed([request.query])[0])

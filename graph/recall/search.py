@@ -14,7 +14,7 @@ import neo4j
 
 from graph.cypher import load
 from graph.reads import read, timed
-from graph.recall.bm25 import TermStatistics, bm25_scores, distinctive_coverage
+from graph.recall.bm25 import TermStatistics, bm25_scores, distinctive_coverage, distinctive_weights
 from graph.recall.lucene import in_field, in_space, query_terms
 from graph.recall.models import ItemKind
 from graph.space_indexes import SpaceIndexes
@@ -131,6 +131,8 @@ class GraphSearcher:
         self._space_statistics = space_statistics
         # The largest share of the space's documents holding a query term for it to count as distinctive (0: none).
         self._distinctive_share = distinctive_share
+        # Label -> the query's distinctive terms in this space (analysed), for the trace.
+        self.distinctive: dict[str, list[str]] = {}
         self._timeout_s = timeout_s  # each statement's transaction timeout (None: the server's default)
         # The space's own indexes' names (graph/space_indexes.py); None: the shared indexes even where it has them.
         self._names = SpaceIndexes.of(space) if own_indexes else None
@@ -280,7 +282,10 @@ class GraphSearcher:
         statistics = TermStatistics(self.size(label), holding, float(self.size(RESCORED_MEAN_CHARS[label])))
         texts = [hit.text for hit in pool]
         scores = bm25_scores(texts, terms, statistics)
-        coverage = distinctive_coverage(texts, terms, statistics, self._distinctive_share)
+        weights = distinctive_weights(terms, statistics, self._distinctive_share)
+        coverage = distinctive_coverage(texts, weights)
+        with self._lock:
+            self.distinctive[label] = sorted(weights)
         rescored = [
             replace(hit, score=round(score, 6), coverage=held)
             for hit, score, held in zip(pool, scores, coverage, strict=True)

@@ -343,12 +343,15 @@ def test_the_utterance_holding_a_questions_rare_name_outranks_those_sharing_only
     ingest(space, [{"type": "conversation", "id": "rota", "sessions": [{"id": "s1", "turns": turns}]}])
     embedder = get_embedder()
 
-    def first(tuning: RecallTuning) -> str:
+    def first(tuning: RecallTuning) -> tuple[str, object]:
         from graph.driver import get_driver
 
         engine = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=tuning)
         query = "What was the rotation for Quillon on a Sunday in the shift rotation sheet?"
-        return engine.recall(RecallRequest(space=space, query=query)).items[0].provenance[0].external_id
+        result = engine.recall(RecallRequest(space=space, query=query))
+        seed = next(step for step in result.trace if step.step == "seed")
+        return result.items[0].provenance[0].external_id, seed.detail.get("distinctive")
 
-    assert first(RecallTuning()) == "S5"
-    assert first(RecallTuning(distinctive_exponent=0.0)) == "S1"  # by ranks alone a draft came first
+    # The trace names the word that made the difference, as the index analyses it, for each list that had one.
+    assert first(RecallTuning()) == ("S5", {"episodes": ["quillon"], "propositions": ["quillon"]})
+    assert first(RecallTuning(distinctive_exponent=0.0))[0] == "S1"  # by ranks alone a draft came first

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graph.recall.bm25 import TermStatistics, analyze, bm25_scores, distinctive_coverage
+from graph.recall.bm25 import TermStatistics, analyze, bm25_scores, distinctive_coverage, distinctive_weights
 
 
 def test_text_is_analysed_as_the_english_full_text_index_does() -> None:
@@ -52,7 +52,9 @@ def test_a_hit_counts_by_the_share_of_the_querys_distinctive_words_it_holds() ->
     statistics = TermStatistics(documents=200, holding={"quillon": 1, "rotation": 2, "shift": 40}, mean_chars=30)
     terms = ["quillon", "rotation", "shift"]
     texts = ["Quillon works the night shift", "the shift rotation sheet", "one more shift", "Quillon's rotation"]
-    named, drafted, common, both = distinctive_coverage(texts, terms, statistics, share=0.02)
+    weights = distinctive_weights(terms, statistics, share=0.02)
+    assert sorted(weights) == ["quillon", "rotat"]  # analysed as the index analyses them
+    named, drafted, common, both = distinctive_coverage(texts, weights)
     assert both == 1.0 and 0 < drafted < named < 1.0 and common == 0.0
     assert named == statistics.idf("quillon") / (statistics.idf("quillon") + statistics.idf("rotation"))
 
@@ -61,6 +63,7 @@ def test_in_a_space_of_a_few_documents_no_word_is_distinctive() -> None:
     # Four documents: a word held by one of them is a quarter of the space, so every hit keeps its full vote.
     statistics = TermStatistics(documents=4, holding={"coin": 4, "collection": 1}, mean_chars=40)
     texts = ["I have 25 rare coins", "store a coin collection"]
-    assert distinctive_coverage(texts, ["coin", "collection"], statistics, share=0.02) == [1.0, 1.0]
+    assert distinctive_weights(["coin", "collection"], statistics, share=0.02) == {}
+    assert distinctive_coverage(texts, {}) == [1.0, 1.0]
     # Where no hit holds a distinctive word there is no best to measure against: all keep their votes.
-    assert distinctive_coverage(["nothing here"], ["collection"], statistics, share=0.5) == [1.0]
+    assert distinctive_coverage(["nothing here"], distinctive_weights(["collection"], statistics, share=0.5)) == [1.0]
