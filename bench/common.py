@@ -7,6 +7,7 @@ import os
 import platform
 import subprocess
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -47,3 +48,17 @@ def write_result(name: str, result: dict[str, Any]) -> Path:
     }
     path.write_text(json.dumps(result, indent=2) + "\n")
     return path
+
+
+def last_timed_ingest(name: str, keys: Sequence[str]) -> dict[str, Any]:
+    """The ingestion figures (`keys`) of results file `name` as last written, with when they were measured
+    (`ingest_measured_at`): a --reuse run times no ingestion and keeps the last run's that did, rather than writing
+    zeros over them. Empty where there is no such file or it holds none of them."""
+    path = RESULTS_DIR / f"{name}.json"
+    if not path.exists():
+        return {}
+    earlier = json.loads(path.read_text())
+    figures = {key: earlier[key] for key in keys if key in earlier}
+    if not figures:
+        return {}
+    return figures | {"ingest_measured_at": earlier.get("ingest_measured_at") or earlier.get("measured_at")}
