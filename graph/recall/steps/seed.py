@@ -55,8 +55,10 @@ def seed(run: RecallRun) -> None:
                 )
     hits = {name: len(found) for name, found in lists.items()}
     detail = {"lucene": lucene, "hits": hits, "candidates": len(candidates)}
-    if any(searcher.distinctive.values()):  # the words whose holders vote fully in the full-text lists
-        detail["distinctive"] = searcher.distinctive
+    # The words whose holders vote fully in the full-text lists, per label that had any (a copy: the trace keeps it).
+    distinctive = {label: terms for label, terms in searcher.distinctive.items() if terms}
+    if distinctive:
+        detail["distinctive"] = distinctive
     if MemoryType.PROCEDURAL in types:
         detail["task_lucene"] = task
     run.trace.append(TraceStep(step="seed", detail=detail))
