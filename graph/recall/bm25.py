@@ -19,7 +19,7 @@ import math
 import re
 import threading
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -106,13 +106,21 @@ class TermStatistics:
         return math.log(1.0 + (self.documents - held + 0.5) / (held + 0.5))
 
 
-def bm25_scores(texts: Sequence[str], terms: Sequence[str], statistics: TermStatistics) -> list[float]:
-    """Each text's BM25 score for the query `terms` (as `lucene_query` gives them) under the space's `statistics`."""
+def _term_weights(
+    terms: Sequence[str], statistics: TermStatistics, keep: Callable[[str], bool] = lambda term: True
+) -> dict[str, float]:
+    """The idf of each query term that `keep` keeps, by its analysed form (terms analysed alike add up)."""
     weights: dict[str, float] = {}
     for term in terms:
         analyzed = analyze(term)
-        if analyzed:
+        if analyzed and keep(term):
             weights[analyzed[0]] = weights.get(analyzed[0], 0.0) + statistics.idf(term)
+    return weights
+
+
+def bm25_scores(texts: Sequence[str], terms: Sequence[str], statistics: TermStatistics) -> list[float]:
+    """Each text's BM25 score for the query `terms` (as `lucene_query` gives them) under the space's `statistics`."""
+    weights = _term_weights(terms, statistics)
     scores = []
     for text in texts:
         counts = Counter(analyze(text))
@@ -124,13 +132,9 @@ def bm25_scores(texts: Sequence[str], terms: Sequence[str], statistics: TermStat
 def distinctive_weights(terms: Sequence[str], statistics: TermStatistics, share: float) -> dict[str, float]:
     """The query's distinctive terms (analysed) and their idf: those at most `share` of the space's documents hold
     (and one does). In a space of a few documents no word is distinctive."""
-    weights: dict[str, float] = {}
-    for term in terms:
-        analyzed = analyze(term)
-        held = statistics.holding.get(term, 0)
-        if analyzed and 0 < held <= share * statistics.documents:
-            weights[analyzed[0]] = weights.get(analyzed[0], 0.0) + statistics.idf(term)
-    return weights
+    return _term_weights(
+        terms, statistics, lambda term: 0 < statistics.holding.get(term, 0) <= share * statistics.documents
+    )
 
 
 def distinctive_coverage(texts: Sequence[str], weights: Mapping[str, float]) -> list[float]:
