@@ -70,6 +70,12 @@ class Hit:
 
 
 @dataclass(frozen=True)
+class WindowHits:
+    hits: list[Hit]
+    stated: int  # how many of them (the first) hold a statement whose own time is in a window
+
+
+@dataclass(frozen=True)
 class ConceptHit:
     id: str
     key: str
@@ -316,12 +322,13 @@ class GraphSearcher:
             keys.extend(sorted({key for r in mine for key in r["keys"]}))
         return pages
 
-    def episodes_within(self, windows: Sequence[tuple[datetime, datetime]], vector: list[float], k: int) -> list[Hit]:
-        """The episodes that occurred within any of the (start, end) windows, closest to `vector` first, at most k."""
+    def episodes_within(self, windows: Sequence[tuple[datetime, datetime]], vector: list[float], k: int) -> WindowHits:
+        """The episodes of any of the (start, end) windows, at most k: first those holding a statement whose own time
+        falls in one ("last month", told weeks later), then those that occurred in one; closest to `vector` first."""
         if not windows:
-            return []
-        rows = [{"start": start, "end": end} for start, end in windows]
-        return [_episode_hit(r) for r in self._rows("window_episodes", windows=rows, vector=vector, k=k)]
+            return WindowHits([], 0)
+        rows = self._rows("window_episodes", windows=[{"start": s, "end": e} for s, e in windows], vector=vector, k=k)
+        return WindowHits([_episode_hit(r) for r in rows], sum(1 for r in rows if r["stated"]))
 
     def concepts_by_key(self, keys: Sequence[str]) -> list[ConceptHit]:
         if not keys:

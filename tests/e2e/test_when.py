@@ -49,3 +49,28 @@ def test_what_happened_at_the_time_the_query_names_comes_first(space: str) -> No
     without = engine.recall(RecallRequest(space=space, query=query, asker="User"))
     assert all(s.step != "when" for s in without.trace)
     assert all("when" not in item.found_by for item in without.items)
+
+
+def test_a_statement_that_says_when_it_happened_is_found_by_that_time_not_by_when_it_was_told(space: str) -> None:
+    """'I cleaned my sneakers last month' was told late in May; asked in May about last month, it is found by the time
+    it says, April, where nothing was told, and comes first, above the boots cleaned this morning and the shoes bought
+    this month."""
+    sessions = [
+        ("2023-05-10T18:00:00Z", "I bought new running shoes at the mall."),
+        ("2023-05-22T18:00:00Z", "I finally got around to cleaning my white Adidas sneakers last month."),
+        ("2023-05-23T08:00:00Z", "I cleaned my brown leather boots this morning before work."),
+    ]
+    ingest(space, [{"type": "conversation", "id": "shoes", "sessions": [
+        {"id": f"s{i}", "started_at": started, "turns": [
+            {"speaker": "User", "id": f"U{i}", "text": text},
+            {"speaker": "Assistant", "id": f"A{i}", "text": "Nice, clean shoes make a difference!"},
+        ]}
+        for i, (started, text) in enumerate(sessions, start=1)
+    ]}])  # fmt: skip
+    query = "Which pair of shoes did I clean last month?"
+    asked = datetime(2023, 5, 24, 12, tzinfo=UTC)
+    result = _engine().recall(RecallRequest(space=space, query=query, asker="User", now=asked))
+    step = next(s for s in result.trace if s.step == "when")
+    assert step.detail["days"] == ["2023-04-01"] and step.detail["episodes"] == step.detail["stated"] == 1
+    top = result.items[0]
+    assert [p.external_id for p in top.provenance] == ["U2"] and "when" in top.found_by
