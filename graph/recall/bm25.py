@@ -118,13 +118,30 @@ def _term_weights(
     return weights
 
 
-def bm25_scores(texts: Sequence[str], terms: Sequence[str], statistics: TermStatistics) -> list[float]:
+@dataclass(frozen=True)
+class AnalysedText:
+    """A text as the index sees it: its length in characters and how often it holds each indexed term. Analysed once,
+    it is scored (`bm25_scores`) and weighed for the query's distinctive words (`distinctive_coverage`) alike."""
+
+    chars: int
+    counts: Counter[str]
+
+    @classmethod
+    def of(cls, text: str) -> AnalysedText:
+        return cls(len(text), Counter(analyze(text)))
+
+
+def analysed(texts: Sequence[str]) -> list[AnalysedText]:
+    return [AnalysedText.of(text) for text in texts]
+
+
+def bm25_scores(texts: Sequence[AnalysedText], terms: Sequence[str], statistics: TermStatistics) -> list[float]:
     """Each text's BM25 score for the query `terms` (as `lucene_query` gives them) under the space's `statistics`."""
     weights = _term_weights(terms, statistics)
     scores = []
     for text in texts:
-        counts = Counter(analyze(text))
-        norm = K1 * (1.0 - B + B * len(text) / statistics.mean_chars) if statistics.mean_chars > 0 else K1
+        counts = text.counts
+        norm = K1 * (1.0 - B + B * text.chars / statistics.mean_chars) if statistics.mean_chars > 0 else K1
         scores.append(sum(weight * counts[s] / (counts[s] + norm) for s, weight in weights.items() if counts[s]))
     return scores
 
@@ -137,15 +154,12 @@ def distinctive_weights(terms: Sequence[str], statistics: TermStatistics, share:
     )
 
 
-def distinctive_coverage(texts: Sequence[str], weights: Mapping[str, float]) -> list[float]:
+def distinctive_coverage(texts: Sequence[AnalysedText], weights: Mapping[str, float]) -> list[float]:
     """How much of the query's distinctive terms (`distinctive_weights`) each text holds, by weight, against the text
     holding most (in [0, 1]; 1 for all where there are none, or no text holds one). A hit sharing only the query's
     common words then counts for less than the one holding its rare name, however close they sit by rank."""
     if not weights:
         return [1.0] * len(texts)
-    held = []
-    for text in texts:
-        stems = set(analyze(text))
-        held.append(sum(weight for stem, weight in weights.items() if stem in stems))
+    held = [sum(weight for stem, weight in weights.items() if text.counts[stem]) for text in texts]
     best = max(held, default=0.0)
     return [weight / best if best > 0 else 1.0 for weight in held]

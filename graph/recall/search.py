@@ -14,7 +14,7 @@ import neo4j
 
 from graph.cypher import load
 from graph.reads import read, timed
-from graph.recall.bm25 import TermStatistics, bm25_scores, distinctive_coverage, distinctive_weights
+from graph.recall.bm25 import TermStatistics, analysed, bm25_scores, distinctive_coverage, distinctive_weights
 from graph.recall.lucene import in_field, in_space, query_terms
 from graph.recall.models import ItemKind
 from graph.space_indexes import SpaceIndexes
@@ -286,7 +286,7 @@ class GraphSearcher:
             return pool
         holding = {r["term"]: int(r["holding"]) for r in record["holding"]}
         statistics = TermStatistics(self.size(label), holding, float(self.size(RESCORED_MEAN_CHARS[label])))
-        texts = [hit.text for hit in pool]
+        texts = analysed([hit.text for hit in pool])  # once, for both the scores and the distinctive words
         scores = bm25_scores(texts, terms, statistics)
         weights = distinctive_weights(terms, statistics, self._distinctive_share)
         coverage = distinctive_coverage(texts, weights)
