@@ -1,15 +1,18 @@
-"""Resolve relative time expressions ("yesterday", "last Saturday", "next month") against a reference date.
+"""Resolve relative time expressions ("yesterday", "last Saturday", "next month", "the past two weeks") against a
+reference date.
 
 The absolute date is written into the text right after the expression, e.g.
 "went to a support group yesterday (7 May 2023)", and the earliest resolved date is returned so the
-proposition can carry it as `valid_from`.
+proposition can carry it as `valid_from`. Each expression also covers a span of days, as wide as it says: a day, a
+weekend, a calendar month ("last month"), the days up to the reference ("the past two weeks"); recall reads a
+query's times as those spans (graph/recall/steps/when.py).
 """
 
 from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 _NUMBERS = {
@@ -28,6 +31,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (kind, re.compile(rf"\b{pattern}\b", re.IGNORECASE))
     for kind, pattern in [
         ("ago", rf"{_NUMBER} (?P<unit>day|week|month|year)s? ago"),
+        ("past", rf"(?:past|last) {_NUMBER} (?P<unit>day|week|month|year)s"),
         ("last_night", r"last night"),
         ("yesterday", r"(?:the day before yesterday|yesterday)"),
         ("today", r"(?:today|tonight|this morning|this afternoon|this evening)"),
@@ -40,9 +44,18 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 
 
 @dataclass(frozen=True)
+class Span:
+    """The days an expression covers, [first, end)."""
+
+    first: date
+    end: date
+
+
+@dataclass(frozen=True)
 class Resolution:
     text: str
-    dates: list[date]
+    dates: list[date]  # each expression's first day
+    spans: list[Span] = field(default_factory=list)  # each expression's days
 
     @property
     def earliest(self) -> date | None:
@@ -59,60 +72,83 @@ def _shift_months(day: date, months: int) -> date:
     return date(year, month + 1, min(day.day, calendar.monthrange(year, month + 1)[1]))
 
 
-def _resolve(kind: str, match: re.Match[str], ref: date) -> tuple[str, date] | None:
+def _day(day: date) -> Span:
+    return Span(day, day + timedelta(days=1))
+
+
+def _month(day: date) -> Span:
+    first = day.replace(day=1)
+    return Span(first, _shift_months(first, 1))
+
+
+def _year(year: int) -> Span:
+    return Span(date(year, 1, 1), date(year + 1, 1, 1))
+
+
+def _back(ref: date, n: int, unit: str) -> date:
+    if unit == "day":
+        return ref - timedelta(days=n)
+    if unit == "week":
+        return ref - timedelta(weeks=n)
+    if unit == "month":
+        return _shift_months(ref, -n)
+    return date(ref.year - n, ref.month, min(ref.day, 28))
+
+
+def _since(first: date, ref: date) -> tuple[str, Span]:
+    return f"since {_fmt(first)}", Span(first, ref + timedelta(days=1))
+
+
+def _count(groups: dict[str, str]) -> int:
+    return int(groups["n"]) if groups["n"].isdigit() else _NUMBERS[groups["n"]]
+
+
+def _resolve(kind: str, match: re.Match[str], ref: date) -> tuple[str, Span] | None:
+    """The label written after the expression, and the days it covers (its first day is the one it dates)."""
     groups = {k: (v.lower() if v else v) for k, v in match.groupdict().items()}
-    if kind == "ago":
-        n = int(groups["n"]) if groups["n"].isdigit() else _NUMBERS[groups["n"]]
-        unit = groups["unit"]
+    if kind == "ago":  # about that day, give or take: searched around it (graph/recall/steps/when.py)
+        n, unit = _count(groups), groups["unit"]
+        day = _back(ref, n, unit)
         approx = "around " if groups["n"] in {"a few", "few", "several", "a couple", "a couple of"} else ""
-        if unit == "day":
-            day = ref - timedelta(days=n)
-            return f"{approx}{_fmt(day)}", day
-        if unit == "week":
-            day = ref - timedelta(weeks=n)
-            return f"the week of {_fmt(day - timedelta(days=day.weekday()))}", day
-        if unit == "month":
-            day = _shift_months(ref, -n)
-            return f"{approx}{calendar.month_name[day.month]} {day.year}", day
-        day = date(ref.year - n, ref.month, min(ref.day, 28))
-        return f"{approx}{day.year}", day
+        labels = {"day": _fmt(day), "week": f"the week of {_fmt(day - timedelta(days=day.weekday()))}",
+                  "month": f"{calendar.month_name[day.month]} {day.year}", "year": str(day.year)}  # fmt: skip
+        return ("" if unit == "week" else approx) + labels[unit], _day(day)
+    if kind == "past":  # "the past two weeks": every day since then, up to the reference day
+        return _since(_back(ref, _count(groups), groups["unit"]), ref)
     if kind == "last_night":
-        day = ref - timedelta(days=1)
-        return _fmt(day), day
+        return _fmt(ref - timedelta(days=1)), _day(ref - timedelta(days=1))
     if kind == "yesterday":
         day = ref - timedelta(days=2 if "before" in match.group(0).lower() else 1)
-        return _fmt(day), day
+        return _fmt(day), _day(day)
     if kind == "today":
-        return _fmt(ref), ref
+        return _fmt(ref), _day(ref)
     if kind == "tomorrow":
-        day = ref + timedelta(days=1)
-        return _fmt(day), day
+        return _fmt(ref + timedelta(days=1)), _day(ref + timedelta(days=1))
     if kind == "weekday":
         target = _WEEKDAYS[groups["weekday"]]
         if groups["rel"] in {"last", "this past"}:
-            back = (ref.weekday() - target) % 7 or 7
-            day = ref - timedelta(days=back)
+            day = ref - timedelta(days=(ref.weekday() - target) % 7 or 7)
         else:
-            ahead = (target - ref.weekday()) % 7 or 7
-            day = ref + timedelta(days=ahead)
-        return _fmt(day), day
+            day = ref + timedelta(days=(target - ref.weekday()) % 7 or 7)
+        return _fmt(day), _day(day)
     if kind == "weekend":
         saturday = 5
         if groups["rel"] in {"last", "this past"}:
             day = ref - timedelta(days=(ref.weekday() - saturday) % 7 or 7)
         else:
             day = ref + timedelta(days=(saturday - ref.weekday()) % 7)
-        return f"the weekend of {_fmt(day)}", day
+        return f"the weekend of {_fmt(day)}", Span(day, day + timedelta(days=2))
     unit, rel = groups["unit"], groups["rel"]
-    step = {"last": -1, "past": -1, "next": 1, "this": 0}[rel]
+    if rel == "past":  # "the past month" runs up to the reference day; "last month" is the calendar month before
+        return _since(_back(ref, 1, unit), ref)
+    step = {"last": -1, "next": 1, "this": 0}[rel]
     if unit == "week":
         monday = ref - timedelta(days=ref.weekday()) + timedelta(weeks=step)
-        return f"the week of {_fmt(monday)}", monday
+        return f"the week of {_fmt(monday)}", Span(monday, monday + timedelta(weeks=1))
     if unit == "month":
         day = _shift_months(ref.replace(day=1), step)
-        return f"{calendar.month_name[day.month]} {day.year}", day
-    day = date(ref.year + step, 1, 1)
-    return str(day.year), day
+        return f"{calendar.month_name[day.month]} {day.year}", _month(day)
+    return str(ref.year + step), _year(ref.year + step)
 
 
 def resolve_relative_times(text: str, reference: datetime | date | None) -> Resolution:
@@ -120,20 +156,20 @@ def resolve_relative_times(text: str, reference: datetime | date | None) -> Reso
     if reference is None:
         return Resolution(text, [])
     ref = reference.date() if isinstance(reference, datetime) else reference
-    spans: list[tuple[int, int, str, date]] = []
+    found: list[tuple[int, int, str, Span]] = []
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
-            if any(start < match.end() and match.start() < end for start, end, _, _ in spans):
+            if any(start < match.end() and match.start() < end for start, end, _, _ in found):
                 continue  # an earlier, more specific pattern already covers this text
             resolved = _resolve(kind, match, ref)
             if resolved:
-                spans.append((match.start(), match.end(), resolved[0], resolved[1]))
-    if not spans:
+                found.append((match.start(), match.end(), resolved[0], resolved[1]))
+    if not found:
         return Resolution(text, [])
     out, last = [], 0
-    for _start, end, label, _ in sorted(spans):
+    for _start, end, label, _ in sorted(found):
         out.append(text[last:end])
         out.append(f" ({label})")
         last = end
     out.append(text[last:])
-    return Resolution("".join(out), [day for *_, day in spans])
+    return Resolution("".join(out), [span.first for *_, span in found], [span for *_, span in found])

@@ -6,7 +6,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -67,6 +67,16 @@ class Hit:
     # A full-text hit's share of the query's distinctive words, against the pool's best (graph/recall/bm25.py
     # `distinctive_coverage`; 1 where not scored with the space's own statistics).
     coverage: float = 1.0
+
+
+@dataclass(frozen=True)
+class TimeWindow:
+    """The days around a time a query names ([start, end)), and the days it names itself ([core_start, core_end))."""
+
+    start: datetime
+    end: datetime
+    core_start: datetime
+    core_end: datetime
 
 
 @dataclass(frozen=True)
@@ -322,12 +332,13 @@ class GraphSearcher:
             keys.extend(sorted({key for r in mine for key in r["keys"]}))
         return pages
 
-    def episodes_within(self, windows: Sequence[tuple[datetime, datetime]], vector: list[float], k: int) -> WindowHits:
-        """The episodes of any of the (start, end) windows, at most k: first those holding a statement whose own time
-        falls in one ("last month", told weeks later), then those that occurred in one; closest to `vector` first."""
+    def episodes_within(self, windows: Sequence[TimeWindow], vector: list[float], k: int) -> WindowHits:
+        """The episodes of any of the time windows, at most k: first those holding a statement whose own time falls
+        in the days a window names ("last month", told weeks later), then in the days around them, then those told
+        within a window; closest to `vector` first."""
         if not windows:
             return WindowHits([], 0)
-        rows = self._rows("window_episodes", windows=[{"start": s, "end": e} for s, e in windows], vector=vector, k=k)
+        rows = self._rows("window_episodes", windows=[asdict(w) for w in windows], vector=vector, k=k)
         return WindowHits([_episode_hit(r) for r in rows], sum(1 for r in rows if r["stated"]))
 
     def concepts_by_key(self, keys: Sequence[str]) -> list[ConceptHit]:

@@ -42,7 +42,8 @@ def test_what_happened_at_the_time_the_query_names_comes_first(space: str) -> No
     engine = _engine()
     result = engine.recall(RecallRequest(space=space, query=query, asker="User", now=asked))
     step = next(s for s in result.trace if s.step == "when")
-    assert step.detail["days"] == ["2023-05-10"] and step.detail["episodes"] == 2  # U2 and its reply
+    assert step.detail["days"] == [{"from": "2023-05-10", "to": "2023-05-10"}]
+    assert step.detail["episodes"] == 2  # U2 and its reply
     top = result.items[0]
     assert [p.external_id for p in top.provenance] == ["U2"] and "when" in top.found_by
 
@@ -71,6 +72,7 @@ def test_a_statement_that_says_when_it_happened_is_found_by_that_time_not_by_whe
     asked = datetime(2023, 5, 24, 12, tzinfo=UTC)
     result = _engine().recall(RecallRequest(space=space, query=query, asker="User", now=asked))
     step = next(s for s in result.trace if s.step == "when")
-    assert step.detail["days"] == ["2023-04-01"] and step.detail["episodes"] == step.detail["stated"] == 1
+    assert step.detail["days"] == [{"from": "2023-04-01", "to": "2023-04-30"}]  # the whole month
+    assert step.detail["episodes"] == step.detail["stated"] == 1
     top = result.items[0]
     assert [p.external_id for p in top.provenance] == ["U2"] and "when" in top.found_by

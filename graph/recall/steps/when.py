@@ -11,44 +11,48 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from engram.extraction.temporal import resolve_relative_times
+from engram.extraction.temporal import Span, resolve_relative_times
 from graph.recall.candidates import merge_episode_hits
 from graph.recall.models import TraceStep
 from graph.recall.run import RecallRun
-from graph.recall.search import Hit
+from graph.recall.search import Hit, TimeWindow
 
 
 @dataclass(frozen=True)
 class WhenSearch:
-    days: list[date]  # the times the query names, resolved
+    spans: list[Span]  # the times the query names, resolved to the days each covers
     hits: list[Hit]
     stated: int  # how many of the hits (the first) hold a statement dated in the days around one
 
 
-def windows(days: list[date], width: int) -> list[tuple[datetime, datetime]]:
-    """The `width` days either side of each day (UTC): a week or a month named loosely ("two weeks ago", "last
-    month" resolves to its first day) still covers what happened then."""
-    spans = []
-    for day in sorted(set(days)):
-        midnight = datetime(day.year, day.month, day.day, tzinfo=UTC)
-        spans.append((midnight - timedelta(days=width), midnight + timedelta(days=width + 1)))
-    return spans
+def windows(spans: list[Span], width: int) -> list[TimeWindow]:
+    """Each span's days (its core) with `width` days either side (UTC): a time named loosely ("two weeks ago", "last
+    month") still covers what happened around it."""
+    around = timedelta(days=width)
+    return [
+        TimeWindow(_midnight(s.first - around), _midnight(s.end + around), _midnight(s.first), _midnight(s.end))
+        for s in sorted(set(spans), key=lambda s: (s.first, s.end))
+    ]
+
+
+def _midnight(day: date) -> datetime:
+    return datetime(day.year, day.month, day.day, tzinfo=UTC)
 
 
 def search_when(run: RecallRun) -> WhenSearch:
     now = run.request.now
     if now is None:
         return WhenSearch([], [], 0)
-    days = resolve_relative_times(run.request.query, now).dates
-    found = run.searcher.episodes_within(windows(days, run.tuning.when_days), run.vector, run.tuning.when_k)
-    return WhenSearch(days, found.hits, found.stated)
+    spans = resolve_relative_times(run.request.query, now).spans
+    found = run.searcher.episodes_within(windows(spans, run.tuning.when_days), run.vector, run.tuning.when_k)
+    return WhenSearch(spans, found.hits, found.stated)
 
 
 def join_when(run: RecallRun, search: WhenSearch) -> int:
     """Merges the episodes of the times the query names; returns how many there were."""
     before = len(run.candidates)
     merge_episode_hits("when", search.hits, run.types, run.candidates, run.vote)
-    detail = {"days": [d.isoformat() for d in search.days], "episodes": len(search.hits), "stated": search.stated,
-              "new": len(run.candidates) - before}  # fmt: skip
+    days = [{"from": s.first.isoformat(), "to": (s.end - timedelta(days=1)).isoformat()} for s in search.spans]
+    detail = {"days": days, "episodes": len(search.hits), "stated": search.stated, "new": len(run.candidates) - before}
     run.trace.append(TraceStep(step="when", detail=detail))
     return len(search.hits)

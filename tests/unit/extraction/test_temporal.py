@@ -19,6 +19,9 @@ SESSION = datetime(2023, 5, 8, 13, 56)  # a Monday
         ("It was 3 days ago", "3 days ago (5 May 2023)", date(2023, 5, 5)),
         ("See you next Friday", "next Friday (12 May 2023)", date(2023, 5, 12)),
         ("last Monday was rough", "last Monday (1 May 2023)", date(2023, 5, 1)),
+        ("I've baked twice in the past two weeks", "the past two weeks (since 24 April 2023)", date(2023, 4, 24)),
+        ("I read a lot over the last 3 days", "last 3 days (since 5 May 2023)", date(2023, 5, 5)),
+        ("I've been busy for the past month", "the past month (since 8 April 2023)", date(2023, 4, 8)),
     ],
 )
 def test_relative_expressions_get_absolute_dates(text: str, expected_text: str, expected_day: date) -> None:
