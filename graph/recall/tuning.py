@@ -38,8 +38,9 @@ class RecallTuning:
     page_items: int = 5
     page_passages: int = 3
     page_k: int = 40
-    # When (graph/recall/steps/when.py): with the request's `now`, the `when_k` episodes closest to the query that
-    # occurred within `when_days` days of a time the query names ("two weeks ago") join the candidates (0: off).
+    # When (graph/recall/steps/when.py): with the request's `now`, `when_k` episodes of the days a query names ("two
+    # weeks ago", "last month") and `when_days` either side join the candidates (0: off): those holding a statement
+    # dated then by its own words first, then those told then, closest to the query first.
     # LongMemEval dev (51 q, the question date as now): turn R@10 88.6 -> 90.5 (tune half 88.1 -> 91.7), R@5 and
     # session any@5 the same; 4 of the 51 questions name a relative time.
     when_k: int = 25

@@ -1,10 +1,11 @@
-"""When: a query that names a time relative to when it is asked ("What did I do two weeks ago?") is read against the
-request's `now` (engram/extraction/temporal.py, the rule ingestion resolves "yesterday" by), and the episodes of the
-days around each time it names join the candidates (list "when"). First come those holding a statement that says it
-happened then: ingestion dated it by its own words ("I cleaned my sneakers last month", told weeks later; "I went to
-the Met today"), and that is stronger evidence than having been told then, when a person also recalls older outings
-and plans new ones. Then the episodes told then; each group closest to the query first. Without `now` nothing is
-read: a relative time means nothing without the moment it is relative to."""
+"""When: a query that names a time relative to when it is asked ("What did I do two weeks ago?", "last month", "the
+past two weeks") is read against the request's `now` (engram/extraction/temporal.py, the rule ingestion resolves
+"yesterday" by) as the days each time covers, and the episodes of those days and a week either side join the
+candidates (list "when"). First come those holding a statement that says it happened in the days named, then around
+them: ingestion dated it by its own words ("I cleaned my sneakers last month", told weeks later; "I went to the Met
+today"), and that is stronger evidence than having been told then, when a person also recalls older outings and plans
+new ones. Then the episodes told then; each group closest to the query first. Without `now` nothing is read: a
+relative time means nothing without the moment it is relative to."""
 
 from __future__ import annotations
 
