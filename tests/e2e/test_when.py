@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from engram.embedding import get_embedder
+from graph.recall import search
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
 from tests.support.jobs import ingest
@@ -23,8 +26,14 @@ def _engine() -> RecallEngine:
     return RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens)
 
 
-def test_what_happened_at_the_time_the_query_names_comes_first(space: str) -> None:
-    """Three outings on three dates, each told in a session of its own; the question names none of them, only when."""
+@pytest.mark.parametrize("exact_scan_max", [5000, 0], ids=["exact-scan", "vector-index"])
+def test_what_happened_at_the_time_the_query_names_comes_first(
+    space: str, exact_scan_max: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three outings on three dates, each told in a session of its own; the question names none of them, only when.
+    Through the exact scan of a small space and through a large space's path (dated statements scanned, the episodes
+    told then through the vector index)."""
+    monkeypatch.setattr(search, "EXACT_SCAN_MAX", exact_scan_max)
     sessions = [
         {
             "id": f"s{i}",
@@ -52,10 +61,14 @@ def test_what_happened_at_the_time_the_query_names_comes_first(space: str) -> No
     assert all("when" not in item.found_by for item in without.items)
 
 
-def test_a_statement_that_says_when_it_happened_is_found_by_that_time_not_by_when_it_was_told(space: str) -> None:
+@pytest.mark.parametrize("exact_scan_max", [5000, 0], ids=["exact-scan", "vector-index"])
+def test_a_statement_that_says_when_it_happened_is_found_by_that_time_not_by_when_it_was_told(
+    space: str, exact_scan_max: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """'I cleaned my sneakers last month' was told late in May; asked in May about last month, it is found by the time
     it says, April, where nothing was told, and comes first, above the boots cleaned this morning and the shoes bought
     this month."""
+    monkeypatch.setattr(search, "EXACT_SCAN_MAX", exact_scan_max)
     sessions = [
         ("2023-05-10T18:00:00Z", "I bought new running shoes at the mall."),
         ("2023-05-22T18:00:00Z", "I finally got around to cleaning my white Adidas sneakers last month."),
