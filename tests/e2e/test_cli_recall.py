@@ -22,7 +22,7 @@ def test_recall_prints_the_fact_and_its_provenance(space: str, conversation: dic
     assert "'meant': ['Caroline']" in " ".join(mine.stdout.split())
     dated = engram("recall", "What did Caroline do two weeks ago?", "--space", space, "--now", "2023-05-22", "--trace")
     assert dated.returncode == 0, dated.stderr
-    assert "'days': ['2023-05-08']" in " ".join(dated.stdout.split())
+    assert "'days': [{'from': '2023-05-08', 'to': '2023-05-08'}]" in " ".join(dated.stdout.split())
 
 
 def test_recall_rejects_bad_input() -> None:
