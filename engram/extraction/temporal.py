@@ -31,7 +31,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (kind, re.compile(rf"\b{pattern}\b", re.IGNORECASE))
     for kind, pattern in [
         ("ago", rf"{_NUMBER} (?P<unit>day|week|month|year)s? ago"),
-        ("past", rf"(?:past|last) {_NUMBER} (?P<unit>day|week|month|year)s"),
+        # Not "the last three days of the trip": those are the trip's, not the days up to the reference.
+        ("past", rf"(?:past|last) {_NUMBER} (?P<unit>day|week|month|year)s(?!\s+of\b)"),
         ("last_night", r"last night"),
         ("yesterday", r"(?:the day before yesterday|yesterday)"),
         ("today", r"(?:today|tonight|this morning|this afternoon|this evening)"),

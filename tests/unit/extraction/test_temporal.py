@@ -40,6 +40,11 @@ def test_no_reference_date_means_no_resolution() -> None:
     assert resolve_relative_times("I went there yesterday", None).text == "I went there yesterday"
 
 
+def test_the_last_days_of_something_else_are_not_the_days_up_to_now() -> None:
+    resolution = resolve_relative_times("I loved the last three days of the trip", SESSION)
+    assert resolution.text == "I loved the last three days of the trip" and resolution.earliest is None
+
+
 def test_earliest_of_several_expressions() -> None:
     resolution = resolve_relative_times("Last year I moved, and yesterday I unpacked", SESSION)
     assert resolution.earliest == date(2022, 1, 1)
