@@ -1,7 +1,8 @@
-// A large space's half of window_episodes: the episodes holding a statement whose own time falls in one of $windows
-// (read there), those dated in the days named first, then around them; each group closest to the query first, at most
-// $k. Only the dated statements are scanned, a small share of a space's knowledge; the episodes only told in a window
-// come from window_told_episodes, through the vector index.
+// The episodes holding a statement whose own time falls in one of $windows: the statement's time (valid_from, dated
+// by its words at ingestion) is none of the times it was told ("I cleaned my sneakers last month", told weeks later;
+// "I went to the Met today", resolved to its day; a statement told twice keeps its first telling's time). Those dated
+// in the days a window names ({core_start, core_end}) first, then around them ({start, end}); each group closest to
+// the query first, at most $k. Only dated statements are scanned, a small share of a space's knowledge.
 UNWIND $windows AS window
 MATCH (d:Proposition {space: $space})-[:PROVEN_BY]->(e:Episode {space: $space})
 WHERE d.valid_from >= window.start AND d.valid_from < window.end
@@ -21,5 +22,5 @@ OPTIONAL MATCH (r:Prescription {space: $space})-[:PROVEN_BY]->(e)
 WHERE r.status = 'active' AND ($as_of IS NULL OR r.recorded_at <= $as_of)
 WITH e, score, stated, propositions, knowledge, collect(r.id) AS prescriptions
 ORDER BY stated DESC, score DESC, e.id
-RETURN collect({id: e.id, score: score, stated: true, propositions: propositions, prescriptions: prescriptions,
+RETURN collect({id: e.id, score: score, propositions: propositions, prescriptions: prescriptions,
                 knowledge: knowledge + size(prescriptions)}) AS rows

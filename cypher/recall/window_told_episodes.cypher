@@ -1,4 +1,4 @@
-// A large space's other half of window_episodes: the episodes told within any of $windows ({start, end}), closest to
+// A large space's episodes told within any of $windows ({start, end}), closest to
 // the query first, at most $k, through the vector index: of its $fetch nearest rows, those of this space told then
 // (the searcher fetches more until $k come back or the index has no more to give, as dense_episodes does).
 CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node, score
@@ -22,7 +22,7 @@ CALL (own) {
   WHERE r.status = 'active' AND ($as_of IS NULL OR r.recorded_at <= $as_of)
   WITH node, score, propositions, knowledge, collect(r.id) AS prescriptions
   ORDER BY score DESC, node.id
-  RETURN collect({id: node.id, score: score, stated: false, propositions: propositions, prescriptions: prescriptions,
+  RETURN collect({id: node.id, score: score, propositions: propositions, prescriptions: prescriptions,
                    knowledge: knowledge + size(prescriptions)}) AS rows
 }
 RETURN fetched, rows

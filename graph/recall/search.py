@@ -339,19 +339,22 @@ class GraphSearcher:
         if not windows:
             return WindowHits([], 0)
         spans = [asdict(w) for w in windows]
+        stated = self._rows("window_stated_episodes", windows=spans, vector=vector, k=k)
+        # Enough told episodes that k remain once those already found by a dated statement are set aside.
+        told_k = k + len(stated)
+        told: list[Hit] | None = None
         if self.size("episodes") > EXACT_SCAN_MAX:
             # Scanning every episode of a month in a large space cost 289 ms at 100k episodes (a day's window 102):
-            # the dated statements are scanned, the episodes told then come through the vector index.
-            stated = self._rows("window_stated_episodes", windows=spans, vector=vector, k=k)
+            # the episodes told then come through the vector index, and the exact scan only where it cannot give them.
             index = self.vector_index("episodes")
-            told, complete = self._overfetch("window_told_episodes", k, MAX_FETCH, index=index, windows=spans,
-                                             vector=vector)  # fmt: skip
-            if complete:
-                seen = {r["id"] for r in stated}
-                hits = [_episode_hit(r) for r in stated] + [h for h in told if h.id not in seen]
-                return WindowHits(hits[:k], min(len(stated), k))
-        rows = self._rows("window_episodes", windows=spans, vector=vector, k=k)
-        return WindowHits([_episode_hit(r) for r in rows], sum(1 for r in rows if r["stated"]))
+            found, complete = self._overfetch("window_told_episodes", told_k, MAX_FETCH, index=index, windows=spans,
+                                              vector=vector)  # fmt: skip
+            told = found if complete else None
+        if told is None:
+            told = [_episode_hit(r) for r in self._rows("window_episodes", windows=spans, vector=vector, k=told_k)]
+        seen = {r["id"] for r in stated}
+        hits = [_episode_hit(r) for r in stated] + [h for h in told if h.id not in seen]
+        return WindowHits(hits[:k], len(stated))
 
     def concepts_by_key(self, keys: Sequence[str]) -> list[ConceptHit]:
         if not keys:
