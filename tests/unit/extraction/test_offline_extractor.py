@@ -19,6 +19,16 @@ def test_statement_becomes_a_self_contained_dated_proposition() -> None:
     assert "LGBTQ support group" in draft.concept_phrases
 
 
+def test_an_answer_in_markdown_yields_plain_statements_and_quotes_stay_as_said() -> None:
+    text = 'Here are two:\n\n1. **"Sunshine of Your Love" by Cream**: a riff you have heard.'
+    text += "\n2. **Layer it up**: Add a jacket."
+    drafts = OfflineExtractor().extract([_episode(text)])
+    assert [d.text for d in drafts] == [
+        'Here are two: "Sunshine of Your Love" by Cream: a riff Melanie has heard.',
+        "Caroline said: Layer it up: Add a jacket.",
+    ]
+
+
 def test_greetings_yield_nothing() -> None:
     assert OfflineExtractor().extract([_episode("Hey Mel! Good to see you! Thanks!")]) == []
 
