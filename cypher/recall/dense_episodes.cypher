@@ -1,7 +1,6 @@
 // With $speakers: only what they said (the over-fetch grows by their share of the index's rows).
 // `fetched` below $fetch: the index had no more rows to give, so a larger fetch would find nothing new.
-// Each hit comes with the current knowledge it proves and how much it ever proved (graph/recall/search.py,
-// `Hit`): recall needs both, and a second round trip for them cost a statement a search.
+// Each hit comes with the current knowledge it proves and how much it ever proved (episode_knowledge).
 CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node, score
 WITH count(*) AS fetched,
      collect(CASE WHEN node.space = $space AND ($as_of IS NULL OR node.recorded_at <= $as_of)
@@ -12,18 +11,9 @@ CALL (own) {
   WITH hit.node AS node, hit.score AS score
   ORDER BY score DESC, node.id  // ties broken by id: the same memory answers the same way
   LIMIT $k
-  OPTIONAL MATCH (p:Proposition {space: $space})-[:PROVEN_BY]->(node)
-  WITH node, score, p, CASE WHEN $as_of IS NULL THEN p.status = 'active'
-       ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END AS current,
-       $as_of IS NULL OR p.recorded_at <= $as_of AS known  // what memory had recorded by then
-  WITH node, score, collect(CASE WHEN current THEN p.id END) AS propositions,
-       count(CASE WHEN known THEN p END) AS knowledge
-  // A trajectory step proves the prescriptions drawn from it (they have no later versions: current = active).
-  OPTIONAL MATCH (r:Prescription {space: $space})-[:PROVEN_BY]->(node)
-  WHERE r.status = 'active' AND ($as_of IS NULL OR r.recorded_at <= $as_of)
-  WITH node, score, propositions, knowledge, collect(r.id) AS prescriptions
+  // include recall/episode_knowledge
+  WITH node, score, row
   ORDER BY score DESC, node.id
-  RETURN collect({id: node.id, score: score, propositions: propositions, prescriptions: prescriptions,
-                   knowledge: knowledge + size(prescriptions)}) AS rows
+  RETURN collect(row) AS rows
 }
 RETURN fetched, rows

@@ -21,18 +21,9 @@ CALL (own) {
   WITH hit.node AS node, hit.score AS score
   ORDER BY score DESC, node.id  // ties broken by id: the same memory answers the same way
   LIMIT $k
-  OPTIONAL MATCH (p:Proposition {space: $space})-[:PROVEN_BY]->(node)
-  WITH node, score, p, CASE WHEN $as_of IS NULL THEN p.status = 'active'
-       ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END AS current,
-       $as_of IS NULL OR p.recorded_at <= $as_of AS known  // what memory had recorded by then
-  WITH node, score, collect(CASE WHEN current THEN p.id END) AS propositions,
-       count(CASE WHEN known THEN p END) AS knowledge
-  // A trajectory step proves the prescriptions drawn from it (they have no later versions: current = active).
-  OPTIONAL MATCH (r:Prescription {space: $space})-[:PROVEN_BY]->(node)
-  WHERE r.status = 'active' AND ($as_of IS NULL OR r.recorded_at <= $as_of)
-  WITH node, score, propositions, knowledge, collect(r.id) AS prescriptions
+  // include recall/episode_knowledge
+  WITH node, score, row
   ORDER BY score DESC, node.id
-  RETURN collect({id: node.id, score: score, propositions: propositions, prescriptions: prescriptions,
-                   knowledge: knowledge + size(prescriptions), text: node.text}) AS rows
+  RETURN collect(row {.*, text: node.text}) AS rows
 }
 RETURN fetched, rows, holding

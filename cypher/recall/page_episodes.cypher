@@ -3,8 +3,8 @@
 // no concept key holds; never the item's own document) and those the query names ("query": $names, longest first).
 // Each page gives its passages closest to the query (at most $per_page); each kind of page ranks its passages by the
 // naming item's rank or the name's order, then by closeness, and keeps its first $k. A multi-hop question's bridge
-// passage is close to what the first hop found, not to the question. Each row carries the knowledge it proves as
-// dense_episodes' do.
+// passage is close to what the first hop found, not to the question. Each row carries the knowledge it proves
+// (episode_knowledge).
 CALL () {
   UNWIND $items AS item
   MATCH (p:Proposition {space: $space, id: item.id})
@@ -40,14 +40,9 @@ CALL (s) {
 WITH via, e, min(rank) AS rank, max(score) AS score, apoc.coll.toSet(apoc.coll.flatten(collect(keys))) AS keys
 ORDER BY via, rank, score DESC, e.id
 WITH via, collect({e: e, rank: rank, score: score, keys: keys})[..$k] AS first
-UNWIND first AS row
-WITH via, row.e AS e, row.rank AS rank, row.score AS score, row.keys AS keys
-OPTIONAL MATCH (p:Proposition {space: $space})-[:PROVEN_BY]->(e)
-WITH via, e, rank, score, keys, p, CASE WHEN $as_of IS NULL THEN p.status = 'active'
-     ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END AS current,
-     $as_of IS NULL OR p.recorded_at <= $as_of AS known
-WITH via, e, rank, score, keys, collect(CASE WHEN current THEN p.id END) AS propositions,
-     count(CASE WHEN known THEN p END) AS knowledge
-ORDER BY via, rank, score DESC, e.id
-RETURN collect({via: via, id: e.id, score: score, keys: keys, propositions: propositions, prescriptions: [],
-                knowledge: knowledge}) AS rows
+UNWIND first AS page
+WITH via, page.e AS node, page.rank AS rank, page.score AS score, page.keys AS keys
+// include recall/episode_knowledge
+WITH via, node, rank, score, keys, row
+ORDER BY via, rank, score DESC, node.id
+RETURN collect(row {.*, via: via, keys: keys}) AS rows

@@ -4,23 +4,16 @@
 // in the days a window names ({core_start, core_end}) first, then around them ({start, end}); each group closest to
 // the query first, at most $k. Only dated statements are scanned, a small share of a space's knowledge.
 UNWIND $windows AS window
-MATCH (d:Proposition {space: $space})-[:PROVEN_BY]->(e:Episode {space: $space})
+MATCH (d:Proposition {space: $space})-[:PROVEN_BY]->(node:Episode {space: $space})
 WHERE d.valid_from >= window.start AND d.valid_from < window.end
   AND NOT EXISTS { (d)-[:PROVEN_BY]->(told:Episode) WHERE told.occurred_at = d.valid_from }
-  AND ($as_of IS NULL OR (d.recorded_at <= $as_of AND e.recorded_at <= $as_of))
-WITH e, max(CASE WHEN d.valid_from >= window.core_start AND d.valid_from < window.core_end THEN 2 ELSE 1 END) AS stated
-WITH e, stated, vector.similarity.cosine(e.embedding, $vector) AS score
-ORDER BY stated DESC, score DESC, e.id
+  AND ($as_of IS NULL OR (d.recorded_at <= $as_of AND node.recorded_at <= $as_of))
+WITH node,
+     max(CASE WHEN d.valid_from >= window.core_start AND d.valid_from < window.core_end THEN 2 ELSE 1 END) AS stated
+WITH node, stated, vector.similarity.cosine(node.embedding, $vector) AS score
+ORDER BY stated DESC, score DESC, node.id
 LIMIT $k
-OPTIONAL MATCH (p:Proposition {space: $space})-[:PROVEN_BY]->(e)
-WITH e, score, stated, p, CASE WHEN $as_of IS NULL THEN p.status = 'active'
-     ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END AS current,
-     $as_of IS NULL OR p.recorded_at <= $as_of AS known
-WITH e, score, stated, collect(CASE WHEN current THEN p.id END) AS propositions,
-     count(CASE WHEN known THEN p END) AS knowledge
-OPTIONAL MATCH (r:Prescription {space: $space})-[:PROVEN_BY]->(e)
-WHERE r.status = 'active' AND ($as_of IS NULL OR r.recorded_at <= $as_of)
-WITH e, score, stated, propositions, knowledge, collect(r.id) AS prescriptions
-ORDER BY stated DESC, score DESC, e.id
-RETURN collect({id: e.id, score: score, propositions: propositions, prescriptions: prescriptions,
-                knowledge: knowledge + size(prescriptions)}) AS rows
+// include recall/episode_knowledge
+WITH node, score, stated, row
+ORDER BY stated DESC, score DESC, node.id
+RETURN collect(row) AS rows
