@@ -14,6 +14,9 @@ _IRREGULAR = {
     "don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", "weren't": "wasn't",
 }  # fmt: skip
 _COMMON_VERBS = load_wordlist("present_verbs")
+# An auxiliary right before the pronoun: the verb after it keeps its form ("Can I use", "Didn't I say").
+_AUXILIARY_BEFORE = r"(?:can|could|should|would|will|shall|may|might|must|did|does|do)(?:n['’]t)?\s+$"
+_AFTER_AUXILIARY = re.compile(rf"\b{_AUXILIARY_BEFORE}", re.IGNORECASE)
 
 
 def _third_person(verb: str) -> str:
@@ -72,8 +75,10 @@ def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
         out = _inverted(out, you_verbs, "[Yy]ou", addressee)
 
     def subject_verb(match: re.Match[str], name: str) -> str:
-        adverb = match.group("adv") or ""
-        return f"{name} {adverb}{_third_person(match.group('verb'))}"
+        adverb, verb = match.group("adv") or "", match.group("verb")
+        if _AFTER_AUXILIARY.search(match.string, 0, match.start()):
+            return f"{name} {adverb}{verb}"  # "Should I put" -> "Should Leo put": the auxiliary agrees already
+        return f"{name} {adverb}{_third_person(verb)}"
 
     out = re.sub(
         r"\bI (?P<adv>(?:\w+ly |just |still |also |always |never )?)(?P<verb>\w+n['’]t\b|\w+)",

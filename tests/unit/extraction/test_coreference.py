@@ -40,6 +40,10 @@ def test_negations_and_common_verbs_agree_with_the_name() -> None:
     )
     # A word after "I" that is no verb there stays as it is; so do verbs already agreeing after a modal.
     assert resolve_persons("When I last swam, I can't say.", "Leo", None) == "When Leo last swam, Leo can't say."
+    # After an auxiliary the verb keeps its form; a verb whose past is the same word is not made present.
+    assert resolve_persons("Should I use it? Didn't I say so? I put it on yesterday.", "Leo", None) == (
+        "Should Leo use it? Didn't Leo say so? Leo put it on yesterday."
+    )
 
 
 def test_names_are_inserted_literally_whatever_their_characters() -> None:

@@ -50,7 +50,7 @@ def test_an_initial_or_a_title_before_a_name_ends_no_statement() -> None:
     assert [d.text for d in drafts] == [
         "J.K. Rowling inspires Caroline so much.",
         "Dr. Seuss books are for Caroline's kids.",
-        "Caroline reads George R. R. Martin too.",
+        "Caroline read George R. R. Martin too.",
     ]
 
 
