@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime
 from engram.extraction.base import DraftProposition, EpisodeContext
 from engram.extraction.coreference import ThirdPersons, resolve_persons
 from engram.extraction.keyphrases import STOPWORDS, extract_keyphrases
-from engram.extraction.markup import plain
+from engram.extraction.markup import plain_sentences
 from engram.extraction.sentences import split_sentences
 from engram.extraction.subject_reference import SubjectReferences, subject_name
 from engram.extraction.temporal import resolve_relative_times
@@ -41,7 +41,7 @@ class OfflineExtractor:
     def _from_episode(self, episode: EpisodeContext) -> list[DraftProposition]:
         drafts = []
         names = frozenset(episode.participants | {episode.speaker, episode.addressee} - {""})
-        sentences = [text for text in (plain(s) for s in split_sentences(episode.text)) if text]
+        sentences = plain_sentences(episode.text, split_sentences(episode.text))
         subject = SubjectReferences.of_passage(episode.title, sentences) if episode.title else None
         # In an utterance a pronoun means someone it introduced ("my sister Ana. She ..."); in a document, the
         # article's subject (SubjectReferences).
