@@ -5,24 +5,17 @@ from __future__ import annotations
 
 import re
 
-from engram.extraction.verbatim import set_aside
 from engram.extraction.wordlists import load_wordlist
 
 # Present-tense verbs that follow "I"/"you" and need the third person once a name stands there.
-_IRREGULAR = {
-    "am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "was": "was", "were": "was",
-    "don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", "weren't": "wasn't",
-}  # fmt: skip
+_IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "was": "was", "were": "was"}
 _COMMON_VERBS = load_wordlist("present_verbs")
-# An auxiliary right before the pronoun: the verb after it keeps its form ("Can I use", "Didn't I say").
-_AUXILIARY_BEFORE = r"(?:can|could|should|would|will|shall|may|might|must|did|does|do)(?:n['’]t)?\s+$"
-_AFTER_AUXILIARY = re.compile(rf"\b{_AUXILIARY_BEFORE}", re.IGNORECASE)
 
 
 def _third_person(verb: str) -> str:
-    lower = verb.lower().replace("’", "'")
+    lower = verb.lower()
     if lower in _IRREGULAR:
-        return _IRREGULAR[lower].replace("'", "’") if "’" in verb else _IRREGULAR[lower]
+        return _IRREGULAR[lower]
     if lower not in _COMMON_VERBS:
         return verb
     if re.search(r"(s|sh|ch|x|z|o)$", lower):
@@ -47,15 +40,9 @@ def _inverted(text: str, verbs: str, pronoun: str, name: str) -> str:
 
 
 def resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
-    """Replace I/me/my/mine/myself (and you/your/yours/yourself when the addressee is known), outside quotations
-    and fillers ("you know")."""
+    """Replace I/me/my/mine/myself (and you/your/yours/yourself when the addressee is known)."""
     if not speaker:
         return text
-    kept = set_aside(text)
-    return kept.restore(_resolve_persons(kept.masked, speaker, addressee))
-
-
-def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
     out = text
     contractions = [
         (r"\bI'm\b", f"{speaker} is"), (r"\bI've\b", f"{speaker} has"), (r"\bI'll\b", f"{speaker} will"),
@@ -69,19 +56,16 @@ def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
     for pattern, repl in contractions:
         out = _sub(pattern.replace("'", "['’]"), repl, out)
     # Questions put the verb first: "Are you making bowls?" -> "Is Maya making bowls?".
-    out = _inverted(out, r"[Aa]m|[Dd]o|[Hh]ave|[Ww]as|(?:[Dd]o|[Hh]ave)n['’]t", "I", speaker)
+    out = _inverted(out, r"[Aa]m|[Dd]o|[Hh]ave|[Ww]as", "I", speaker)
     if addressee:
-        you_verbs = r"[Aa]re|[Dd]o|[Hh]ave|[Ww]ere|(?:[Aa]re|[Dd]o|[Hh]ave|[Ww]ere)n['’]t"
-        out = _inverted(out, you_verbs, "[Yy]ou", addressee)
+        out = _inverted(out, r"[Aa]re|[Dd]o|[Hh]ave|[Ww]ere", "[Yy]ou", addressee)
 
     def subject_verb(match: re.Match[str], name: str) -> str:
-        adverb, verb = match.group("adv") or "", match.group("verb")
-        if _AFTER_AUXILIARY.search(match.string, 0, match.start()):
-            return f"{name} {adverb}{verb}"  # "Should I put" -> "Should Leo put": the auxiliary agrees already
-        return f"{name} {adverb}{_third_person(verb)}"
+        adverb = match.group("adv") or ""
+        return f"{name} {adverb}{_third_person(match.group('verb'))}"
 
     out = re.sub(
-        r"\bI (?P<adv>(?:\w+ly |just |still |also |always |never )?)(?P<verb>\w+n['’]t\b|\w+)",
+        r"\bI (?P<adv>(?:\w+ly |just |still |also |always |never )?)(?P<verb>\w+)",
         lambda m: subject_verb(m, speaker),
         out,
     )
@@ -92,8 +76,7 @@ def _resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
     out = _sub(r"\bme\b", speaker, out)
     if addressee:
         out = re.sub(
-            r"\b[Yy]ou (?P<adv>(?:\w+ly |just |still |also |always |never )?)"
-            r"(?P<verb>are|were|have|do|go|(?:are|were|have|do)n['’]t)\b",
+            r"\b[Yy]ou (?P<adv>(?:\w+ly |just |still |also |always |never )?)(?P<verb>are|were|have|do|go)\b",
             lambda m: subject_verb(m, addressee), out,
         )  # fmt: skip
         out = _sub(r"\b[Yy]ourself\b", addressee, out)
@@ -139,8 +122,7 @@ class ThirdPersons:
         return candidates[0] if len(candidates) == 1 else None
 
     def resolve(self, sentence: str) -> str:
-        kept = set_aside(sentence)  # not in a quotation: "She Loves You" is a song
-        out = kept.masked
+        out = sentence
         for gender, subject, obj, possessive in (("f", "She", "her", "her"), ("m", "He", "him", "his")):
             name = self._meant(gender)
             if name is None:
@@ -151,4 +133,4 @@ class ThirdPersons:
             out = _sub(rf"{pronoun}\b", name, out)
             out = _sub(rf"\b{obj}\b{_AFTER_OBJECT}", name, out)
             out = _sub(rf"\b{possessive}\b", f"{name}'s", out)
-        return kept.restore(out)
+        return out

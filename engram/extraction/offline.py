@@ -1,8 +1,8 @@
 """The offline proposition extractor: rules, no generative model.
 
-Each statement-like sentence of an episode becomes a self-contained proposition in plain text (no Markdown): persons
-resolved to names, relative times to absolute dates (also kept as `valid_from`), concept candidates from keyphrases.
-A shared image becomes a proposition of its own. Greetings and fillers yield nothing.
+Each statement-like sentence of an episode becomes a self-contained proposition: persons resolved to names,
+relative times to absolute dates (also kept as `valid_from`), concept candidates from keyphrases. A shared
+image becomes a proposition of its own. Greetings and fillers yield nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from datetime import UTC, date, datetime
 from engram.extraction.base import DraftProposition, EpisodeContext
 from engram.extraction.coreference import ThirdPersons, resolve_persons
 from engram.extraction.keyphrases import STOPWORDS, extract_keyphrases
-from engram.extraction.markup import plain_sentences
 from engram.extraction.sentences import split_sentences
 from engram.extraction.subject_reference import SubjectReferences, subject_name
 from engram.extraction.temporal import resolve_relative_times
@@ -41,7 +40,7 @@ class OfflineExtractor:
     def _from_episode(self, episode: EpisodeContext) -> list[DraftProposition]:
         drafts = []
         names = frozenset(episode.participants | {episode.speaker, episode.addressee} - {""})
-        sentences = plain_sentences(episode.text, split_sentences(episode.text))
+        sentences = split_sentences(episode.text)
         subject = SubjectReferences.of_passage(episode.title, sentences) if episode.title else None
         # In an utterance a pronoun means someone it introduced ("my sister Ana. She ..."); in a document, the
         # article's subject (SubjectReferences).

@@ -9,16 +9,13 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“A-Z0-9])")
 # ends no sentence.
 _TITLES = "Mr|Mrs|Ms|Dr|Prof|St|Mt|Ft|Gen|Col|Lt|Capt|Sgt|Rev|Gov|Sen"
 _ABBREVIATION = re.compile(rf"(?:^|[\s(\"'“.])(?:[A-HJ-Z]|{_TITLES})\.$")
-# Nor does "c." or "ca." before a year ("Ælfgar (died c. 1060) was ..."; a list's "c. Must ..." is an item).
-_CIRCA = re.compile(r"(?:^|[\s(\[;,–-])ca?\.$")
 
 
 def split_sentences(text: str) -> list[str]:
     text = text.strip()
     sentences, start = [], 0
     for end in _SENTENCE_END.finditer(text):
-        circa = _CIRCA.search(text, 0, end.start()) and text[end.end() : end.end() + 1].isdigit()
-        if not circa and not _ABBREVIATION.search(text, 0, end.start()):
+        if not _ABBREVIATION.search(text, 0, end.start()):
             sentences.append(text[start : end.start()])
             start = end.end()
     sentences.append(text[start:])

@@ -15,8 +15,6 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from engram.extraction.verbatim import set_aside
-
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "a couple": 2,
@@ -159,8 +157,6 @@ def resolve_relative_times(text: str, reference: datetime | date | None) -> Reso
     if reference is None:
         return Resolution(text, [])
     ref = reference.date() if isinstance(reference, datetime) else reference
-    kept = set_aside(text)  # "Last Night a DJ Saved My Life" names a song, not a night
-    text = kept.masked
     found: list[tuple[int, int, str, Span]] = []
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
@@ -170,11 +166,11 @@ def resolve_relative_times(text: str, reference: datetime | date | None) -> Reso
             if resolved:
                 found.append((match.start(), match.end(), resolved[0], resolved[1]))
     if not found:
-        return Resolution(kept.restore(text), [])
+        return Resolution(text, [])
     out, last = [], 0
     for _start, end, label, _ in sorted(found):
         out.append(text[last:end])
         out.append(f" ({label})")
         last = end
     out.append(text[last:])
-    return Resolution(kept.restore("".join(out)), [span.first for *_, span in found], [span for *_, span in found])
+    return Resolution("".join(out), [span.first for *_, span in found], [span for *_, span in found])

@@ -118,24 +118,6 @@ def test_speaker_names_with_backslashes_are_taken_literally(driver: neo4j.Driver
     assert any("\\g<0> loves A\\1's bowls" in t for t in texts), texts
 
 
-def test_a_quoted_title_and_a_markdown_answer_are_stored_as_said(driver: neo4j.Driver, space: str) -> None:
-    # "I" and "my" become the speaker's name, but not inside a quotation; an answer's Markdown stays in its episode.
-    said = 'I just mastered "Sweet Child O\' Mine" on my ukulele. You know, it took me three weeks.'
-    turns = [
-        {"speaker": "Ann", "text": said},
-        {"speaker": "Bob", "text": 'Nice! Next:\n\n1. **"Sunshine of Your Love" by Cream**: a classic riff.'},
-    ]
-    ingest(space, [{"type": "conversation", "id": "c", "sessions": [{"id": "s", "turns": turns}]}])
-    texts = sorted(r["t"] for r in rows(driver, "MATCH (p:Proposition {space: $s}) RETURN p.text AS t", s=space))
-    assert texts == [
-        "Ann just mastered \"Sweet Child O' Mine\" on Ann's ukulele.",
-        'Bob said: Next: "Sunshine of Your Love" by Cream: a classic riff.',
-        "You know, it took Ann three weeks.",
-    ], texts
-    (episode,) = rows(driver, "MATCH (e:Episode {space: $s, speaker: 'Bob'}) RETURN e.text AS t", s=space)
-    assert episode["t"].startswith("Nice! Next:\n\n1. **")
-
-
 def test_documents_become_passages_and_facts(driver: neo4j.Driver, space: str, document: dict[str, Any]) -> None:
     ingest(space, [document])
     passages = rows(driver, "MATCH (e:Episode {space: $s}) RETURN e.text AS text ORDER BY e.seq", s=space)

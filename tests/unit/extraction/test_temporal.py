@@ -45,12 +45,6 @@ def test_the_last_days_of_something_else_are_not_the_days_up_to_now() -> None:
     assert resolution.text == "I loved the last three days of the trip" and resolution.earliest is None
 
 
-def test_a_time_in_a_quotation_is_a_title_not_a_date() -> None:
-    resolution = resolve_relative_times('I played "Last Night a DJ Saved My Life" last night', SESSION)
-    assert resolution.text == 'I played "Last Night a DJ Saved My Life" last night (7 May 2023)'
-    assert resolution.dates == [date(2023, 5, 7)]
-
-
 def test_earliest_of_several_expressions() -> None:
     resolution = resolve_relative_times("Last year I moved, and yesterday I unpacked", SESSION)
     assert resolution.earliest == date(2022, 1, 1)
