@@ -20,8 +20,11 @@ def print_recall(console: Console, request: RecallRequest, trace: bool) -> None:
     settings = get_settings()
     driver, database = get_driver(), settings.neo4j.database
     # ENGRAM_KEYS_MODEL set: a language model names the query's concept keys under the schema constraint.
-    abstractor = create_abstractor(settings.keys, driver, database, redis.Redis.from_url(settings.redis.url))
-    engine = RecallEngine(driver, database, embedder.encode, embedder.count_tokens, abstractor=abstractor)
+    client = redis.Redis.from_url(settings.redis.url)
+    abstractor = create_abstractor(settings.keys, driver, database, client, settings.recall)
+    engine = RecallEngine(
+        driver, database, embedder.encode, embedder.count_tokens, abstractor=abstractor, config=settings.recall
+    )
     result = engine.recall(request)
     query, space = request.query, request.space
     table = Table(title=f"recall: {query!r} in '{space}' ({result.tokens} tokens, {result.hops} hop(s))")

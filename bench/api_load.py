@@ -30,9 +30,9 @@ from tqdm import tqdm
 from app.mcp.client_sessions import http_session, stdio_session
 from bench.common import LOCOMO_PATH, RESULTS_DIR, write_result
 from bench.locomo_data import load as load_locomo
+from bench.locomo_format import locomo_records
 from bench.mcp_caller import McpRecaller
 from engram.embedding import get_embedder
-from engram.formats.loading import InputFormat, parse_payload
 from engram.settings import get_settings
 from graph.admin import delete_space
 from graph.api_keys import ApiKeyStore
@@ -150,7 +150,7 @@ def main() -> None:
     driver, database = get_driver(), settings.neo4j.database
     _, questions = load_locomo(LOCOMO_PATH)
     raw = json.loads(LOCOMO_PATH.read_text())
-    records = [r.model_dump(mode="json") for r in parse_payload(json.dumps(raw[:2]), InputFormat.LOCOMO)]
+    records = [r.model_dump(mode="json") for r in locomo_records(json.dumps(raw[:2]))]
     first_sample = raw[0]["sample_id"]
     texts = [q.text for q in questions if q.sample_id == first_sample][: args.queries]
 

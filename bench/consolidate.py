@@ -28,10 +28,10 @@ from tqdm import tqdm
 
 from bench.common import LOCOMO_PATH, RESULTS_DIR, write_result
 from bench.locomo_data import Question, load
+from bench.locomo_format import locomo_records
 from bench.locomo_recall import CATEGORY_ORDER, aggregate, engram_units
 from bench.retrieval_metrics import turn_metrics
 from engram.embedding import get_embedder
-from engram.formats.loading import InputFormat, parse_payload
 from engram.settings import get_settings
 from graph.admin import delete_space
 from graph.consolidation.report import ConsolidationReport, GraphFigures, figures
@@ -53,7 +53,7 @@ def space_of(sample_id: str) -> str:
 def ingest_fresh(data: Path, reuse: bool, samples: list[str] | None = None) -> None:
     """Every space unconsolidated: re-ingested unless --reuse finds it ingested and never consolidated."""
     driver, database = get_driver(), get_settings().neo4j.database
-    records = [r for r in parse_payload(data.read_text(), InputFormat.LOCOMO) if not samples or r.id in samples]
+    records = [r for r in locomo_records(data.read_text()) if not samples or r.id in samples]
     for record in tqdm(records, desc="ingest conversations", unit="conv"):
         space = space_of(record.id)
         found = figures(driver, database, space)
@@ -170,9 +170,7 @@ def main() -> None:
         questions = questions[: args.limit_questions]
     ingest_fresh(args.data, args.reuse, args.samples)
     samples = [
-        record.id
-        for record in parse_payload(args.data.read_text(), InputFormat.LOCOMO)
-        if not args.samples or record.id in args.samples
+        record.id for record in locomo_records(args.data.read_text()) if not args.samples or record.id in args.samples
     ]
     driver, database = get_driver(), get_settings().neo4j.database
     embedder = get_embedder()

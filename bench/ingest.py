@@ -17,8 +17,8 @@ from typing import Any
 
 from bench.common import LOCOMO_PATH, RESULTS_DIR, write_result
 from bench.job_progress import wait_for_jobs
+from bench.locomo_format import locomo_records
 from engram.embedding import get_embedder
-from engram.formats.loading import InputFormat, parse_payload
 from engram.formats.records import ConversationRecord
 from engram.settings import get_settings
 from graph.admin import delete_space
@@ -95,7 +95,7 @@ def main() -> None:
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
 
-    records = [r for r in parse_payload(args.data.read_text(), InputFormat.LOCOMO) if isinstance(r, ConversationRecord)]
+    records = [r for r in locomo_records(args.data.read_text()) if isinstance(r, ConversationRecord)]
     texts = [turn_text(t.speaker, t.text, t.image_caption) for r in records for s in r.sessions for t in s.turns]
     turns = len(texts)
     print(f"{len(records)} conversations, {turns} turns")

@@ -22,9 +22,9 @@ from tqdm import tqdm
 from bench.common import LOCOMO_PATH, RESULTS_DIR, write_result
 from bench.flat_baselines import FlatIndex
 from bench.locomo_data import Question, Turn, load
+from bench.locomo_format import locomo_records
 from bench.retrieval_metrics import turn_metrics
 from engram.embedding import get_embedder
-from engram.formats.loading import InputFormat, parse_payload
 from engram.runtime import settle_heap
 from engram.settings import get_settings
 from graph.admin import delete_space
@@ -44,7 +44,7 @@ def space_of(sample_id: str) -> str:
 
 
 def ingest(data: Path, turns: dict[str, list[Turn]], reuse: bool) -> None:
-    records = parse_payload(data.read_text(), InputFormat.LOCOMO)
+    records = locomo_records(data.read_text())
     driver = get_driver()
     for record in tqdm(records, desc="ingest conversations", unit="conv"):
         space = space_of(record.id)

@@ -43,7 +43,7 @@ from graph.admin import delete_space
 from graph.driver import get_driver
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
-from graph.recall.participants import persons_meant
+from graph.recall.query import persons_meant
 from workers.jobs import wait_for_job
 from workers.resources import get_job_store
 from workers.tasks.ingest import submit_ingest

@@ -38,10 +38,10 @@ from graph.cypher import load
 from graph.driver import get_driver
 from graph.memory_writer import MemoryWriter
 from graph.params import vector_param
+from graph.recall.config import RecallConfig
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
 from graph.recall.search import SHARED_VECTOR_INDEXES
-from graph.recall.tuning import RecallTuning
 from graph.space_indexes import dedicate
 
 QUERIES = 200
@@ -185,10 +185,10 @@ def main() -> None:
         # Its own indexes only where this run gave them (a --reuse of a space dedicated by an earlier run must not
         # measure them while the result says shared).
         engine = RecallEngine(
-            driver, database, embed, embedder.count_tokens, tuning=RecallTuning(own_indexes=own_indexes)
+            driver, database, embed, embedder.count_tokens, config=RecallConfig(own_indexes=own_indexes)
         )
         # The same recall through the shared indexes, as before the space had its own: measured alongside.
-        shared = RecallEngine(driver, database, embed, embedder.count_tokens, tuning=RecallTuning(own_indexes=False))
+        shared = RecallEngine(driver, database, embed, embedder.count_tokens, config=RecallConfig(own_indexes=False))
         for query in queries[:WARMUP]:  # plan caches and page cache warm up first; not measured
             engine.recall(RecallRequest(space=space, query=query, limit=25, hop_limit=2))
             shared.recall(RecallRequest(space=space, query=query, limit=25, hop_limit=2))

@@ -4,8 +4,8 @@
 Both libraries keep their idle threads spinning for a while after each parallel region. On a few cores shared by the
 API, Neo4j and the workers, a second thread for small products (a query's forward pass, a few dozen vectors) takes the
 same wall time and twice the CPU, and under load every spinning thread holds a core someone's request is waiting for:
-one recall used 112.5 ms of the API's CPU with numpy's default two BLAS threads and 48.8 ms with one (idle wall time
-87.1 -> 75.3 ms, 120 recalls on the soak's spaces). Parallelism comes from serving requests side by side instead.
+numpy's default two BLAS threads about doubled a recall's CPU against one, and were slower even when idle (figures
+in docs/tuning.md). Parallelism comes from serving requests side by side instead.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engram.logs import LogFormat
+from graph.recall.config import RecallConfig
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,11 +61,10 @@ class WorkerSettings(BaseSettings):
     # parallel jobs do not oversubscribe the CPU (engram/native_threads.py).
     math_threads: int = Field(default=0, ge=0)
     # CPU niceness of the pool processes. Extraction, embedding and consolidation are background work: on a machine
-    # the API and Neo4j share with the workers, a burst of ingestion must not slow every tenant's recall (soak:
-    # bench/soak.py). The worker's main process keeps its priority (it re-stamps messages and answers pings).
-    # 19 (the lowest priority) rather than 10: at 10 the pool still got ~10% of a contended core against each busy API
-    # thread; the soak's recall p95 under load went 575.7 -> 514.7 ms with the same ingest throughput (949 sources
-    # in 10 minutes vs 984). 0: the same priority as everything else.
+    # the API and Neo4j share with the workers, a burst of ingestion must not slow every tenant's recall. The worker's
+    # main process keeps its priority (it re-stamps messages and answers pings). 19 (the lowest priority) rather than
+    # 10: at 10 the pool still took a share of a contended core from each busy API thread, and recall under load was
+    # slower with no gain in ingest throughput (docs/tuning.md). 0: the same priority as everything else.
     nice: int = Field(default=19, ge=0, le=19)
     # Time limits of one stage, in seconds, so a wedged stage cannot hold a pool process forever. At the soft limit
     # the stage is interrupted and its job fails with TIME_LIMIT (its slot takes the next job); at the hard limit a
@@ -149,18 +149,18 @@ class ApiSettings(BaseSettings):
     ws_reauth_interval_s: float = 30.0  # a running subscription's key is checked again this often
     # Threads of the native math libraries: torch's for embedding queries, numpy's BLAS for ranking. A query is a few
     # tokens and a ranking a few dozen vectors: a second thread gains nothing, and while the workers keep the cores
-    # busy each forward pass waits at OpenMP's barrier for a descheduled thread (measured under ingestion load: query
-    # embedding p50 598 ms with 2 threads, 83 ms with 1); BLAS's spinning threads doubled a recall's CPU
-    # (engram/native_threads.py). Requests run side by side on threads of their own instead.
+    # busy each forward pass waits at OpenMP's barrier for a descheduled thread (under ingestion load a query's
+    # embedding took several times as long with 2 threads as with 1; docs/tuning.md); BLAS's spinning threads
+    # doubled a recall's CPU (engram/native_threads.py). Requests run side by side on threads of their own instead.
     math_threads: int = Field(default=1, ge=1)
     # Threads for the blocking calls requests make (key checks, rate limits, recalls, node lookups: Neo4j and Redis
     # round trips, which wait without holding the GIL). asyncio's default pool is min(32, cores + 4): six here, so a
     # handful of slow calls (a flood of failed authentications, concept pages) kept every recall waiting for a thread.
     blocking_threads: int = Field(default=32, ge=1)
     # API processes serving the one port (uvicorn's workers). A process runs Python one thread at a time (the GIL):
-    # with one, a recall's Python waited behind the other requests' even while a core was free, and the soak's
-    # recall p95 under load was 4.11x its idle p95 (578.5 ms); with two, 3.16x (429.2 ms; 5-minute soaks, 2 cores).
-    # Each process loads the embedding model (~0.4 GB resident). Rate limits, socket caps and /metrics are shared.
+    # with one, a recall's Python waited behind the other requests' even while a core was free, and recall under
+    # load slowed far more than with two (docs/tuning.md). Each process loads the embedding model (~0.4 GB
+    # resident). Rate limits, socket caps and /metrics are shared.
     processes: int = Field(default=2, ge=1)
 
 
@@ -189,6 +189,7 @@ class EngramSettings(BaseSettings):
     worker: WorkerSettings = Field(default_factory=WorkerSettings)
     keys: KeySettings = Field(default_factory=KeySettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
+    recall: RecallConfig = Field(default_factory=RecallConfig)  # ENGRAM_RECALL_*
 
 
 @lru_cache(maxsize=1)

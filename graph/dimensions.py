@@ -32,8 +32,8 @@ class Communities:
 
 # GDS threads for Louvain and PageRank (GDS's default is 4). Consolidation is background work on cores it shares with
 # the API and Neo4j's queries, and on a space's association graph more threads only cost: a detection (projection,
-# Louvain, PageRank) took 7.0 s of wall and 1.1 s of Neo4j CPU with 4 threads, 0.95 s and 0.72 s with 1 (medians over
-# six spaces of 32-17,825 concepts, 2 cores; `python -m bench.dimension_threads`).
+# Louvain, PageRank) took several times the wall time and more of Neo4j's CPU with 4 threads than with 1, from small
+# spaces to large ones (docs/tuning.md).
 DIMENSION_THREADS = 1
 
 

@@ -86,10 +86,10 @@ def read(driver: neo4j.Driver, database: str, statement: str, query: neo4j.Query
     """The records of a read, in an auto-commit transaction of a short session.
 
     Not `execute_query`: that wraps each statement in a managed transaction (BEGIN, RUN, PULL, COMMIT), which costs
-    ~0.8 ms more a statement, and it retries for 30 s whatever the server calls transient, the per-transaction
-    memory cap included. Here a retryable error is tried READ_ATTEMPTS times, and the errors `bounded` names (a
-    timeout, the memory cap, a full pool) not again. The shared bookmark manager keeps reads causally after the
-    writes this driver made.
+    extra round trips on every statement, and it retries for 30 s whatever the server calls transient, the
+    per-transaction memory cap included. Here a retryable error is tried READ_ATTEMPTS times, and the errors
+    `bounded` names (a timeout, the memory cap, a full pool) not again. The shared bookmark manager keeps reads
+    causally after the writes this driver made.
     """
     timeout_s = query.timeout if isinstance(query.timeout, int | float) else None
     for attempt in range(1, READ_ATTEMPTS + 1):

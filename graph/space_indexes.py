@@ -1,12 +1,13 @@
 """Indexes of a space's own, for large spaces.
 
 Neo4j 5.26 cannot filter an index by space: recall asks a shared index for more rows until enough are of its
-space, so a 100k space beside a 1M one fetches ~10x the rows it keeps (95 ms per dense search at 100k, 195 ms at
-10k; the full-text search and the concept search likewise), and the cost of one tenant's recall grows with the
-others' data. A space past a size threshold gets a label of its own on its propositions, episodes and concepts,
-a vector index on each, and a full-text index on its propositions' and episodes' text: its searches fetch about k
-rows. Small spaces are scanned exactly or searched with the query scoped to them (`graph/recall/search.py`), so
-the shared indexes serve the spaces in between, and the moment a space is given its own.
+space, so a small space beside a large one fetches many times the rows it keeps (a smaller space's dense search
+can be slower than a larger one's; the full-text search and the concept search likewise), and the cost of one
+tenant's recall grows with the others' data (figures in docs/tuning.md). A space past a size threshold gets a label
+of its own on its propositions, episodes and concepts, a vector index on each, and a full-text index on its
+propositions' and episodes' text: its searches fetch about k rows. Small spaces are scanned exactly or searched
+with the query scoped to them (`graph/recall/search.py`), so the shared indexes serve the spaces in between, and the
+moment a space is given its own.
 
 Their speed also rests on Neo4j merging vector index segments (each segment is a separate HNSW search), which
 `infra/neo4j/conf/neo4j.conf` turns on.

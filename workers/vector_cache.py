@@ -1,10 +1,10 @@
 """Vectors of short texts (concept phrases, subgoals) shared for a while by the jobs of one space.
 
 The jobs of a space run side by side, and each extract stage reads the schema from Neo4j before the others have
-written their keys, so each job embedded every phrase it met: LoCoMo's 6 conversations embedded 8,765 phrases of
-which 5,812 are distinct. Through this cache a phrase is embedded once per space while jobs overlap. Entries
-expire after `ttl_s` (refreshed on each write): by then the keys are in Neo4j and assimilate exactly, and no
-phrase text of a forgotten source outlives the TTL in Redis.
+written their keys, so each job embedded every phrase it met: a phrase that recurs across a space's conversations
+was embedded again by every job that met it (figures in docs/tuning.md). Through this cache a phrase is embedded
+once per space while jobs overlap. Entries expire after `ttl_s` (refreshed on each write): by then the keys are in
+Neo4j and assimilate exactly, and no phrase text of a forgotten source outlives the TTL in Redis.
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ def create_services(settings: EngramSettings) -> ApiServices:
     limit_math_threads(settings.api.math_threads)  # per process (this one serves the API), once the model is loaded
     database = settings.neo4j.database
     # ENGRAM_KEYS_MODEL set: a language model names each query's concept keys under the schema constraint.
-    abstractor = create_abstractor(settings.keys, driver, database, client)
+    abstractor = create_abstractor(settings.keys, driver, database, client, settings.recall)
     return ApiServices(
         settings=settings,
         driver=driver,
@@ -59,6 +59,7 @@ def create_services(settings: EngramSettings) -> ApiServices:
             embedder.encode,
             embedder.count_tokens,
             abstractor=abstractor,
+            config=settings.recall,  # ENGRAM_RECALL_*
             read_timeout_s=settings.neo4j.read_timeout_s,
         ),
         jobs=JobStore(client),

@@ -19,6 +19,11 @@ from engram.extraction.subject_reference import SubjectReferences, subject_name
 from engram.extraction.temporal import resolve_relative_times
 
 MIN_CONTENT_WORDS = 2
+# How far a proposition's wording asserts what it says (recall's ranking and the reliability of conflicting claims
+# weigh it); set by hand, not tuned on any data (docs/tuning.md).
+STATEMENT_CONFIDENCE = 0.7  # a sentence stated as fact: the default of every proposition
+IMAGE_CONFIDENCE = 0.6  # an image's caption is a model's description of what was shared, not the speaker's words
+QUESTION_CONFIDENCE = 0.4  # a question asserts nothing: it records what was asked about
 
 
 def content_words(text: str) -> int:
@@ -58,11 +63,12 @@ class OfflineExtractor:
                 text = f"{episode.speaker} asked: {text}"
             elif episode.speaker and not any(name in text for name in names):
                 text = f"{episode.speaker} said: {text}"  # keep who stated it: the text must stand alone
-            drafts.append(self._draft(text, episode, names, resolution.earliest, 0.4 if is_question else 0.7))
+            confidence = QUESTION_CONFIDENCE if is_question else STATEMENT_CONFIDENCE
+            drafts.append(self._draft(text, episode, names, resolution.earliest, confidence))
         if episode.image_caption:
             who = episode.speaker or "The source"
             caption = episode.image_caption.rstrip(".")
-            drafts.append(self._draft(f"{who} shared an image: {caption}.", episode, names, None, 0.6))
+            drafts.append(self._draft(f"{who} shared an image: {caption}.", episode, names, None, IMAGE_CONFIDENCE))
         return drafts
 
     def _draft(

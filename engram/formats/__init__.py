@@ -1,1 +1,1 @@
-"""Input formats: the generic JSON/JSONL records and importers that convert other formats into them."""
+"""Input formats: the generic JSON/JSONL records and their validation (other formats are converted to them first)."""

@@ -1,4 +1,4 @@
-"""Parse a payload (JSON list, JSONL, or LoCoMo) into validated records, or explain every bad one.
+"""Parse a payload (a JSON record or list, or JSONL) into validated records, or explain every bad one.
 
 A job is validated all-or-nothing before anything is written: one malformed record rejects the job
 with a message per bad record naming its position and field.
@@ -13,7 +13,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engram.formats.locomo import locomo_to_records
 from engram.formats.records import MAX_RECORDS_PER_JOB, RECORD_ADAPTER, Record
 
 RECORD_TYPES = {"conversation", "document", "trajectory"}
@@ -22,7 +21,6 @@ RECORD_TYPES = {"conversation", "document", "trajectory"}
 class InputFormat(StrEnum):
     JSONL = "jsonl"
     JSON = "json"
-    LOCOMO = "locomo"
 
 
 class InvalidInput(ValueError):
@@ -86,8 +84,6 @@ def parse_payload(text: str, input_format: InputFormat, limit: int | None = MAX_
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidInput([f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"]) from exc
-    if input_format is InputFormat.LOCOMO:
-        return validate_records(locomo_to_records(data), label="locomo conversation", limit=limit)
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list):

@@ -38,7 +38,7 @@ class Turn(Strict):
     text: TurnText
     timestamp: UtcDatetime | None = None
     image_caption: Annotated[str, Field(max_length=2_000)] = ""
-    id: Identifier | None = Field(default=None, description="external turn id, e.g. LoCoMo 'D1:3'")
+    id: Identifier | None = Field(default=None, description="an external turn id such as 'D1:3'")
 
 
 def _refuse_duplicates(kind: str, ids: list[str], merged_into: str) -> None:

@@ -18,27 +18,27 @@ from engram.keys.prompts import query_keys_prompt
 from engram.keys.sync import KeyKind
 from engram.settings import KeySettings
 from graph.key_schema import KeySchemas
-from graph.recall.search import ConceptHit, GraphSearcher
+from graph.recall.config import RecallConfig
+from graph.recall.hits import ConceptHit
+from graph.recall.searcher import Searcher
 
 if TYPE_CHECKING:
     from engram.keys.decoder import KeyDecoder
 
 
 class Abstractor(Protocol):
-    def concepts(
-        self, query: str, vector: list[float], searcher: GraphSearcher, searches: Executor
-    ) -> list[ConceptHit]: ...
+    def concepts(self, query: str, vector: list[float], searcher: Searcher, searches: Executor) -> list[ConceptHit]: ...
 
 
 class OfflineAbstractor:
-    def __init__(self, dense_k: int = 8, min_similarity: float = 0.55) -> None:
-        self._dense_k = dense_k
-        self._min_similarity = min_similarity
+    def __init__(self, config: RecallConfig | None = None) -> None:
+        config = config or RecallConfig()
+        self._phrases = config.abstract_phrases
+        self._dense_k = config.abstract_dense_k
+        self._min_similarity = config.abstract_min_similarity
 
-    def concepts(
-        self, query: str, vector: list[float], searcher: GraphSearcher, searches: Executor
-    ) -> list[ConceptHit]:
-        phrases = extract_keyphrases(query, limit=8)
+    def concepts(self, query: str, vector: list[float], searcher: Searcher, searches: Executor) -> list[ConceptHit]:
+        phrases = extract_keyphrases(query, limit=self._phrases)
         keys = {normalize_key(p.display) for p in phrases}
         # Single words of multi-word phrases too: "support group meeting" should reach "support group".
         keys |= {normalize_key(word) for p in phrases for word in p.display.split()}
@@ -66,9 +66,7 @@ class ConstrainedAbstractor:
         trie = self._schemas.get(self._decoder.tokenizer, space, KeyKind.CONCEPT).trie()
         return [choice.key for choice in self._decoder.name_keys(query_keys_prompt(query), trie, self._k)]
 
-    def concepts(
-        self, query: str, vector: list[float], searcher: GraphSearcher, searches: Executor
-    ) -> list[ConceptHit]:
+    def concepts(self, query: str, vector: list[float], searcher: Searcher, searches: Executor) -> list[ConceptHit]:
         named = searcher.concepts_by_key(self.named_keys(query, searcher.space))
         offline = self._offline.concepts(query, vector, searcher, searches)
         merged: dict[str, ConceptHit] = {c.id: c for c in offline}
@@ -76,12 +74,16 @@ class ConstrainedAbstractor:
         return list(merged.values())
 
 
-def create_abstractor(settings: KeySettings, driver: neo4j.Driver, database: str, client: redis.Redis) -> Abstractor:
+def create_abstractor(
+    settings: KeySettings, driver: neo4j.Driver, database: str, client: redis.Redis, config: RecallConfig | None = None
+) -> Abstractor:
     """The constrained abstractor when `ENGRAM_KEYS_MODEL` names a local model, else the offline one."""
+    offline = OfflineAbstractor(config)
     if not settings.model:
-        return OfflineAbstractor()
+        return offline
     from engram.extraction.llm import load_transformers_model
     from engram.keys.decoder import KeyDecoder
 
     decoder = KeyDecoder(load_transformers_model(settings.model), settings.max_new_key_tokens)
-    return ConstrainedAbstractor(decoder, KeySchemas(driver, database, client, settings.reconcile_s), settings.beams)
+    schemas = KeySchemas(driver, database, client, settings.reconcile_s)
+    return ConstrainedAbstractor(decoder, schemas, settings.beams, offline)

@@ -6,8 +6,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from graph.recall.hits import Hit
 from graph.recall.models import ItemKind, MemoryType, Provenance, RecallItem
-from graph.recall.search import Hit
 
 # How much a hit of a named list counts in the fusion (graph/recall/run.py `RecallRun.vote`).
 VoteFn = Callable[[str, Hit], float]
@@ -72,8 +72,7 @@ def merge_episode_hits(
 
     Not for the prescriptions drawn from it: a prescription's own text holds every action of its steps, so what a
     step adds is its observation, what was around rather than what was done, and one step matching a task's object
-    made every procedure that handled that object a candidate (ALFWorld goals, first half: with these votes the
-    fused P@1 stayed near 35 whatever the prescription lists gave)."""
+    made every procedure that handled that object a candidate (docs/tuning.md)."""
     for rank, hit in enumerate(hits, start=1):
         strength = vote(name, hit)
         for prop_id in hit.proves:

@@ -1,70 +1,94 @@
-"""Recall: route, seed, abstract, rank, context, hop, diversify, prune (each step in graph/recall/steps/).
+"""Recall as a declared pipeline: `PIPELINE` below is every step, in order, with what runs side by side.
 
-`RecallEngine.recall` reads as the pipeline: every step is recorded in the trace so a caller can see why an item
-came back (or did not).
+Each step reads and writes one `RecallRun` (graph/recall/run.py) and records what it did in the run's trace, so a
+caller can see why an item came back (or did not). The step contract is in graph/recall/steps/base.py, every knob in
+graph/recall/config.py, every reading of the query's wording in graph/recall/query.py, and memory is read only
+through a `Searcher` (graph/recall/searcher.py: Neo4j, or in memory for unit tests).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import neo4j
-import numpy as np
-from numpy.typing import NDArray
 
-from graph.params import vector_param
 from graph.recall.abstraction import Abstractor, OfflineAbstractor
-from graph.recall.candidates import Ranked
+from graph.recall.config import RecallConfig
 from graph.recall.controller import HopController
-from graph.recall.models import MemoryType, RecallRequest, RecallResult, TraceStep
-from graph.recall.participants import named_participants, persons_meant
+from graph.recall.models import RecallRequest, RecallResult
 from graph.recall.presentation import browser_cypher, by_source
 from graph.recall.router import Router, RuleRouter
-from graph.recall.run import RecallRun, Trace
+from graph.recall.run import CountTokensFn, EmbedFn, RecallRun, RecallTools
 from graph.recall.search import GraphSearcher, SpaceSizes
-from graph.recall.steps.abstract import abstract, join_abstraction
-from graph.recall.steps.context import add_context
-from graph.recall.steps.diversify import diversify
-from graph.recall.steps.hop import hop
-from graph.recall.steps.pages import join_pages, search_pages
-from graph.recall.steps.participants import join_participants, search_participants
-from graph.recall.steps.prune import prune
-from graph.recall.steps.rank import rank
-from graph.recall.steps.seed import seed
-from graph.recall.steps.when import join_when, search_when
+from graph.recall.searcher import Searcher
+from graph.recall.steps.abstract import Abstract
+from graph.recall.steps.base import Step, Together
+from graph.recall.steps.context import Context
+from graph.recall.steps.hop import Hop
+from graph.recall.steps.mmr import Mmr
+from graph.recall.steps.pages import Pages
+from graph.recall.steps.participants import Participants
+from graph.recall.steps.prune import Prune
+from graph.recall.steps.rank import Rank
+from graph.recall.steps.route import Route
+from graph.recall.steps.seed import Seed
+from graph.recall.steps.temporal_order import LatestVersionFirst, NewerRestatementsFirst
+from graph.recall.steps.when import When
 from graph.recall.threads import RecallThreads
-from graph.recall.tuning import RecallTuning
-from graph.recall.value import ValueWeights
 
-EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
-CountTokensFn = Callable[[str], int]
+PipelineStep = Step[Any] | Together
+
+PIPELINE: tuple[PipelineStep, ...] = (
+    Route(),  # the memory kinds to search, the query's vector
+    Together(Seed(), Abstract()),  # the seed searches | the query's concepts, their associations, their knowledge
+    Rank(),  # fuse the candidate lists, hydrate the best, score them by the value function
+    # Read the first ranking, one round trip each: the top items' neighbouring utterances | the pages they and the
+    # query name | what happened at the times the query names | what the people it names or means said.
+    Together(Context(), Pages(), When(), Participants()),
+    Rank(again=True),  # only if those added anything
+    Hop(),  # while the controller asks: expand the top items' new concepts, rank again
+    Mmr(),  # maximal marginal relevance: a near-duplicate gives way to the next distinct memory
+    NewerRestatementsFirst(),  # a later restatement by the same speaker goes above what it restates
+    LatestVersionFirst(),  # a question about a state: the latest version of the first item goes first
+    Prune(),  # the best items within the request's limit and token budget
+)
+
+# One searcher per recall (it caches what that recall fetched).
+SearcherFactory = Callable[[RecallRequest], Searcher]
 
 
 class RecallEngine:
+    """Runs `pipeline` for each request. Memory is Neo4j's (`driver`, `database`) unless `searchers` is given."""
+
     def __init__(
         self,
-        driver: neo4j.Driver,
+        driver: neo4j.Driver | None,
         database: str,
         embed: EmbedFn,
         count_tokens: CountTokensFn,
         router: Router | None = None,
         abstractor: Abstractor | None = None,
         controller: HopController | None = None,
-        weights: ValueWeights | None = None,
-        tuning: RecallTuning | None = None,
+        config: RecallConfig | None = None,
         read_timeout_s: float | None = None,
+        searchers: SearcherFactory | None = None,
+        pipeline: Sequence[PipelineStep] = PIPELINE,
     ) -> None:
-        self._driver = driver
-        self._read_timeout_s = read_timeout_s  # each statement's transaction timeout (None: the server's default)
-        self._database = database
-        self._embed = embed
-        self._count_tokens = count_tokens
-        self._router = router or RuleRouter()
-        self._abstractor = abstractor or OfflineAbstractor()
-        self._controller = controller or HopController()
-        self._weights = weights or ValueWeights()
-        self._tuning = tuning or RecallTuning()
-        self._space_sizes = SpaceSizes()
+        self.config = config or RecallConfig()
+        self._tools = RecallTools(
+            embed=embed,
+            count_tokens=count_tokens,
+            router=router or RuleRouter(),
+            abstractor=abstractor or OfflineAbstractor(self.config),
+            controller=controller or HopController(self.config.hop_confident_similarity),
+        )
+        if searchers is None:
+            if driver is None:
+                raise ValueError("a recall engine needs a Neo4j driver or a searcher factory")
+            searchers = Neo4jSearchers(driver, database, self.config, read_timeout_s)
+        self._searchers = searchers
+        self._pipeline = tuple(pipeline)
         self._threads = RecallThreads()
 
     def close(self) -> None:
@@ -72,92 +96,43 @@ class RecallEngine:
         self._threads.close()
 
     def recall(self, request: RecallRequest) -> RecallResult:
-        run = self._route(request)
-        # Abstraction, propagation and expansion need only the query, not the seeds: they run while the seed
-        # searches do, and their candidates join after the seeds' (so the merge order stays the same).
-        abstraction = self._threads.steps.submit(abstract, run, self._abstractor)
-        seed(run)
-        join_abstraction(run, abstraction.result())
-        ranked = self._rank(run)
-        run.trace.append(TraceStep(step="rank", detail={"ranked": len(ranked), "hydrated": len(run.searcher.hydrated)}))
-        ranked = self._context(run, ranked)
-        ranked = hop(run, ranked, self._controller, lambda: self._rank(run))
-        if self._tuning.diversity > 0:
-            ranked = diversify(run, ranked)
-        return self._prune(run, ranked)
+        run = RecallRun(request, self.config, self._searchers(request), self._tools, self._threads)
+        for step in self._pipeline:
+            step(run)
+        return RecallResult(
+            query=request.query,
+            memory_types=run.types,
+            items=run.items,
+            sources=by_source(run.items),
+            tokens=sum(i.tokens for i in run.items),
+            hops=run.hops,
+            trace=run.trace,
+            cypher=browser_cypher(request.space, run.items),
+        )
 
-    # -- steps -------------------------------------------------------------------------------------------
 
-    def _route(self, request: RecallRequest) -> RecallRun:
-        """The memory kinds to search (the request's, or the router's reading of the query) and the query vector."""
-        trace = Trace()
-        types = request.memory_types or self._router.route(request.query)
-        trace.append(TraceStep(step="route", detail={"memory_types": [t.value for t in types]}))
-        searcher = GraphSearcher(
+class Neo4jSearchers:
+    """A `GraphSearcher` for each recall, sharing the space sizes counted in the last `space_sizes_ttl_s`."""
+
+    def __init__(self, driver: neo4j.Driver, database: str, config: RecallConfig, timeout_s: float | None) -> None:
+        self._driver = driver
+        self._database = database
+        self._config = config
+        self._timeout_s = timeout_s  # each statement's transaction timeout (None: the server's default)
+        self._sizes = SpaceSizes(config.search.space_sizes_ttl_s)
+
+    def __call__(self, request: RecallRequest) -> GraphSearcher:
+        config = self._config
+        return GraphSearcher(
             self._driver,
             self._database,
             request.space,
             request.as_of,
-            self._space_sizes,
-            own_indexes=self._tuning.own_indexes,
-            space_statistics=self._tuning.space_statistics,
+            self._sizes,
+            own_indexes=config.own_indexes,
+            space_statistics=config.space_statistics,
             # No distinctive words where they would not change a vote (and the trace would name them for nothing).
-            distinctive_share=self._tuning.distinctive_share if self._tuning.distinctive_exponent else 0.0,
-            timeout_s=self._read_timeout_s,
-        )
-        vector = vector_param(self._embed([request.query])[0])
-        return RecallRun(request, types, vector, searcher, self._tuning, trace, self._threads)
-
-    def _rank(self, run: RecallRun) -> list[Ranked]:
-        return rank(run, self._weights)
-
-    def _context(self, run: RecallRun, ranked: list[Ranked]) -> list[Ranked]:
-        """The first ranking's conversational context, the pages the query and its top items name, what happened
-        at the times the query names (with `now`) and, when the query names someone speaking in it or means the asker
-        or addressee, their episodes; ranked again if any of them added anything."""
-        request = run.request
-        named = named_participants(request.query, {p.speaker for item in ranked for p in item.provenance})
-        meant = [p for p in persons_meant(request.query, request.asker, request.addressee) if p not in named]
-        knowledge = MemoryType.SEMANTIC in run.types
-        # They are independent: the page, time and participant searches run while the context query does.
-        search = pages = when = None
-        if (named or meant) and self._tuning.participant_k and knowledge:
-            search = self._threads.steps.submit(search_participants, run, named, meant, self._embed)
-        if self._tuning.page_items and knowledge and run.searcher.has_pages():
-            pages = self._threads.searches.submit(search_pages, run, ranked)  # one round trip
-        if request.now is not None and self._tuning.when_k:
-            when = self._threads.searches.submit(search_when, run)  # at most one round trip
-        merged = add_context(run, ranked) if self._tuning.context_items else 0
-        if pages is not None:
-            merged += join_pages(run, pages.result())
-        if when is not None:
-            merged += join_when(run, when.result())
-        if search is not None:
-            merged += join_participants(run, search.result())
-        if not merged:
-            return ranked
-        ranked = self._rank(run)
-        run.trace.append(TraceStep(step="rank with context", detail={"ranked": len(ranked)}))
-        return ranked
-
-    def _prune(self, run: RecallRun, ranked: list[Ranked]) -> RecallResult:
-        request = run.request
-        items, pruned = prune(ranked, request.token_budget, request.limit, self._count_tokens)
-        detail = {
-            "weights": self._weights.__dict__,
-            "ranked": len(ranked),
-            "returned": len(items),
-            "pruned": pruned[:20],
-            "cypher_statements": run.searcher.queries,
-        }
-        run.trace.append(TraceStep(step="rerank and prune", detail=detail))
-        return RecallResult(
-            query=request.query,
-            memory_types=run.types,
-            items=items,
-            sources=by_source(items),
-            tokens=sum(i.tokens for i in items),
-            hops=run.hops,
-            trace=run.trace,
-            cypher=browser_cypher(request.space, items),
+            distinctive_share=config.distinctive_share if config.distinctive_exponent else 0.0,
+            timeout_s=self._timeout_s,
+            limits=config.search,
         )

@@ -7,10 +7,7 @@ word of the other costs less than a word that only one of them has, and the pres
 down by how much farther their goal is from the query than the closest one's (the closest keeps its score, so
 procedures keep their standing against facts).
 
-ALFWorld expert demonstrations, goal text as the query (`bench.procedural`), chosen on the first half of the
-held-out tasks: P@1 83.6 -> 90.9 on that half, 79.6 -> 92.6 on the second; asked as "How do I ...?" 85.5 -> 92.7 /
-83.3 -> 96.3; the annotators' paraphrases 58.2 -> 56.4 / 64.8 -> 63.0 (few of their words are in any goal, which
-`coverage` discounts: without it they lost 5.5 / 7.4).
+The defaults' measurements: docs/tuning.md.
 """
 
 from __future__ import annotations
@@ -23,8 +20,6 @@ from typing import Protocol
 
 from engram.extraction.keyphrases import FUNCTION_WORDS
 
-SUBSTITUTION = 0.5  # a word standing in for another; a word only one side has costs 1
-STRENGTH = 0.5  # a prescription's score is scaled by exp(-STRENGTH * alike * (its distance - the closest's))
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -38,8 +33,9 @@ def content_words(text: str) -> Counter[str]:
     return Counter(w for w in _WORD.findall(text.lower()) if w not in FUNCTION_WORDS)
 
 
-def goal_distance(query: str, goal: str) -> float:
-    return _distance(content_words(query), content_words(goal))
+def goal_distance(query: str, goal: str, substitution: float) -> float:
+    """A word of one goal standing in for a word of the other costs `substitution`; a word only one has costs 1."""
+    return _distance(content_words(query), content_words(goal), substitution)
 
 
 def coverage(query: str, goal: str) -> float:
@@ -47,10 +43,10 @@ def coverage(query: str, goal: str) -> float:
     return _coverage(content_words(query), content_words(goal))
 
 
-def _distance(asked: Counter[str], recorded: Counter[str]) -> float:
+def _distance(asked: Counter[str], recorded: Counter[str], substitution: float) -> float:
     extra, missing = sum((recorded - asked).values()), sum((asked - recorded).values())
     substituted = min(extra, missing)
-    return SUBSTITUTION * substituted + (extra + missing - 2 * substituted)
+    return substitution * substituted + (extra + missing - 2 * substituted)
 
 
 def _coverage(asked: Counter[str], recorded: Counter[str]) -> float:
@@ -59,19 +55,22 @@ def _coverage(asked: Counter[str], recorded: Counter[str]) -> float:
     return sum((asked & recorded).values()) / sum(asked.values())
 
 
-def fit_goals(items: Sequence[Scored], goals: Mapping[str, str | None], query: str) -> None:
-    """Scales the scores of the items with a goal (prescriptions, by id) in place; records `goal_fit` beside them."""
+def fit_goals(
+    items: Sequence[Scored], goals: Mapping[str, str | None], query: str, substitution: float, strength: float
+) -> None:
+    """Scales the scores of the items with a goal (prescriptions, by id) in place, by exp(-strength x alike x (its
+    distance - the closest's)); records `goal_fit` beside them."""
     words = {item.id: content_words(goal) for item in items if (goal := goals.get(item.id))}
     if not words:
         return
     asked = content_words(query)
-    distances = {item_id: _distance(asked, recorded) for item_id, recorded in words.items()}
+    distances = {item_id: _distance(asked, recorded, substitution) for item_id, recorded in words.items()}
     closest = min(distances.values())
     # Words are compared only as far as the query is worded like the goals: a paraphrase ("move the phone to the
     # shelf") shares few words with any goal, and then a word more or less says little.
     alike = max(_coverage(asked, recorded) for recorded in words.values()) ** 2
     for item in items:
         if item.id in distances:
-            fit = math.exp(-STRENGTH * alike * (distances[item.id] - closest))
+            fit = math.exp(-strength * alike * (distances[item.id] - closest))
             item.components["goal_fit"] = round(fit, 6)
             item.score = round(item.score * fit, 6)

@@ -27,9 +27,10 @@ class RecallRequest(BaseModel):
     space: str
     query: str = Field(min_length=1, max_length=2_000)
     memory_types: list[MemoryType] | None = None  # None: the router decides
-    token_budget: int = Field(default=1024, ge=16, le=32_768)
-    hop_limit: int = Field(default=2, ge=1, le=4)
-    limit: int = Field(default=25, ge=1, le=200)
+    # None: the engine's configured defaults (graph/recall/config.py).
+    token_budget: int | None = Field(default=None, ge=16, le=32_768)
+    hop_limit: int | None = Field(default=None, ge=1, le=4)
+    limit: int | None = Field(default=None, ge=1, le=200)
     as_of: datetime | None = None
     # Who asks and who is asked, as speakers are stored: the query's "I" / "me" / "my" name the asker and its "you" /
     # "your" the addressee ("What is the name of my cat?" asked by the user of a chat).

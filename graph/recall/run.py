@@ -1,17 +1,29 @@
-"""One recall in progress: the request, what the steps share (the query vector, the searcher, the candidates) and
-the trace they write."""
+"""One recall in progress: the request, what the steps share (the query vector, the searcher, the candidates, the
+ranking) and the trace they write. Every step reads and writes this, and nothing else."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from graph.recall.candidates import Candidate
-from graph.recall.models import MemoryType, RecallRequest, TraceStep
-from graph.recall.search import GraphSearcher, Hit
+import numpy as np
+from numpy.typing import NDArray
+
+from graph.recall.abstraction import Abstractor
+from graph.recall.candidates import Candidate, Ranked
+from graph.recall.config import RecallConfig
+from graph.recall.controller import HopController
+from graph.recall.hits import Hit
+from graph.recall.models import MemoryType, RecallItem, RecallRequest, TraceStep
+from graph.recall.router import Router
+from graph.recall.searcher import Searcher
 from graph.recall.threads import RecallThreads
-from graph.recall.tuning import RecallTuning
 from graph.recall.value import DENSE_LISTS, LEXICAL_LISTS, distinctive_strength, match_strength
+
+EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
+CountTokensFn = Callable[[str], int]
 
 
 class Trace(list[TraceStep]):
@@ -27,25 +39,58 @@ class Trace(list[TraceStep]):
         self._mark = now
         super().append(step)
 
+    def add(self, step: str, **detail: Any) -> None:
+        self.append(TraceStep(step=step, detail=detail))
+
+
+@dataclass(frozen=True)
+class RecallTools:
+    """What the steps call out to besides the searcher: the embedder, the token counter and the replaceable
+    readers (a model may stand behind the router, the abstractor and the hop controller)."""
+
+    embed: EmbedFn
+    count_tokens: CountTokensFn
+    router: Router
+    abstractor: Abstractor
+    controller: HopController
+
 
 @dataclass
 class RecallRun:
     request: RecallRequest
-    types: list[MemoryType]  # the memory kinds searched, most wanted first (the route)
-    vector: list[float]  # the query's embedding
-    searcher: GraphSearcher
-    tuning: RecallTuning
-    trace: Trace
-    threads: RecallThreads  # the engine's: searches and side steps run on them
+    config: RecallConfig
+    searcher: Searcher
+    tools: RecallTools
+    threads: RecallThreads  # the engine's: steps of a group and single searches run on them
+    trace: Trace = field(default_factory=Trace)
+    types: list[MemoryType] = field(default_factory=list)  # the memory kinds searched, most wanted first (route)
+    vector: list[float] = field(default_factory=list)  # the query's embedding (route)
     candidates: dict[str, Candidate] = field(default_factory=dict)
     activated: set[str] = field(default_factory=set)  # concepts already expanded (a later hop skips them)
+    ranked: list[Ranked] = field(default_factory=list)  # the current ranking, best first
+    unranked_evidence: int = 0  # hits merged into the candidates since the last ranking
     hops: int = 1
+    items: list[RecallItem] = field(default_factory=list)  # what is returned (prune)
+    pruned: list[dict[str, Any]] = field(default_factory=list)  # what was not, and why
+
+    @property
+    def limit(self) -> int:
+        return self.request.limit or self.config.limit
+
+    @property
+    def token_budget(self) -> int:
+        return self.request.token_budget or self.config.token_budget
+
+    @property
+    def hop_limit(self) -> int:
+        return self.request.hop_limit or self.config.hop_limit
 
     def vote(self, name: str, hit: Hit) -> float:
         """How much `hit` of list `name` counts in the fusion: a dense search's hit by how well it matches, a
         full-text one by how much of the query's distinctive words it holds."""
+        config = self.config
         if name in LEXICAL_LISTS:
-            return distinctive_strength(hit.coverage, self.tuning.distinctive_exponent, self.tuning.distinctive_floor)
+            return distinctive_strength(hit.coverage, config.distinctive_exponent, config.distinctive_floor)
         if name not in DENSE_LISTS:
             return 1.0
-        return match_strength(hit.score, self.tuning.vote_floor, self.tuning.vote_full)
+        return match_strength(hit.score, config.vote_floor, config.vote_full)

@@ -1,4 +1,5 @@
-"""The graph operations recall needs, each one Cypher file, all scoped by space."""
+"""The Neo4j `Searcher` (graph/recall/searcher.py): the graph operations recall needs, each one Cypher file under
+cypher/recall/, all scoped by space."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from datetime import datetime
 from typing import Any
 
@@ -15,21 +16,13 @@ import neo4j
 from graph.cypher import load
 from graph.reads import read, timed
 from graph.recall.bm25 import TermStatistics, analysed, bm25_scores, distinctive_coverage, distinctive_weights
+from graph.recall.config import SearchLimits
+from graph.recall.hits import ConceptHit, Hit, TimeWindow, WindowHits
 from graph.recall.lucene import in_field, in_space, query_terms
 from graph.recall.models import ItemKind
+from graph.recall.searcher import Label, TextLabel
 from graph.space_indexes import SpaceIndexes
 
-MAX_FETCH = 8192
-# Up to this many nodes of a label, a space is scanned exactly rather than through the shared ANN index.
-EXACT_SCAN_MAX = 5000
-# Up to this many nodes of a label, a space's full-text queries are scoped to it inside the index.
-SCOPED_FULLTEXT_MAX = 20_000
-# Up to this many nodes of a label, a space whose over-fetch from a shared vector index reached MAX_FETCH rows with
-# fewer than k of its own is scanned exactly: another tenant's near-identical vectors can fill the whole window.
-# (Larger spaces get indexes of their own, graph/space_indexes.py.) Counted as far as `space_size` counts.
-EXACT_FALLBACK_MAX = SCOPED_FULLTEXT_MAX
-# An unscoped full-text query that would need more rows than this is scoped to its space (`GraphSearcher.fulltext`).
-SCOPE_FULLTEXT_ABOVE = 4096
 SHARED_VECTOR_INDEXES = {
     "propositions": "proposition_embedding",
     "episodes": "episode_embedding",
@@ -45,56 +38,38 @@ SHARED_FULLTEXT_INDEXES = {
 # The field a label's full-text search reads (`text` where not named): a prescription's words each once (schema 0007).
 FULLTEXT_FIELDS = {"prescriptions": "terms"}
 # A small space's full-text hits of these labels are scored again with its own term statistics
-# (graph/recall/bm25.py), from a pool of this many times k that the shared index scored; label -> the size that is
-# its mean text length (`space_size`).
+# (graph/recall/bm25.py), from a pool of `rescore_pool` times k that the shared index scored; label -> the size that
+# is its mean text length (`space_size`).
 RESCORED_MEAN_CHARS = {"propositions": "proposition_chars", "episodes": "episode_chars"}
-RESCORE_POOL = 4
+
+# Every statement recall runs, by operation and label: named in full so a search for a file name finds its caller.
+EXACT_STATEMENTS = {
+    "propositions": "exact_propositions",
+    "episodes": "exact_episodes",
+    "prescriptions": "exact_prescriptions",
+    "intents": "exact_intents",
+}
+DENSE_STATEMENTS = {
+    "propositions": "dense_propositions",
+    "episodes": "dense_episodes",
+    "prescriptions": "dense_prescriptions",
+    "intents": "dense_intents",
+}
+FULLTEXT_STATEMENTS = {
+    "propositions": "fulltext_propositions",
+    "episodes": "fulltext_episodes",
+    "prescriptions": "fulltext_prescriptions",
+}
+HYDRATE_STATEMENTS = {
+    "propositions": "hydrate_propositions",
+    "episodes": "hydrate_episodes",
+    "prescriptions": "hydrate_prescriptions",
+}
 
 _SHARED_INDEXES = frozenset(SHARED_VECTOR_INDEXES.values()) | frozenset(SHARED_FULLTEXT_INDEXES.values())
 
 
-@dataclass(frozen=True)
-class Hit:
-    id: str
-    score: float
-    # An episode hit's knowledge, read in its search's statement: the current propositions it proves, the
-    # prescriptions drawn from it (a trajectory step), and how much knowledge it ever proved (an episode whose
-    # knowledge was superseded is not chit-chat and must not resurface in its place).
-    proves: tuple[str, ...] = ()
-    ever_proved: int = 0
-    prescribes: tuple[str, ...] = ()
-    text: str = ""  # a full-text hit's text, to score it again with the space's own statistics
-    # A full-text hit's share of the query's distinctive words, against the pool's best (graph/recall/bm25.py
-    # `distinctive_coverage`; 1 where not scored with the space's own statistics).
-    coverage: float = 1.0
-
-
-@dataclass(frozen=True)
-class TimeWindow:
-    """The days around a time a query names ([start, end)), and the days it names itself ([core_start, core_end))."""
-
-    start: datetime
-    end: datetime
-    core_start: datetime
-    core_end: datetime
-
-
-@dataclass(frozen=True)
-class WindowHits:
-    hits: list[Hit]
-    stated: int  # how many of them (the first) hold a statement whose own time is in a window
-
-
-@dataclass(frozen=True)
-class ConceptHit:
-    id: str
-    key: str
-    idf: float
-    df: int
-    score: float = 1.0
-
-
-def _next_fetch(fetch: int, hits: int, k: int) -> int:
+def _next_fetch(fetch: int, hits: int, k: int, max_fetch: int) -> int:
     """The next over-fetch from a shared index after `fetch` rows gave `hits` of this space (fewer than k).
 
     Grows by the space's share seen in those rows (with a margin), not by a fixed factor: a space holding most of
@@ -102,7 +77,7 @@ def _next_fetch(fetch: int, hits: int, k: int) -> int:
     many more; either way few round trips.
     """
     share = hits / fetch
-    return min(MAX_FETCH, max(2 * fetch, math.ceil(1.5 * k / share) if share else 8 * fetch))
+    return min(max_fetch, max(2 * fetch, math.ceil(1.5 * k / share) if share else 8 * fetch))
 
 
 class SpaceSizes:
@@ -112,7 +87,7 @@ class SpaceSizes:
     a few seconds old is good enough, and counting it on every recall cost a sequential round trip (~5 ms).
     """
 
-    def __init__(self, ttl_s: float = 30.0) -> None:
+    def __init__(self, ttl_s: float) -> None:
         self._ttl_s = ttl_s
         self._lock = threading.Lock()
         self._entries: dict[str, tuple[float, dict[str, int]]] = {}
@@ -141,8 +116,10 @@ class GraphSearcher:
         timeout_s: float | None = None,
         space_statistics: bool = True,
         distinctive_share: float = 0.0,
+        limits: SearchLimits | None = None,
     ) -> None:
         self._driver = driver
+        self._limits = limits or SearchLimits()
         # Whether a small space's full-text hits are scored with its own term statistics (graph/recall/bm25.py).
         self._space_statistics = space_statistics
         # The largest share of the space's documents holding a query term for it to count as distinctive (0: none).
@@ -157,7 +134,7 @@ class GraphSearcher:
         self._as_of = as_of
         self.queries = 0  # Cypher statements issued, for the trace and the query-count tests
         self._lock = threading.Lock()  # seeding searches run in threads
-        self._size_cache = sizes or SpaceSizes(ttl_s=0.0)
+        self._size_cache = sizes or SpaceSizes(ttl_s=0.0)  # a searcher on its own counts anew
         self._sizes: dict[str, int] | None = None
         self.hydrated: dict[str, dict[str, Any]] = {}  # item rows already fetched during this recall
         # Item embeddings already asked for during this recall (None: the item has none, or is gone).
@@ -187,7 +164,7 @@ class GraphSearcher:
         return rows
 
     def _overfetched(self, name: str, k: int, **params: Any) -> list[Hit]:
-        return self._overfetch(name, k, MAX_FETCH, **params)[0]
+        return self._overfetch(name, k, self._limits.max_fetch, **params)[0]
 
     def _overfetch(self, name: str, k: int, max_fetch: int, **params: Any) -> tuple[list[Hit], bool]:
         """Shared indexes cannot filter by space: fetch more until k hits of this space come back or the index has
@@ -207,12 +184,12 @@ class GraphSearcher:
                 return record, True
             if fetch >= max_fetch:
                 return record, False
-            fetch = min(_next_fetch(fetch, len(rows), k), max_fetch)
+            fetch = min(_next_fetch(fetch, len(rows), k, self._limits.max_fetch), max_fetch)
 
     def load_sizes(self) -> None:
         if self._sizes is None:
             self._sizes = self._size_cache.get(
-                self._space, lambda: dict(self._record("space_size", cap_plus_one=SCOPED_FULLTEXT_MAX + 1))
+                self._space, lambda: dict(self._record("space_size", cap_plus_one=self._limits.scoped_fulltext_max + 1))
             )
 
     def size(self, label: str) -> int:
@@ -220,15 +197,17 @@ class GraphSearcher:
         assert self._sizes is not None
         return int(self._sizes[label])
 
-    def dense(self, label: str, vector: list[float], k: int, speakers: Sequence[str] | None = None) -> list[Hit]:
+    def dense(self, label: Label, vector: list[float], k: int, speakers: Sequence[str] | None = None) -> list[Hit]:
         """The k nodes of `label` closest to `vector`; `speakers` (episodes only) keeps what they said."""
         said_by = list(speakers) if speakers else None
-        statement = f"exact_{label}"
-        if self.size(label) <= EXACT_SCAN_MAX:
+        statement = EXACT_STATEMENTS[label]
+        if self.size(label) <= self._limits.exact_scan_max:
             # fetch: room for statements merged into others, which resolve to the same current proposition
             return _hits(self._rows(statement, vector=vector, k=k, fetch=4 * k, speakers=said_by), statement)
         index = self.vector_index(label)
-        hits, complete = self._overfetch(f"dense_{label}", k, MAX_FETCH, index=index, vector=vector, speakers=said_by)
+        hits, complete = self._overfetch(
+            DENSE_STATEMENTS[label], k, self._limits.max_fetch, index=index, vector=vector, speakers=said_by
+        )
         if complete or not self._crowded_out(index, label):
             return hits
         return _hits(self._rows(statement, vector=vector, k=k, fetch=4 * k, speakers=said_by), statement)
@@ -238,10 +217,10 @@ class GraphSearcher:
         return self.size("pages") > 0
 
     def _crowded_out(self, index: str, label: str) -> bool:
-        """Whether a search of the shared `index` that stopped at MAX_FETCH rows with fewer than k of this space's
+        """Whether a search of the shared `index` that stopped at `max_fetch` rows with fewer than k of this space's
         hits is to be answered by an exact scan instead: the window was filled by other spaces, and this one is small
         enough to scan."""
-        return index in _SHARED_INDEXES and self.size(label) <= EXACT_FALLBACK_MAX
+        return index in _SHARED_INDEXES and self.size(label) <= self._limits.exact_fallback_max
 
     def _own(self) -> SpaceIndexes | None:
         """The space's own indexes, once it has them."""
@@ -260,7 +239,7 @@ class GraphSearcher:
         own = self._own()
         return (own.fulltext(label) if own else None) or SHARED_FULLTEXT_INDEXES[label]
 
-    def fulltext(self, label: str, lucene: str, k: int) -> list[Hit]:
+    def fulltext(self, label: TextLabel, lucene: str, k: int) -> list[Hit]:
         """Full-text hits of this space. A space with an index of its own is searched there, where every row is its.
         A small space is searched with the query scoped to it inside the shared index (schema 0005): it would be
         crowded out of the index's top rows by larger spaces using the same words. A larger one is searched
@@ -269,27 +248,29 @@ class GraphSearcher:
         ~250 ms); it is scoped only when that many rows were not enough."""
         if not lucene:
             return []
-        statement, index = f"fulltext_{label}", self.fulltext_index(label)
+        statement, index = FULLTEXT_STATEMENTS[label], self.fulltext_index(label)
         if index != SHARED_FULLTEXT_INDEXES[label]:
             return self._overfetched(statement, k, index=index, lucene=lucene, queries=[])
         field = FULLTEXT_FIELDS.get(label, "text")
         scoped = in_space(lucene, self._space, field)
         if field != "text":
             lucene = in_field(lucene, field)
-        if self.size(label) <= SCOPED_FULLTEXT_MAX:
+        if self.size(label) <= self._limits.scoped_fulltext_max:
             if self._space_statistics and label in RESCORED_MEAN_CHARS:
                 return self._rescored(label, index, lucene, scoped, k)
             return self._overfetched(statement, k, index=index, lucene=scoped, queries=[])
-        hits, complete = self._overfetch(statement, k, SCOPE_FULLTEXT_ABOVE, index=index, lucene=lucene, queries=[])
+        above = self._limits.scope_fulltext_above
+        hits, complete = self._overfetch(statement, k, above, index=index, lucene=lucene, queries=[])
         return hits if complete else self._overfetched(statement, k, index=index, lucene=scoped, queries=[])
 
-    def _rescored(self, label: str, index: str, lucene: str, scoped: str, k: int) -> list[Hit]:
-        """The k best of a pool of RESCORE_POOL x k hits of the `scoped` query (this space's, in the shared `index`) by
-        BM25 with the space's own counts: how many of its documents hold each term (counted in the same statement)
+    def _rescored(self, label: TextLabel, index: str, lucene: str, scoped: str, k: int) -> list[Hit]:
+        """The k best of a pool of `rescore_pool` x k hits of the `scoped` query (this space's, in the shared `index`)
+        by BM25 with the space's own counts: how many of its documents hold each term (counted in the same statement)
         and how many it has."""
-        statement, terms = f"fulltext_{label}", query_terms(lucene)
+        statement, terms = FULLTEXT_STATEMENTS[label], query_terms(lucene)
         queries = [{"term": term, "lucene": in_space(term, self._space)} for term in terms]
-        record, _ = self._overfetch_record(statement, RESCORE_POOL * k, MAX_FETCH, index=index, lucene=scoped,
+        pool_k, max_fetch = self._limits.rescore_pool * k, self._limits.max_fetch
+        record, _ = self._overfetch_record(statement, pool_k, max_fetch, index=index, lucene=scoped,
                                            queries=queries)  # fmt: skip
         pool = _hits(record["rows"], statement)
         if not pool:
@@ -343,12 +324,13 @@ class GraphSearcher:
         # Enough told episodes that k remain once those already found by a dated statement are set aside.
         told_k = k + len(stated)
         told: list[Hit] | None = None
-        if self.size("episodes") > EXACT_SCAN_MAX:
+        if self.size("episodes") > self._limits.exact_scan_max:
             # Scanning every episode of a month in a large space cost 289 ms at 100k episodes (a day's window 102):
             # the episodes told then come through the vector index, and the exact scan only where it cannot give them.
             index = self.vector_index("episodes")
-            found, complete = self._overfetch("window_told_episodes", told_k, MAX_FETCH, index=index, windows=spans,
-                                              vector=vector)  # fmt: skip
+            found, complete = self._overfetch(
+                "window_told_episodes", told_k, self._limits.max_fetch, index=index, windows=spans, vector=vector
+            )
             told = found if complete else None
         if told is None:
             told = [_episode_hit(r) for r in self._rows("window_episodes", windows=spans, vector=vector, k=told_k)]
@@ -366,7 +348,7 @@ class GraphSearcher:
         scanned exactly, as `dense` scans one: over the shared approximate index its answer depended on other
         spaces' writes (LoCoMo dev, 1,500 concepts a space: 564 of the exact top 8 x 1,155 questions missed, and a
         different set for 508 questions)."""
-        if self.size("concepts") <= EXACT_SCAN_MAX:
+        if self.size("concepts") <= self._limits.exact_scan_max:
             return _concepts(self._record("exact_concepts", vector=vector, k=k, min_score=min_score)["hits"])
         index = self.vector_index("concepts")
         fetch = _first_fetch(index, k, max(8 * k, 64))
@@ -376,11 +358,11 @@ class GraphSearcher:
             exhausted = int(record["fetched"]) < fetch or record["floor"] is None or record["floor"] < min_score
             if len(hits) >= k or exhausted:
                 return _concepts(hits[:k])
-            if fetch >= MAX_FETCH:
+            if fetch >= self._limits.max_fetch:
                 if not self._crowded_out(index, "concepts"):
                     return _concepts(hits[:k])
                 return _concepts(self._record("exact_concepts", vector=vector, k=k, min_score=min_score)["hits"])
-            fetch = _next_fetch(fetch, len(hits), k)
+            fetch = _next_fetch(fetch, len(hits), k, self._limits.max_fetch)
 
     def propagate(self, seeds: Sequence[ConceptHit], fanout: int) -> list[tuple[str, ConceptHit, float]]:
         if not seeds:
@@ -398,13 +380,13 @@ class GraphSearcher:
         return self._rows("expand_concepts", concepts=concepts, vector=vector, per_concept=per_concept)
 
     def hydrate(
-        self, label: str, items: Sequence[tuple[str, float | None]], vector: list[float]
+        self, label: TextLabel, items: Sequence[tuple[str, float | None]], vector: list[float]
     ) -> list[dict[str, Any]]:
         """Rows for ranking (text, times, scores, provenance) of (id, similarity to the query if known) pairs."""
         if not items:
             return []
         rows = [{"id": item_id, "similarity": similarity} for item_id, similarity in items]
-        return self._rows(f"hydrate_{label}", items=rows, vector=vector)
+        return self._rows(HYDRATE_STATEMENTS[label], items=rows, vector=vector)
 
     def top_items(self, ids: Sequence[str], head: Sequence[tuple[str, ItemKind]]) -> list[ConceptHit]:
         """The concepts the propositions `ids` mention; fetches alongside, in the same statement, the embeddings of

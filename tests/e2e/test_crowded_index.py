@@ -15,8 +15,11 @@ import neo4j
 import numpy as np
 import pytest
 
-from graph.recall.search import EXACT_SCAN_MAX, MAX_FETCH, GraphSearcher
+from graph.recall.config import SearchLimits
+from graph.recall.search import GraphSearcher
 from tests.support.graph_queries import rows
+
+EXACT_SCAN_MAX, MAX_FETCH = SearchLimits().exact_scan_max, SearchLimits().max_fetch
 
 DIMS = 384
 CROWD = MAX_FETCH + 300

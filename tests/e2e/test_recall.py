@@ -10,9 +10,9 @@ import pytest
 
 from engram.embedding import get_embedder
 from graph.memory_writer import refresh_concepts
+from graph.recall.config import RecallConfig
 from graph.recall.engine import RecallEngine
 from graph.recall.models import ItemKind, MemoryType, RecallRequest, RecallResult
-from graph.recall.tuning import RecallTuning
 from tests.support.graph_queries import label_counts, rows
 from tests.support.jobs import ingest
 
@@ -78,7 +78,7 @@ def test_episodic_mode_returns_episodes_best_first_and_grouped_by_source(
 
     embedder = get_embedder()
     plain = RecallEngine(
-        get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=RecallTuning(diversity=0.0)
+        get_driver(), "neo4j", embedder.encode, embedder.count_tokens, config=RecallConfig(diversity=0.0)
     ).recall(RecallRequest(space=space, query="Melanie painting and running", memory_types=[MemoryType.EPISODIC]))
     scores = [i.score for i in plain.items]
     assert len({i.provenance[0].source_id for i in plain.items}) > 1
@@ -192,7 +192,7 @@ def test_the_turn_after_a_top_utterance_joins_as_context(engine: RecallEngine, s
 
     embedder = get_embedder()
     without = RecallEngine(
-        get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=RecallTuning(context_items=0)
+        get_driver(), "neo4j", embedder.encode, embedder.count_tokens, config=RecallConfig(context_items=0)
     ).recall(RecallRequest(space=space, query=query))
     assert all(s.step != "context" for s in without.trace)
     assert all("context" not in item.found_by for item in without.items)
@@ -242,7 +242,7 @@ def test_a_full_text_search_matching_few_documents_takes_one_statement(driver: n
 
 @pytest.mark.parametrize("exact_scan_max", [5000, 0], ids=["exact-scan", "vector-index"])
 def test_an_episode_hit_brings_the_knowledge_it_proves_in_the_same_statement(
-    driver: neo4j.Driver, space: str, exact_scan_max: int, monkeypatch: pytest.MonkeyPatch
+    driver: neo4j.Driver, space: str, exact_scan_max: int
 ) -> None:
     """Episode searches hand back, per hit, the current propositions the episode proves and how many it ever proved
     (recall used to ask for them in a second statement): a turn stating a fact proves it, a greeting proves nothing,
@@ -250,9 +250,10 @@ def test_an_episode_hit_brings_the_knowledge_it_proves_in_the_same_statement(
     time before the fact was recorded (extracted a day after the turn), the turn had proved nothing yet. Through the
     exact scan of a small space and through the vector index (a large space's path)."""
     from graph.params import vector_param
-    from graph.recall import search
+    from graph.recall.config import SearchLimits
+    from graph.recall.hits import Hit
+    from graph.recall.search import GraphSearcher
 
-    monkeypatch.setattr(search, "EXACT_SCAN_MAX", exact_scan_max)
     ingest(space, [_chat("c", [("Ann", "Hi there!"), ("Ann", "I adopted a grey cat named Pixel last spring.")])])
     episodes = rows(
         driver,
@@ -265,8 +266,8 @@ def test_an_episode_hit_brings_the_knowledge_it_proves_in_the_same_statement(
     assert stated and not by_turn["T1"]["proves"]
     vector = vector_param(get_embedder().encode(["Ann's cat Pixel"])[0])
 
-    def hits_by_id(as_of: datetime | None = None) -> list[dict[str, search.Hit]]:
-        searcher = search.GraphSearcher(driver, "neo4j", space, as_of)
+    def hits_by_id(as_of: datetime | None = None) -> list[dict[str, Hit]]:
+        searcher = GraphSearcher(driver, "neo4j", space, as_of, limits=SearchLimits(exact_scan_max=exact_scan_max))
         searcher.load_sizes()
         before = searcher.queries
         dense = {hit.id: hit for hit in searcher.dense("episodes", vector, 10)}
@@ -406,7 +407,7 @@ def test_a_named_participant_is_searched_for_in_what_they_said(
     # Diversification off in both arms: by itself it brings the three hobbies up here, past Ben's lines that only
     # name her; the comparison is of the participant search alone.
     result = RecallEngine(
-        get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=RecallTuning(diversity=0.0)
+        get_driver(), "neo4j", embedder.encode, embedder.count_tokens, config=RecallConfig(diversity=0.0)
     ).recall(RecallRequest(space=space, query=query, limit=10))
     step = next(s for s in result.trace if s.step == "participants")
     assert step.detail["named"] == ["Ana"] and step.detail["content"] == "What hobbies does have?"
@@ -416,8 +417,8 @@ def test_a_named_participant_is_searched_for_in_what_they_said(
     assert hobbies <= set(top)
     assert any("participant" in item.found_by for item in result.items[:6])
 
-    alone = RecallTuning(participant_k=0, diversity=0.0)
-    without = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=alone).recall(
+    alone = RecallConfig(participant_k=0, diversity=0.0)
+    without = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, config=alone).recall(
         RecallRequest(space=space, query=query, limit=10)
     )
     assert all(s.step != "participants" for s in without.trace)
@@ -457,15 +458,15 @@ def test_a_near_duplicate_gives_way_to_a_distinct_memory(space: str) -> None:
 
     embedder = get_embedder()
 
-    def recall(tuning: RecallTuning) -> RecallResult:
-        return RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=tuning).recall(
+    def recall(tuning: RecallConfig) -> RecallResult:
+        return RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, config=tuning).recall(
             request
         )
 
-    result = recall(RecallTuning())
+    result = recall(RecallConfig())
     first, second = turn_order(result.items)[:2]
     assert {first, second} - {"T7"} <= {"T1", "T3", "T5"} and "T7" in {first, second}  # a run and the swim
-    step = next(s for s in result.trace if s.step == "diversify")
+    step = next(s for s in result.trace if s.step == "mmr")
     placed = [item.id for item in result.items]
     assert len(placed) < 40  # the whole ranking came back: every item the trace names is in it
     # An item can also slip one place because a distinct one rose above it; the repeats are those moved for their
@@ -477,8 +478,8 @@ def test_a_near_duplicate_gives_way_to_a_distinct_memory(space: str) -> None:
         assert placed.index(moved["closest"]) < placed.index(moved["id"])  # redundant with what is above it
     assert all("redundancy" in item.components for item in result.items)
 
-    without = recall(RecallTuning(diversity=0.0))
-    assert all(s.step != "diversify" for s in without.trace)
+    without = recall(RecallConfig(diversity=0.0))
+    assert all(s.step != "mmr" for s in without.trace)
     assert turn_order(without.items).index("T7") >= turn_order(result.items).index("T7")
     assert [i.score for i in without.items] == sorted((i.score for i in without.items), reverse=True)
     assert {i.id for i in without.items} == {i.id for i in result.items}  # reordered, nothing lost

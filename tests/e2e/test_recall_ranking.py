@@ -9,9 +9,9 @@ import pytest
 
 from engram.embedding import get_embedder
 from engram.settings import PROJECT_ROOT
+from graph.recall.config import RecallConfig
 from graph.recall.engine import RecallEngine
 from graph.recall.models import ItemKind, RecallRequest
-from graph.recall.tuning import RecallTuning
 from tests.support.jobs import ingest
 
 SAMPLE = [json.loads(line) for line in (PROJECT_ROOT / "examples" / "sample.jsonl").read_text().splitlines() if line]
@@ -247,21 +247,20 @@ def test_what_someone_says_now_comes_before_what_it_updates(space: str) -> None:
     request = RecallRequest(space=space, query=query, asker="User", addressee="Assistant")
     embedder = get_embedder()
 
-    def turns(tuning: RecallTuning) -> tuple[list[str], list[str]]:
+    def turns(tuning: RecallConfig) -> tuple[list[str], list[str]]:
         from graph.driver import get_driver
 
-        engine = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=tuning)
+        engine = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, config=tuning)
         result = engine.recall(request)
-        step = next(s for s in result.trace if s.step == "diversify")
+        step = next((s for s in result.trace if s.step == "newer restatements first"), None)
         moved = {item.id: item.provenance[0].external_id for item in result.items}
-        return [item.provenance[0].external_id for item in result.items], [
-            moved.get(i) for i in step.detail["newer_first"]
-        ]
+        order = [item.provenance[0].external_id for item in result.items]
+        return order, [moved.get(i) for i in step.detail["moved_up"]] if step else []
 
-    order, moved = turns(RecallTuning())
+    order, moved = turns(RecallConfig())
     assert order.index("J2") < order.index("M1"), order
     assert "J2" in moved and "M1" not in moved
-    before, _ = turns(RecallTuning(restatement=0.0))
+    before, _ = turns(RecallConfig(restatement=0.0))
     assert before.index("M1") < before.index("J2"), before
 
 
@@ -295,21 +294,21 @@ def test_a_question_about_a_state_gets_the_latest_version_first(space: str) -> N
     ingest(space, [{"type": "conversation", "id": "camera", "sessions": sessions}])
     embedder = get_embedder()
 
-    def first_turn(query: str, tuning: RecallTuning) -> tuple[str, object]:
+    def first_turn(query: str, tuning: RecallConfig) -> tuple[str, object]:
         from graph.driver import get_driver
 
-        engine = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=tuning)
+        engine = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, config=tuning)
         result = engine.recall(RecallRequest(space=space, query=query, asker="User", addressee="Assistant"))
-        step = next(s for s in result.trace if s.step == "diversify")
+        step = next((s for s in result.trace if s.step == "latest version first"), None)
         scores = [item.score for item in result.items]
         assert scores == sorted(scores, reverse=True)  # the moved item's score is its new rank's
-        return result.items[0].provenance[0].external_id, step.detail["latest_first"]
+        return result.items[0].provenance[0].external_id, step.detail["latest_first"] if step else None
 
     latest = "What type of camera lens did I purchase most recently?"
-    turn, moved = first_turn(latest, RecallTuning())
+    turn, moved = first_turn(latest, RecallConfig())
     assert turn == "A2" and moved is not None
-    assert first_turn(latest, RecallTuning(latest=0.0)) == ("M1", None)  # what the words match best
-    assert first_turn("What type of camera lens did I purchase?", RecallTuning())[1] is None
+    assert first_turn(latest, RecallConfig(latest=0.0)) == ("M1", None)  # what the words match best
+    assert first_turn("What type of camera lens did I purchase?", RecallConfig())[1] is None
 
 
 ROTA_DRAFTS = [
@@ -343,15 +342,15 @@ def test_the_utterance_holding_a_questions_rare_name_outranks_those_sharing_only
     ingest(space, [{"type": "conversation", "id": "rota", "sessions": [{"id": "s1", "turns": turns}]}])
     embedder = get_embedder()
 
-    def first(tuning: RecallTuning) -> tuple[str, object]:
+    def first(tuning: RecallConfig) -> tuple[str, object]:
         from graph.driver import get_driver
 
-        engine = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=tuning)
+        engine = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, config=tuning)
         query = "What was the rotation for Quillon on a Sunday in the shift rotation sheet?"
         result = engine.recall(RecallRequest(space=space, query=query))
         seed = next(step for step in result.trace if step.step == "seed")
         return result.items[0].provenance[0].external_id, seed.detail.get("distinctive")
 
     # The trace names the word that made the difference, as the index analyses it, for each list that had one.
-    assert first(RecallTuning()) == ("S5", {"episodes": ["quillon"], "propositions": ["quillon"]})
-    assert first(RecallTuning(distinctive_exponent=0.0))[0] == "S1"  # by ranks alone a draft came first
+    assert first(RecallConfig()) == ("S5", {"episodes": ["quillon"], "propositions": ["quillon"]})
+    assert first(RecallConfig(distinctive_exponent=0.0))[0] == "S1"  # by ranks alone a draft came first

@@ -11,7 +11,7 @@ import pytest
 from engram.embedding import get_embedder
 from graph.admin import delete_space
 from graph.params import vector_param
-from graph.recall import search
+from graph.recall.config import SearchLimits
 from graph.recall.search import SHARED_FULLTEXT_INDEXES, SHARED_VECTOR_INDEXES, GraphSearcher
 from graph.space_indexes import SpaceIndexes, dedicate
 from tests.support.graph_queries import rows
@@ -104,10 +104,9 @@ def test_a_large_space_is_searched_through_indexes_of_its_own(
         label: GraphSearcher(driver, "neo4j", space, None).dense(label, vector, 5)
         for label in ("propositions", "episodes")
     }
-    monkeypatch.setattr(search, "EXACT_SCAN_MAX", 0)
-    monkeypatch.setattr(search, "SCOPED_FULLTEXT_MAX", 0)
-    own = GraphSearcher(driver, "neo4j", space, None)
-    shared = GraphSearcher(driver, "neo4j", space, None, own_indexes=False)
+    searched = SearchLimits(exact_scan_max=0, scoped_fulltext_max=0)
+    own = GraphSearcher(driver, "neo4j", space, None, limits=searched)
+    shared = GraphSearcher(driver, "neo4j", space, None, own_indexes=False, limits=searched)
     for label in ("propositions", "episodes", "concepts"):
         assert own.vector_index(label) == names.vector(label)
         assert shared.vector_index(label) == SHARED_VECTOR_INDEXES[label]
@@ -142,9 +141,8 @@ def test_another_space_is_not_in_a_space_s_own_index(
         for kind in ("propositions", "episodes", "concepts"):
             in_index = rows(driver, f"MATCH (n:{names.label(kind)}) RETURN collect(DISTINCT n.space) AS spaces")
             assert in_index[0]["spaces"] == [space]
-        monkeypatch.setattr(search, "EXACT_SCAN_MAX", 0)
         vector = vector_param(get_embedder().encode(["Melanie painted a sunrise"])[0])
-        theirs = GraphSearcher(driver, "neo4j", other, None)
+        theirs = GraphSearcher(driver, "neo4j", other, None, limits=SearchLimits(exact_scan_max=0))
         assert theirs.vector_index("propositions") == SHARED_VECTOR_INDEXES["propositions"]
         assert theirs.fulltext_index("propositions") == SHARED_FULLTEXT_INDEXES["propositions"]
         hits = theirs.dense("propositions", vector, 5) + theirs.fulltext("propositions", "painted OR sunrise", 5)

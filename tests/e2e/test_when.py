@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from engram.embedding import get_embedder
-from graph.recall import search
+from graph.recall.config import RecallConfig, SearchLimits
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
 from tests.support.jobs import ingest
@@ -19,21 +19,19 @@ OUTINGS = [
 ]
 
 
-def _engine() -> RecallEngine:
+def _engine(exact_scan_max: int = SearchLimits().exact_scan_max) -> RecallEngine:
     from graph.driver import get_driver
 
     embedder = get_embedder()
-    return RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens)
+    config = RecallConfig(search=SearchLimits(exact_scan_max=exact_scan_max))
+    return RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, config=config)
 
 
 @pytest.mark.parametrize("exact_scan_max", [5000, 0], ids=["exact-scan", "vector-index"])
-def test_what_happened_at_the_time_the_query_names_comes_first(
-    space: str, exact_scan_max: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_what_happened_at_the_time_the_query_names_comes_first(space: str, exact_scan_max: int) -> None:
     """Three outings on three dates, each told in a session of its own; the question names none of them, only when.
     Through the exact scan of a small space and through a large space's path (dated statements scanned, the episodes
     told then through the vector index)."""
-    monkeypatch.setattr(search, "EXACT_SCAN_MAX", exact_scan_max)
     sessions = [
         {
             "id": f"s{i}",
@@ -48,7 +46,7 @@ def test_what_happened_at_the_time_the_query_names_comes_first(
     ingest(space, [{"type": "conversation", "id": "outings", "sessions": sessions}])
     query = "Where did I go two weeks ago?"
     asked = datetime(2023, 5, 24, 12, tzinfo=UTC)
-    engine = _engine()
+    engine = _engine(exact_scan_max)
     result = engine.recall(RecallRequest(space=space, query=query, asker="User", now=asked))
     step = next(s for s in result.trace if s.step == "when")
     assert step.detail["days"] == [{"from": "2023-05-10", "to": "2023-05-10"}]
@@ -63,12 +61,11 @@ def test_what_happened_at_the_time_the_query_names_comes_first(
 
 @pytest.mark.parametrize("exact_scan_max", [5000, 0], ids=["exact-scan", "vector-index"])
 def test_a_statement_that_says_when_it_happened_is_found_by_that_time_not_by_when_it_was_told(
-    space: str, exact_scan_max: int, monkeypatch: pytest.MonkeyPatch
+    space: str, exact_scan_max: int
 ) -> None:
     """'I cleaned my sneakers last month' was told late in May; asked in May about last month, it is found by the time
     it says, April, where nothing was told, and comes first, above the boots cleaned this morning and the shoes bought
     this month."""
-    monkeypatch.setattr(search, "EXACT_SCAN_MAX", exact_scan_max)
     sessions = [
         ("2023-05-10T18:00:00Z", "I bought new running shoes at the mall."),
         ("2023-05-22T18:00:00Z", "I finally got around to cleaning my white Adidas sneakers last month."),
@@ -83,7 +80,7 @@ def test_a_statement_that_says_when_it_happened_is_found_by_that_time_not_by_whe
     ]}])  # fmt: skip
     query = "Which pair of shoes did I clean last month?"
     asked = datetime(2023, 5, 24, 12, tzinfo=UTC)
-    result = _engine().recall(RecallRequest(space=space, query=query, asker="User", now=asked))
+    result = _engine(exact_scan_max).recall(RecallRequest(space=space, query=query, asker="User", now=asked))
     step = next(s for s in result.trace if s.step == "when")
     assert step.detail["days"] == [{"from": "2023-04-01", "to": "2023-04-30"}]  # the whole month
     assert step.detail["episodes"] == step.detail["stated"] == 1

@@ -72,8 +72,8 @@ def build_schema(settings: ApiSettings | None = None) -> strawberry.Schema:
             OperationLabels,  # first: it sees the errors as the client does, after masking
             lambda: MaxTokensLimiter(max_token_count=settings.max_query_tokens),
             lambda: AddValidationRules(limits),
-            # Clients send the same few documents again and again: parsing and validating them took ~20% of the
-            # API's Python time under the soak's load (py-spy). Both caches are bounded LRUs, keyed by the whole
+            # Clients send the same few documents again and again: parsing and validating them took a large share
+            # of the API's Python time under load (docs/tuning.md). Both caches are bounded LRUs, keyed by the whole
             # document (and the parse options and rules), so a cached verdict is the one a fresh check would give.
             lambda: ParserCache(maxsize=DOCUMENT_CACHE_SIZE),
             lambda: ValidationCache(maxsize=DOCUMENT_CACHE_SIZE),

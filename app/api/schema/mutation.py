@@ -37,7 +37,7 @@ class IngestInput:
     records: JSON | None = strawberry.field(
         default=None, description="a record or a list of records: conversation, document or trajectory"
     )
-    payload: str | None = strawberry.field(default=None, description="a JSON, JSONL or LoCoMo document as text")
+    payload: str | None = strawberry.field(default=None, description="a JSON or JSONL document as text")
     format: InputFormat = InputFormat.JSONL
 
 
@@ -101,7 +101,7 @@ class MemoryMutation:
         return Job.of(await asyncio.to_thread(services.jobs.status, job_id))
 
     @strawberry.mutation(
-        description="Ingest an uploaded file (GraphQL multipart request): JSON, JSONL or LoCoMo, validated whole."
+        description="Ingest an uploaded file (GraphQL multipart request): JSON or JSONL, validated whole."
     )
     async def ingest_file(self, info: Info, file: Upload, format: InputFormat = InputFormat.JSONL) -> IngestPayload:
         raw = await file.read() if hasattr(file, "read") else bytes(file)

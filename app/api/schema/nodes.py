@@ -25,7 +25,7 @@ class Node:
 
 @strawberry.type(description="One standardized step: a conversation turn, a document passage or a trajectory step.")
 class Episode(Node):
-    external_id: str = strawberry.field(description="the id given at ingest, e.g. a LoCoMo dia_id such as D1:3")
+    external_id: str = strawberry.field(description="the id given at ingest, e.g. an external turn id such as D1:3")
     source_id: strawberry.ID
     seq: int
     speaker: str

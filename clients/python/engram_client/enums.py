@@ -10,7 +10,6 @@ class ApiKeyRole(str, Enum):
 class InputFormat(str, Enum):
     JSONL = "JSONL"
     JSON = "JSON"
-    LOCOMO = "LOCOMO"
 
 
 class JobState(str, Enum):

@@ -32,5 +32,5 @@ class IngestInput(BaseModel):
     records: Optional[Any] = None
     "a record or a list of records: conversation, document or trajectory"
     payload: Optional[str] = None
-    "a JSON, JSONL or LoCoMo document as text"
+    "a JSON or JSONL document as text"
     format: InputFormat = InputFormat.JSONL

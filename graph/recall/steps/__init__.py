@@ -1,2 +1,1 @@
-"""The recall pipeline's steps, one module each, in the order graph/recall/engine.py runs them: seed (with
-abstract alongside), rank, context (with participants alongside), hop, diversify, prune."""
+"""The recall pipeline's steps, one module each; graph/recall/engine.py `PIPELINE` lists them in the order they run."""

@@ -1,4 +1,4 @@
-"""Abstract, propagate, expand: the query's concepts, their activation spread over associations, and the
+"""Abstract (with propagate and expand): the query's concepts, their activation spread over associations, and the
 knowledge mentioning the most activated ones. Needs only the query, so it runs while the seed searches do."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from graph.recall.abstraction import Abstractor
 from graph.recall.candidates import Candidate
-from graph.recall.models import ItemKind, TraceStep
+from graph.recall.config import RecallConfig
+from graph.recall.hits import ConceptHit
+from graph.recall.models import ItemKind
 from graph.recall.run import RecallRun
-from graph.recall.search import ConceptHit
-from graph.recall.tuning import RecallTuning
+from graph.recall.steps.base import Step
 
 
 @dataclass(frozen=True)
@@ -27,10 +27,24 @@ class Abstraction:
     ms: float
 
 
-def abstract(run: RecallRun, abstractor: Abstractor) -> Abstraction:
+class Abstract(Step[Abstraction]):
+    """Finds the query's concepts (the abstractor), spreads their activation one hop over associations and reads the
+    knowledge mentioning the most activated; joins it as list "concepts" after the seeds'."""
+
+    name = "abstract"
+
+    def find(self, run: RecallRun) -> Abstraction:
+        return abstract(run)
+
+    def apply(self, run: RecallRun, found: Abstraction | None) -> None:
+        if found is not None:
+            join_abstraction(run, found)
+
+
+def abstract(run: RecallRun) -> Abstraction:
     started = time.perf_counter()
-    tuning, searcher = run.tuning, run.searcher
-    concepts = abstractor.concepts(run.request.query, run.vector, searcher, run.threads.searches)
+    tuning, searcher = run.config, run.searcher
+    concepts = run.tools.abstractor.concepts(run.request.query, run.vector, searcher, run.threads.searches)
     activation: dict[str, float] = {c.id: c.score * c.idf for c in concepts}
     spread: dict[str, tuple[str, float]] = {}
     by_seed: dict[str, float] = {}
@@ -55,17 +69,16 @@ def join_abstraction(run: RecallRun, abstraction: Abstraction) -> None:
     concepts = {c.key: round(c.score * c.idf, 3) for c in abstraction.concepts}
     # ms of this step: how long recall waited for it after the seeds; it ran alongside them.
     detail: dict[str, Any] = {"concepts": concepts, "ran_alongside_seed_ms": round(abstraction.ms, 2)}
-    run.trace.append(TraceStep(step="abstract", detail=detail))
+    run.trace.add("abstract", **detail)
     spread = dict(list(abstraction.spread.items())[:20])
-    run.trace.append(TraceStep(step="propagate", detail={"activated": len(abstraction.activation), "spread": spread}))
+    run.trace.add("propagate", activated=len(abstraction.activation), spread=spread)
     merge_expansion(abstraction.expansion, run.candidates, "concepts")
-    detail = {"concepts_expanded": len(abstraction.expanded), "candidates": len(run.candidates)}
-    run.trace.append(TraceStep(step="expand", detail=detail))
+    run.trace.add("expand", concepts_expanded=len(abstraction.expanded), candidates=len(run.candidates))
     run.activated = set(abstraction.activation)
 
 
 def concepts_to_expand(
-    tuning: RecallTuning, activation: dict[str, float], df: dict[str, int], budget: int | None = None
+    tuning: RecallConfig, activation: dict[str, float], df: dict[str, int], budget: int | None = None
 ) -> dict[str, float]:
     """The most activated concepts that are specific enough to expand, within the expansion's mention budget
     (`tuning.expand_mentions` unless given; a concept that would overrun it is passed over for rarer ones)."""

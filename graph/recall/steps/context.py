@@ -3,21 +3,46 @@ answer, a follow-up says what "this" was)."""
 
 from __future__ import annotations
 
-from graph.recall.candidates import Candidate, Ranked
-from graph.recall.models import ItemKind, MemoryType, TraceStep
+from dataclasses import dataclass
+from typing import Any
+
+from graph.recall.candidates import Candidate
+from graph.recall.models import ItemKind, MemoryType
 from graph.recall.run import RecallRun
+from graph.recall.steps.base import Step
 
 
-def add_context(run: RecallRun, ranked: list[Ranked]) -> int:
-    """Adds the neighbouring utterances' knowledge, ranked by the anchor's rank, then by closeness to the query.
-    Returns how many context items there were."""
-    anchors: dict[str, int] = {}
-    for rank, item in enumerate(ranked[: run.tuning.context_items], start=1):
-        for proof in item.provenance:
-            anchors.setdefault(proof.episode_id, rank)
+@dataclass(frozen=True)
+class ContextSearch:
+    anchors: dict[str, int]  # episode id -> rank of the top item it proves
+    rows: list[dict[str, Any]]
+
+
+class Context(Step[ContextSearch]):
+    """Adds the neighbouring utterances' knowledge (list "context"), ranked by the anchor's rank, then by closeness
+    to the query."""
+
+    name = "context"
+
+    def runs(self, run: RecallRun) -> bool:
+        return run.config.context_items > 0
+
+    def find(self, run: RecallRun) -> ContextSearch:
+        anchors: dict[str, int] = {}
+        for rank, item in enumerate(run.ranked[: run.config.context_items], start=1):
+            for proof in item.provenance:
+                anchors.setdefault(proof.episode_id, rank)
+        return ContextSearch(anchors, run.searcher.episode_context(anchors, run.vector))
+
+    def apply(self, run: RecallRun, found: ContextSearch | None) -> None:
+        if found is not None:
+            add_context(run, found)
+
+
+def add_context(run: RecallRun, search: ContextSearch) -> None:
     entries: list[tuple[int, int, float, str, ItemKind]] = []
     similarities: dict[str, float | None] = {}
-    for record in run.searcher.episode_context(anchors, run.vector):
+    for record in search.rows:
         anchor_rank, distance = int(record["anchor_rank"]), int(record["distance"])
         for proposition in record["propositions"]:
             similarities[proposition["id"]] = proposition["similarity"]
@@ -38,5 +63,5 @@ def add_context(run: RecallRun, ranked: list[Ranked]) -> int:
         known = similarities[item_id]
         if known is not None:
             candidates[item_id].similarity = float(known)
-    run.trace.append(TraceStep(step="context", detail={"anchors": len(anchors), "items": len(entries), "new": new}))
-    return len(entries)
+    run.trace.add("context", anchors=len(search.anchors), items=len(entries), new=new)
+    run.unranked_evidence += len(entries)

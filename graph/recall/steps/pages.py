@@ -17,10 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engram.extraction.keyphrases import named_titles
-from graph.recall.candidates import Ranked, merge_episode_hits
-from graph.recall.models import ItemKind, TraceStep
+from graph.recall.candidates import merge_episode_hits
+from graph.recall.hits import Hit
+from graph.recall.models import ItemKind, MemoryType
 from graph.recall.run import RecallRun
-from graph.recall.search import Hit
+from graph.recall.steps.base import Step
 
 
 @dataclass(frozen=True)
@@ -29,12 +30,26 @@ class PageSearch:
     query: tuple[list[Hit], list[str]]  # the pages the query names, and theirs
 
 
-def search_pages(run: RecallRun, ranked: list[Ranked]) -> PageSearch:
+class Pages(Step[PageSearch]):
+    name = "pages"
+
+    def runs(self, run: RecallRun) -> bool:
+        return bool(run.config.page_items) and MemoryType.SEMANTIC in run.types and run.searcher.has_pages()
+
+    def find(self, run: RecallRun) -> PageSearch:
+        return search_pages(run)
+
+    def apply(self, run: RecallRun, found: PageSearch | None) -> None:
+        if found is not None:
+            join_pages(run, found)
+
+
+def search_pages(run: RecallRun) -> PageSearch:
     """The pages the top `page_items` propositions name, ranked by the naming item's rank, and those the query
     names, the longest name first (one round trip)."""
-    tuning = run.tuning
+    tuning = run.config
     items: dict[str, tuple[int, list[str]]] = {}
-    for rank, item in enumerate(ranked[: tuning.page_items], start=1):
+    for rank, item in enumerate(run.ranked[: tuning.page_items], start=1):
         if item.kind is ItemKind.PROPOSITION:
             items[item.id] = (rank, named_titles(item.text))
     names = named_titles(run.request.query)
@@ -42,8 +57,8 @@ def search_pages(run: RecallRun, ranked: list[Ranked]) -> PageSearch:
     return PageSearch(pages["items"], pages["query"])
 
 
-def join_pages(run: RecallRun, search: PageSearch) -> int:
-    """Merges both kinds of page; returns how many passages they had."""
+def join_pages(run: RecallRun, search: PageSearch) -> None:
+    """Merges both kinds of page (lists "page" and "named_page")."""
     before = len(run.candidates)
     (item_hits, item_keys), (query_hits, query_keys) = search.items, search.query
     merge_episode_hits("page", item_hits, run.types, run.candidates, run.vote)
@@ -54,5 +69,5 @@ def join_pages(run: RecallRun, search: PageSearch) -> int:
         "passages": len(item_hits) + len(query_hits),
         "new": len(run.candidates) - before,
     }
-    run.trace.append(TraceStep(step="pages", detail=detail))
-    return len(item_hits) + len(query_hits)
+    run.trace.add("pages", **detail)
+    run.unranked_evidence += len(item_hits) + len(query_hits)

@@ -6,20 +6,15 @@ and the assistant's long replies on the same topic would otherwise outnumber the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-import numpy as np
-from numpy.typing import NDArray
 
 from graph.params import vector_param
 from graph.recall.candidates import merge_episode_hits
-from graph.recall.models import TraceStep
-from graph.recall.participants import without_names
+from graph.recall.hits import Hit
+from graph.recall.models import MemoryType
+from graph.recall.query import named_participants, persons_meant, without_names
 from graph.recall.run import RecallRun
-from graph.recall.search import Hit
-
-EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
+from graph.recall.steps.base import Step
 
 
 @dataclass(frozen=True)
@@ -30,27 +25,44 @@ class ParticipantSearch:
     lists: dict[str, list[Hit]]
 
 
-def search_participants(run: RecallRun, named: list[str], meant: list[str], embed: EmbedFn) -> ParticipantSearch:
+class Participants(Step[ParticipantSearch]):
+    name = "participants"
+
+    def runs(self, run: RecallRun) -> bool:
+        return bool(run.config.participant_k) and MemoryType.SEMANTIC in run.types
+
+    def find(self, run: RecallRun) -> ParticipantSearch | None:
+        request = run.request
+        named = named_participants(request.query, {p.speaker for item in run.ranked for p in item.provenance})
+        meant = [p for p in persons_meant(request.query, request.asker, request.addressee) if p not in named]
+        return search_participants(run, named, meant) if named or meant else None
+
+    def apply(self, run: RecallRun, found: ParticipantSearch | None) -> None:
+        if found is not None:
+            join_participants(run, found)
+
+
+def search_participants(run: RecallRun, named: list[str], meant: list[str]) -> ParticipantSearch:
     """`named`: the speakers the query names (their names are taken out of what is searched); `meant`: those it means
     by a pronoun (the asker, the addressee)."""
     participants = named + meant
     content = without_names(run.request.query, named)
     if not content:
         return ParticipantSearch(named, meant, content, {})
-    k = run.tuning.participant_k
+    k = run.config.participant_k
     if not named:
         # Nothing was taken out: what anyone said closest to the query is the seeds' episode search already.
         lists = {"participant": run.searcher.dense("episodes", run.vector, k, participants)}
         return ParticipantSearch(named, meant, content, lists)
-    vector = vector_param(embed([content])[0])
+    vector = vector_param(run.tools.embed([content])[0])
     own = run.threads.searches.submit(run.searcher.dense, "episodes", vector, k, participants)
     anyone = run.searcher.dense("episodes", vector, k)
     lists = {"participant": own.result(), "content": anyone}
     return ParticipantSearch(named, meant, content, lists)
 
 
-def join_participants(run: RecallRun, search: ParticipantSearch) -> int:
-    """Merges the participant searches' knowledge; returns how many episode hits they had."""
+def join_participants(run: RecallRun, search: ParticipantSearch) -> None:
+    """Merges the participant searches' knowledge (lists "participant" and "content")."""
     before = len(run.candidates)
     for name, hits in search.lists.items():
         merge_episode_hits(name, hits, run.types, run.candidates, run.vote)
@@ -61,5 +73,5 @@ def join_participants(run: RecallRun, search: ParticipantSearch) -> int:
         "hits": {name: len(hits) for name, hits in search.lists.items()},
         "new": len(run.candidates) - before,
     }
-    run.trace.append(TraceStep(step="participants", detail=detail))
-    return sum(len(hits) for hits in search.lists.values())
+    run.trace.add("participants", **detail)
+    run.unranked_evidence += sum(len(hits) for hits in search.lists.values())

@@ -7,6 +7,23 @@ from typing import Any
 
 from graph.recall.candidates import Ranked
 from graph.recall.models import RecallItem
+from graph.recall.run import RecallRun
+from graph.recall.steps.base import Step
+
+
+class Prune(Step[None]):
+    name = "prune"
+
+    def apply(self, run: RecallRun, found: None) -> None:
+        run.items, run.pruned = prune(run.ranked, run.token_budget, run.limit, run.tools.count_tokens)
+        detail = {
+            "weights": run.config.value.model_dump(),
+            "ranked": len(run.ranked),
+            "returned": len(run.items),
+            "pruned": run.pruned[:20],
+            "cypher_statements": run.searcher.queries,
+        }
+        run.trace.add("rerank and prune", **detail)
 
 
 def prune(

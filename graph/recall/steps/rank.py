@@ -9,16 +9,48 @@ from graph.recall.candidates import Ranked
 from graph.recall.goal_match import fit_goals
 from graph.recall.models import ItemKind, MemoryType, Provenance
 from graph.recall.run import RecallRun
-from graph.recall.value import PRESCRIPTION_CEILING, ValueWeights, cosine, focus, recency, rrf
+from graph.recall.searcher import TextLabel
+from graph.recall.steps.base import Step
+from graph.recall.value import cosine, focus, prescription_ceiling, recency, rrf
 
-_LABELS = {ItemKind.PROPOSITION: "propositions", ItemKind.EPISODE: "episodes", ItemKind.PRESCRIPTION: "prescriptions"}
+_LABELS: dict[ItemKind, TextLabel] = {
+    ItemKind.PROPOSITION: "propositions",
+    ItemKind.EPISODE: "episodes",
+    ItemKind.PRESCRIPTION: "prescriptions",
+}
 
 
-def rank(run: RecallRun, weights: ValueWeights) -> list[Ranked]:
+class Rank(Step[None]):
+    """Ranks the candidates into `run.ranked`. `again`: only when evidence joined since the last ranking (the
+    context group's lists), recorded as "rank with context"."""
+
+    name = "rank"
+
+    def __init__(self, again: bool = False) -> None:
+        self.again = again
+
+    def runs(self, run: RecallRun) -> bool:
+        return not self.again or run.unranked_evidence > 0
+
+    def apply(self, run: RecallRun, found: None) -> None:
+        run.ranked = rank(run)
+        if self.again:
+            run.trace.add("rank with context", ranked=len(run.ranked))
+        else:
+            run.trace.add("rank", ranked=len(run.ranked), hydrated=len(run.searcher.hydrated))
+
+
+def rank(run: RecallRun) -> list[Ranked]:
+    """The pool of best fused candidates, hydrated and scored by the value function, best first."""
+    run.unranked_evidence = 0
+    config = run.config
     # Ties broken by id throughout: the same memory answers the same query the same way, whatever the
     # order the store hands rows back in.
-    fused = sorted(((rrf(c.ranks, c.strengths), c) for c in run.candidates.values()), key=lambda fc: (-fc[0], fc[1].id))
-    pool = fused[: run.tuning.rerank_pool]
+    fused = sorted(
+        ((rrf(c.ranks, config.list_weights, config.rrf_k, c.strengths), c) for c in run.candidates.values()),
+        key=lambda fc: (-fc[0], fc[1].id),
+    )
+    pool = fused[: config.rerank_pool]
     rows = run.searcher.hydrated  # rows fetched by an earlier hop are not fetched again
     for kind in ItemKind:
         # A similarity already computed is passed along: reading an item's vector is most of hydrating it.
@@ -36,14 +68,15 @@ def rank(run: RecallRun, weights: ValueWeights) -> list[Ranked]:
     max_activation = max((c.activation for _, c in pool), default=0.0) or 1.0
     times = [r["valid_from"] for r in rows.values() if r["valid_from"] is not None]
     oldest, newest = (min(times), max(times)) if times else (None, None)
-    w = weights
+    w = config.value
+    ceiling = prescription_ceiling(config.list_weights, config.rrf_k)
     items = []
     for fused_rank, candidate in pool:
         if candidate.id not in rows:
             continue  # deleted or superseded since it was found
         row = rows[candidate.id]
         components = {
-            "relevance": fused_rank / (PRESCRIPTION_CEILING if candidate.kind is ItemKind.PRESCRIPTION else max_rrf),
+            "relevance": fused_rank / (ceiling if candidate.kind is ItemKind.PRESCRIPTION else max_rrf),
             "similarity": cosine(row["similarity"]),
             "activation": candidate.activation / max_activation,
             "confidence": float(row["confidence"]),
@@ -73,9 +106,8 @@ def rank(run: RecallRun, weights: ValueWeights) -> list[Ranked]:
             )
         )
     # Among procedures, those recorded for the task asked (other things in it) before those for another kind of task.
-    fit_goals(
-        items, {i.id: rows[i.id].get("intent") for i in items if i.kind is ItemKind.PRESCRIPTION}, run.request.query
-    )
+    goals = {i.id: rows[i.id].get("intent") for i in items if i.kind is ItemKind.PRESCRIPTION}
+    fit_goals(items, goals, run.request.query, config.goal_substitution, config.goal_strength)
     items.sort(key=lambda item: (-item.score, item.id))
     if run.types and run.types[0] is MemoryType.EPISODIC:
         return _as_episodes(items)

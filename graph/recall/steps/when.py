@@ -14,9 +14,9 @@ from datetime import UTC, date, datetime, timedelta
 
 from engram.extraction.temporal import Span, resolve_relative_times
 from graph.recall.candidates import merge_episode_hits
-from graph.recall.models import TraceStep
+from graph.recall.hits import Hit, TimeWindow
 from graph.recall.run import RecallRun
-from graph.recall.search import Hit, TimeWindow
+from graph.recall.steps.base import Step
 
 
 @dataclass(frozen=True)
@@ -40,20 +40,34 @@ def _midnight(day: date) -> datetime:
     return datetime(day.year, day.month, day.day, tzinfo=UTC)
 
 
+class When(Step[WhenSearch]):
+    name = "when"
+
+    def runs(self, run: RecallRun) -> bool:
+        return run.request.now is not None and bool(run.config.when_k)
+
+    def find(self, run: RecallRun) -> WhenSearch:
+        return search_when(run)
+
+    def apply(self, run: RecallRun, found: WhenSearch | None) -> None:
+        if found is not None:
+            join_when(run, found)
+
+
 def search_when(run: RecallRun) -> WhenSearch:
     now = run.request.now
     if now is None:
         return WhenSearch([], [], 0)
     spans = resolve_relative_times(run.request.query, now).spans
-    found = run.searcher.episodes_within(windows(spans, run.tuning.when_days), run.vector, run.tuning.when_k)
+    found = run.searcher.episodes_within(windows(spans, run.config.when_days), run.vector, run.config.when_k)
     return WhenSearch(spans, found.hits, found.stated)
 
 
-def join_when(run: RecallRun, search: WhenSearch) -> int:
-    """Merges the episodes of the times the query names; returns how many there were."""
+def join_when(run: RecallRun, search: WhenSearch) -> None:
+    """Merges the episodes of the times the query names (list "when")."""
     before = len(run.candidates)
     merge_episode_hits("when", search.hits, run.types, run.candidates, run.vote)
     days = [{"from": s.first.isoformat(), "to": (s.end - timedelta(days=1)).isoformat()} for s in search.spans]
     detail = {"days": days, "episodes": len(search.hits), "stated": search.stated, "new": len(run.candidates) - before}
-    run.trace.append(TraceStep(step="when", detail=detail))
-    return len(search.hits)
+    run.trace.add("when", **detail)
+    run.unranked_evidence += len(search.hits)

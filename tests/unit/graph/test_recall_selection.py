@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from graph.recall.config import RecallConfig
 from graph.recall.search import SpaceSizes, _hits
 from graph.recall.steps.abstract import concepts_to_expand
-from graph.recall.tuning import RecallTuning
 
 
 def test_expansion_takes_the_most_activated_concepts_within_the_mention_budget() -> None:
-    tuning = RecallTuning(expand_concepts=3, max_expand_df=500, expand_mentions=1000)
+    tuning = RecallConfig(expand_concepts=3, max_expand_df=500, expand_mentions=1000)
     activation = {"a": 0.9, "b": 0.8, "c": 0.7, "d": 0.6, "e": 0.5}
     df = {"a": 400, "b": 700, "c": 300, "d": 200, "e": 10}
     # b would overrun the budget (400 + 700) and is passed over; c and d still fit; the count cap stops at 3.
@@ -18,20 +18,20 @@ def test_expansion_takes_the_most_activated_concepts_within_the_mention_budget()
 
 
 def test_a_later_hop_expands_within_the_budget_it_is_given() -> None:
-    tuning = RecallTuning(expand_concepts=20, max_expand_df=500, expand_mentions=1000)
+    tuning = RecallConfig(expand_concepts=20, max_expand_df=500, expand_mentions=1000)
     activation, df = {"a": 0.9, "b": 0.8}, {"a": 400, "b": 200}
     assert concepts_to_expand(tuning, activation, df) == activation
     assert concepts_to_expand(tuning, activation, df, budget=300) == {"b": 0.8}
 
 
 def test_expansion_skips_concepts_too_general_to_expand() -> None:
-    tuning = RecallTuning(expand_concepts=20, max_expand_df=500, expand_mentions=100_000)
+    tuning = RecallConfig(expand_concepts=20, max_expand_df=500, expand_mentions=100_000)
     chosen = concepts_to_expand(tuning, {"general": 1.0, "rare": 0.1}, {"general": 501, "rare": 3})
     assert chosen == {"rare": 0.1}
 
 
 def test_expansion_breaks_activation_ties_by_id() -> None:
-    tuning = RecallTuning(expand_concepts=1)
+    tuning = RecallConfig(expand_concepts=1)
     assert concepts_to_expand(tuning, {"z": 0.5, "a": 0.5}, {}) == {"a": 0.5}
 
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from graph.recall.config import RecallConfig
 from graph.recall.value import cosine, distinctive_strength, focus, match_strength, rrf
+
+WEIGHTS, K = RecallConfig().list_weights, RecallConfig().rrf_k
 
 
 def test_cosine_undoes_neo4js_rescaling_and_clips_at_zero() -> None:
@@ -22,10 +25,10 @@ def test_a_dense_vote_counts_by_how_well_it_matches() -> None:
 
 def test_fusion_scales_each_lists_vote_by_its_strength() -> None:
     ranks = {"dense": 1, "fulltext": 3}
-    full = rrf(ranks)
-    assert rrf(ranks, {"dense": 1.0, "fulltext": 1.0}) == pytest.approx(full)
+    full = rrf(ranks, WEIGHTS, K)
+    assert rrf(ranks, WEIGHTS, K, {"dense": 1.0, "fulltext": 1.0}) == pytest.approx(full)
     # A weak dense hit keeps only its lexical vote (full-text counts double).
-    assert rrf(ranks, {"dense": 0.0}) == pytest.approx(2.0 / (20 + 3))
+    assert rrf(ranks, WEIGHTS, K, {"dense": 0.0}) == pytest.approx(2.0 / (20 + 3))
 
 
 def test_statements_of_a_long_utterance_count_less_than_those_of_a_short_one() -> None:

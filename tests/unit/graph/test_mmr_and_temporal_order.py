@@ -1,4 +1,5 @@
-"""Maximal marginal relevance over the head of a ranking (graph/recall/diversity.py)."""
+"""Maximal marginal relevance over the head of a ranking (graph/recall/mmr.py) and its temporal reordering
+(graph/recall/temporal_order.py)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,9 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from graph.recall.diversity import (
-    Placement,
-    asks_for_state,
-    latest_version_first,
-    mmr_order,
-    newer_restatements_first,
-)
+from graph.recall.mmr import Placement, closest_above, mmr_order
+from graph.recall.query import asks_for_state
+from graph.recall.temporal_order import latest_version_first, newer_restatements_first
 
 
 def _vectors(*rows: list[float]) -> np.ndarray:
@@ -65,13 +62,13 @@ def test_an_empty_head_and_a_bad_trade_off() -> None:
 
 
 def test_a_recall_tuning_with_a_bad_trade_off_is_refused_when_configured() -> None:
-    from graph.recall.tuning import RecallTuning
+    from graph.recall.config import RecallConfig
 
     with pytest.raises(ValueError, match="diversity"):
-        RecallTuning(diversity=1.0)
+        RecallConfig(diversity=1.0)
     with pytest.raises(ValueError, match="diversity"):
-        RecallTuning(diversity=-0.1)
-    assert RecallTuning(diversity=0.0).diversity == 0.0
+        RecallConfig(diversity=-0.1)
+    assert RecallConfig(diversity=0.0).diversity == 0.0
 
 
 MAY, JUNE, JULY = datetime(2023, 5, 1), datetime(2023, 6, 1), datetime(2023, 7, 1)
@@ -139,3 +136,16 @@ def test_the_latest_item_about_what_the_first_is_about_goes_first() -> None:
     assert first([0.64, 0.55, 0.43, 0.42], threshold=0.9) == 0  # not about the same thing
     assert first([0.64, 0.55, 0.43, 0.42], [JUNE, JUNE, MAY, JULY]) == 0  # said earlier
     assert first([0.64, 0.55, 0.43, 0.42], [None, JUNE, JUNE, JULY]) == 0  # the first has no time
+
+
+def test_closest_above_is_the_redundancy_mmr_records_for_its_final_order() -> None:
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(12, 8)).astype(np.float32)
+    scores = np.linspace(1.0, 0.5, 12)
+    placements = mmr_order(scores, vectors, 0.4)
+    in_order = vectors[[p.index for p in placements]]
+    again = closest_above(in_order)
+    assert [round(p.redundancy, 5) for p in again] == [round(p.redundancy, 5) for p in placements]
+    # The closest item, as an index into the final order, is the one MMR named.
+    position = {p.index: rank for rank, p in enumerate(placements)}
+    assert [p.closest for p in again] == [None if p.closest is None else position[p.closest] for p in placements]

@@ -1,4 +1,4 @@
-from graph.recall.participants import named_participants, persons_meant, without_names
+from graph.recall.query import named_participants, persons_meant, without_names
 
 SPEAKERS = {"Melanie", "Caroline", "Jon Snow", ""}
 

@@ -1,0 +1,207 @@
+"""Every knob of recall, with its default, in one typed configuration.
+
+`RecallConfig` is read from the environment (`ENGRAM_RECALL_SEED_K=60`; nested groups with a double underscore:
+`ENGRAM_RECALL_VALUE__RECENCY=0.05`, `ENGRAM_RECALL_SEARCH__MAX_FETCH=4096`; the list weights as JSON:
+`ENGRAM_RECALL_LIST_WEIGHTS='{"fulltext": 2.5}'`) or built in code (`RecallConfig(diversity=0.0)`). Each field says in
+one line why it exists; where each default was chosen and what it measured is in docs/tuning.md (one row per field,
+kept in step by a unit test). A request sets its own limit, token budget, hops and memory types (`RecallRequest`);
+the fields below are their defaults.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class ValueWeights(BaseModel):
+    """The value function's weights (relative: rankings and diversification use scores relative to the best)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    relevance: float = Field(default=0.50, ge=0, description="reciprocal-rank fusion of every list that found the item")
+    similarity: float = Field(
+        default=0.15, ge=0, description="exact cosine between the query and the item (clipped at 0)"
+    )
+    activation: float = Field(default=0.10, ge=0, description="activation spread from the query's concepts")
+    confidence: float = Field(default=0.04, ge=0, description="the item's extraction / reliability confidence")
+    importance: float = Field(default=0.03, ge=0, description="the item's importance (concept centrality)")
+    recency: float = Field(default=0.03, ge=0, description="newer items a little higher, oldest 0, newest 1")
+    focus: float = Field(
+        default=0.15, ge=0, description="exponent discounting an item by how many statements its utterance yielded"
+    )
+    focus_after: int = Field(default=5, ge=1, description="statements an utterance may yield before the focus discount")
+
+
+class SearchLimits(BaseModel):
+    """How the Neo4j searcher reaches a space's nodes: exact scans for small spaces, over-fetch from shared indexes."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    max_fetch: int = Field(default=8192, ge=16, description="most rows one over-fetch asks a shared index for")
+    exact_scan_max: int = Field(
+        default=5000, ge=0, description="up to this many nodes of a label, scan exactly, not by ANN"
+    )
+    scoped_fulltext_max: int = Field(
+        default=20_000, ge=0, description="up to this many nodes, scope full-text queries to the space inside the index"
+    )
+    exact_fallback_max: int = Field(
+        default=20_000,
+        ge=0,
+        description="up to this size, a space crowded out of a shared vector index is scanned exactly",
+    )
+    scope_fulltext_above: int = Field(
+        default=4096,
+        ge=16,
+        description="an unscoped full-text query needing more rows than this is scoped to the space",
+    )
+    rescore_pool: int = Field(
+        default=4, ge=1, description="full-text pool (x k) rescored with the space's own statistics"
+    )
+    space_sizes_ttl_s: float = Field(default=30.0, ge=0, description="how long a space's label counts are reused")
+
+
+DEFAULT_LIST_WEIGHTS: dict[str, float] = {
+    "fulltext": 2.0,
+    "episode_fulltext": 2.0,
+    "prescription_fulltext": 2.0,
+    "prescription_dense": 0.5,
+    "intent_dense": 0.5,
+    "context": 3.0,
+    "participant": 3.0,
+    "content": 2.0,
+    "page": 5.0,
+    "named_page": 2.0,
+    "when": 3.0,
+}
+
+
+class RecallConfig(BaseSettings):
+    """The recall pipeline's configuration (graph/recall/engine.py `PIPELINE` lists the steps these knobs steer)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="ENGRAM_RECALL_", env_nested_delimiter="__", env_file=".env", extra="ignore", frozen=True
+    )
+
+    # -- request defaults (a request may set its own) ----------------------------------------------------------
+    limit: int = Field(default=25, ge=1, le=200, description="items returned when a request names no limit")
+    token_budget: int = Field(
+        default=1024, ge=16, le=32_768, description="tokens returned when a request names no budget"
+    )
+    hop_limit: int = Field(default=2, ge=1, le=4, description="hops when a request names none")
+
+    # -- seed and fusion ---------------------------------------------------------------------------------------
+    seed_k: int = Field(default=40, ge=1, description="hits per seed list (dense / full-text, knowledge / episodes)")
+    rrf_k: int = Field(default=20, ge=1, description="reciprocal-rank fusion constant: lower trusts the top ranks more")
+    list_weights: dict[str, float] = Field(
+        default_factory=lambda: dict(DEFAULT_LIST_WEIGHTS),
+        description="how much each candidate list counts in the fusion (unnamed lists: 1)",
+    )
+    vote_floor: float = Field(default=0.10, ge=0, le=1, description="a dense hit at this cosine or below casts no vote")
+    vote_full: float = Field(default=0.25, ge=0, le=1, description="a dense hit from this cosine on casts a full vote")
+    space_statistics: bool = Field(
+        default=True, description="score a small space's full-text hits with its own statistics"
+    )
+    distinctive_share: float = Field(
+        default=0.02, ge=0, le=1, description="a query term in at most this share of documents is distinctive"
+    )
+    distinctive_exponent: float = Field(
+        default=1.0, ge=0, description="a full-text hit's vote grows with its distinctive words' share to this power"
+    )
+    distinctive_floor: float = Field(
+        default=0.5, ge=0, le=1, description="the vote of a full-text hit without distinctive words"
+    )
+    own_indexes: bool = Field(default=True, description="search a large space's own indexes where it has them")
+    search: SearchLimits = Field(default_factory=SearchLimits, description="how the Neo4j searcher reaches a space")
+
+    # -- abstraction, propagation, expansion ----------------------------------------------------------------------
+    abstract_phrases: int = Field(default=8, ge=0, description="key phrases of the query looked up as concept keys")
+    abstract_dense_k: int = Field(default=8, ge=0, description="concepts nearest the query joined to the key matches")
+    abstract_min_similarity: float = Field(
+        default=0.55, ge=0, le=1, description="least vector score of a nearest concept"
+    )
+    concept_fanout: int = Field(default=8, ge=0, description="associated concepts activated per query concept")
+    propagation: float = Field(default=0.5, ge=0, description="share of activation passed over one association")
+    expand_concepts: int = Field(default=20, ge=0, description="most activated concepts expanded back to knowledge")
+    per_concept: int = Field(default=12, ge=1, description="mentions per expanded concept, closest to the query first")
+    max_expand_df: int = Field(default=500, ge=1, description="concepts mentioned more often are too general to expand")
+    expand_mentions: int = Field(default=400, ge=1, description="mentions read per expansion, bounding its cost")
+
+    # -- value function ---------------------------------------------------------------------------------------------
+    rerank_pool: int = Field(default=120, ge=1, description="candidates hydrated and scored, best fused first")
+    value: ValueWeights = Field(default_factory=ValueWeights, description="the value function's weights")
+    goal_substitution: float = Field(
+        default=0.5,
+        ge=0,
+        description="cost of one goal word standing in for another (a word only one side has costs 1)",
+    )
+    goal_strength: float = Field(
+        default=0.5, ge=0, description="how steeply a procedure's score falls with its goal's distance from the task"
+    )
+
+    # -- context, pages, when, participants -----------------------------------------------------------------------
+    context_items: int = Field(default=10, ge=0, description="top items whose neighbouring utterances join (0: off)")
+    page_items: int = Field(default=5, ge=0, description="top items whose named documents join as pages (0: off)")
+    page_passages: int = Field(default=3, ge=1, description="passages per page, closest to the query first")
+    page_k: int = Field(default=40, ge=1, description="page passages in all")
+    when_k: int = Field(default=25, ge=0, description="episodes of the times the query names that join (0: off)")
+    when_days: int = Field(default=7, ge=0, description="days either side of a named time that count as then")
+    participant_k: int = Field(default=25, ge=0, description="episodes per participant search (0: off)")
+
+    # -- hop --------------------------------------------------------------------------------------------------------
+    hop_decay: float = Field(
+        default=0.5, ge=0, le=1, description="activation (and mention budget) kept per further hop"
+    )
+    hop_top_items: int = Field(default=5, ge=1, description="top items whose concepts a further hop may expand")
+    hop_confident_similarity: float = Field(
+        default=0.5, ge=0, le=1, description="no further hop once a top item matches the query this closely"
+    )
+
+    # -- ordering of the final ranking ------------------------------------------------------------------------------
+    diversity: float = Field(
+        default=0.25, description="MMR trade-off: weight of an item's closest cosine above it (0: off)"
+    )
+    restatement: float = Field(
+        default=0.75,
+        ge=0,
+        le=1,
+        description="cosine at which a later item restates an earlier one and goes above it (0: off)",
+    )
+    restatement_closeness: float = Field(
+        default=0.9,
+        ge=0,
+        le=1,
+        description="a restatement moves up only if it scores at least this share of the original",
+    )
+    latest: float = Field(
+        default=0.55, ge=0, le=1, description="cosine at which a later item is a newer version of the first (0: off)"
+    )
+    latest_closeness: float = Field(
+        default=0.4,
+        ge=0,
+        le=1,
+        description="a newer version goes first only if it scores at least this share of the first",
+    )
+
+    @field_validator("list_weights", mode="after")
+    @classmethod
+    def _over_defaults(cls, weights: dict[str, float]) -> dict[str, float]:
+        """Weights given (in code or the environment) override the defaults list by list; 0 turns a list off."""
+        return DEFAULT_LIST_WEIGHTS | weights
+
+    @model_validator(mode="after")
+    def _checked(self) -> RecallConfig:
+        # Checked when the engine is configured, not at its first recall.
+        if not 0.0 <= self.diversity < 1.0:
+            raise ValueError(f"diversity must be in [0, 1), got {self.diversity}")
+        if self.vote_full <= self.vote_floor:
+            raise ValueError(f"vote_full ({self.vote_full}) must be above vote_floor ({self.vote_floor})")
+        return self
+
+    def list_weight(self, name: str) -> float:
+        return self.list_weights.get(name, 1.0)
+
+    @property
+    def needs_vectors(self) -> bool:
+        """Whether a step reorders the final ranking by the items' embeddings."""
+        return self.diversity > 0 or self.restatement > 0 or self.latest > 0

@@ -1,0 +1,97 @@
+"""Query understanding: every reading recall takes from the query's wording, in one place.
+
+- which memory kinds it needs (`memory_types`): a how-to question wants procedures, a question about what was said
+  wants the episodes themselves, anything else knowledge first;
+- whether it asks for a state (`asks_for_state`): what holds now or held before it changed;
+- who it means by its pronouns (`persons_meant`): "my" the asker, "your" the addressee;
+- which people who speak in the memory it names (`named_participants`), and its content without their names
+  (`without_names`).
+The times it names are read by engram/extraction/temporal.py, the rule ingestion dates statements by, so a query and a
+memory agree on what "last month" covers. Table-driven tests: tests/unit/graph/recall/test_query.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from engram.extraction.keyphrases import STOPWORDS
+from graph.recall.models import MemoryType
+
+_PROCEDURAL = re.compile(
+    r"^\s*(how (do|does|can|could|should|would|to|did)\b|what('s| is| are) the (best )?(way|steps)|steps to\b)",
+    re.IGNORECASE,
+)
+_EPISODIC = re.compile(
+    r"\b(say|said|tell|told|mention(ed)?|talk(ed)?|conversation|chat(ted)?|ask(ed)?|discuss(ed)?)\b", re.IGNORECASE
+)
+# What holds now or held before it changed ("What lens did I buy most recently?", "my current status", "my previous
+# tutor"); "our previous conversation" names a talk, not a state.
+_ASKS_FOR_STATE = re.compile(
+    r"\b(?:currently|current|now|most recent(?:ly)?|latest|anymore|these days|at the moment"
+    r"|previous(?:ly)?(?! (?:conversation|chat|discussion|talk)s?\b))\b",
+    re.IGNORECASE,
+)
+# A capitalised word, possibly possessive: names are written capitalised in questions.
+_CAPITALISED = re.compile(r"\b[^\W\d_][\w-]*(?:['\u2019]s)?\b")
+_SPACES = re.compile(r"\s+")
+_WORDS = re.compile(r"[^\W\d_]+")
+_FIRST_PERSON = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b|\bI['\u2019](?:m|ve|d|ll)\b")
+_SECOND_PERSON = re.compile(r"\b(?:[Yy]ou|[Yy]our|[Yy]ours|[Yy]ourself)\b")
+
+
+def memory_types(query: str) -> list[MemoryType]:
+    """The memory kinds a query needs, most wanted first (the first decides the mode: episodes or knowledge).
+
+    Knowledge first; episodes too, because a fact may live only in an utterance no rule turned into one. Procedures
+    are searched for every query, last: a task is often given as an instruction ("put a clean mug in the coffee
+    machine") that no question pattern catches, and a dense vote counts by how well it matches, so an unrelated
+    procedure does not outrank knowledge."""
+    if _PROCEDURAL.search(query):
+        return [MemoryType.PROCEDURAL, MemoryType.SEMANTIC]
+    if _EPISODIC.search(query):
+        return [MemoryType.EPISODIC, MemoryType.SEMANTIC, MemoryType.PROCEDURAL]
+    return [MemoryType.SEMANTIC, MemoryType.EPISODIC, MemoryType.PROCEDURAL]
+
+
+def asks_for_state(query: str) -> bool:
+    """Whether the query asks what holds now, or what held before it changed."""
+    return _ASKS_FOR_STATE.search(query) is not None
+
+
+def persons_meant(query: str, asker: str | None, addressee: str | None) -> list[str]:
+    """The speakers the query means by its pronouns: the asker where it speaks in the first person, the addressee
+    where it speaks to someone ("you")."""
+    meant = []
+    if asker and _FIRST_PERSON.search(query):
+        meant.append(asker)
+    if addressee and _SECOND_PERSON.search(query):
+        meant.append(addressee)
+    return meant
+
+
+def _name_tokens(speaker: str) -> list[str]:
+    return [token for token in speaker.split() if len(token) >= 2 and token[0].isupper()]
+
+
+def named_participants(query: str, speakers: Iterable[str]) -> list[str]:
+    """The speakers (as stored) that the query names by any part of their name: "Melanie's" names "Melanie", "Mel"
+    does not. In a conversation memory the name in a question is a filter, not content: "What activities does Melanie
+    partake in?" is answered by what Melanie said, in words that rarely include her name."""
+    words = set()
+    for word in _CAPITALISED.findall(query):
+        if word[0].isupper():
+            words.add(re.sub(r"['\u2019]s$", "", word))
+    return sorted({s for s in speakers if s and any(token in words for token in _name_tokens(s))})
+
+
+def without_names(query: str, participants: Iterable[str]) -> str:
+    """The query with the participants' names (and their possessive) taken out; empty when nothing else is left."""
+    text = query
+    for speaker in participants:
+        for token in _name_tokens(speaker):
+            text = re.sub(rf"\b{re.escape(token)}(?:['\u2019]s)?\b", " ", text)
+    text = _SPACES.sub(" ", text).strip()
+    # A query left with stop words only ("Who is Melanie?") asks nothing to search for.
+    has_content = any(word.lower() not in STOPWORDS for word in _WORDS.findall(text))
+    return text if has_content else ""
