@@ -9,9 +9,9 @@ import neo4j
 import pytest
 
 from engram.embedding import get_embedder
+from graph.recall.config import RecallConfig
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest, RecallResult
-from graph.recall.tuning import RecallTuning
 from tests.support.jobs import ingest
 
 ARTICLES = {
@@ -33,17 +33,26 @@ def _documents() -> list[dict[str, Any]]:
     return _documents_of(ARTICLES, "article")
 
 
-def _engine(tuning: RecallTuning) -> RecallEngine:
+def _engine(tuning: RecallConfig) -> RecallEngine:
     from graph.driver import get_driver
 
     embedder = get_embedder()
-    return RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, tuning=tuning)
+    return RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, config=tuning)
 
 
 def _rank_of(result: RecallResult, title: str) -> int:
     """The rank of the first item drawn from the article (a passage's episode is read under its title)."""
     ranks = [i for i, item in enumerate(result.items) if any(p.text.startswith(f"{title}\n") for p in item.provenance)]
     return ranks[0] if ranks else len(result.items)
+
+
+def _pages_step(result: RecallResult) -> dict[str, Any]:
+    """The detail of the recall's "pages" step, which must have run (once) and looked up at least one page."""
+    steps = [s for s in result.trace if s.step == "pages"]
+    assert len(steps) == 1, f"the pages step did not run: trace {[s.step for s in result.trace]}"
+    detail = steps[0].detail
+    assert detail["passages"] > 0, f"the pages step found no page: {detail}"
+    return detail
 
 
 def _documents_of(articles: dict[str, str], prefix: str) -> list[dict[str, Any]]:
@@ -56,12 +65,12 @@ def _documents_of(articles: dict[str, str], prefix: str) -> list[dict[str, Any]]
 def _page_found(request: RecallRequest, title: str, key: str, found_by: str) -> int:
     """Recalls with and without pages: the page `title` (trace key `key`, list `found_by`) must come first or second
     with them and lower without them; returns its rank with them."""
-    result = _engine(RecallTuning()).recall(request)
-    pages = next(s for s in result.trace if s.step == "pages")
-    assert key in pages.detail["named_by_query" if found_by == "named_page" else "named_by_items"]
+    result = _engine(RecallConfig()).recall(request)
+    pages = _pages_step(result)
+    assert key in pages["named_by_query" if found_by == "named_page" else "named_by_items"], pages
     rank = _rank_of(result, title)
     assert rank < 2 and found_by in result.items[rank].found_by
-    assert rank < _rank_of(_engine(RecallTuning(page_items=0)).recall(request), title)
+    assert rank < _rank_of(_engine(RecallConfig(page_items=0)).recall(request), title)
     return rank
 
 
@@ -75,13 +84,13 @@ def test_the_page_of_a_concept_the_first_hop_mentions_brings_the_second_hop(arti
     """Knott's article names the Lake District; the Lake District's article names the county. The question shares
     only "county" with the distractors (Yorkshire, Derbyshire) and nothing with the bridge."""
     request = RecallRequest(space=articles, query=QUERY, limit=10)
-    result = _engine(RecallTuning()).recall(request)
-    pages = next(s for s in result.trace if s.step == "pages")
-    assert "lake district" in pages.detail["named_by_items"]
+    result = _engine(RecallConfig()).recall(request)
+    pages = _pages_step(result)
+    assert "lake district" in pages["named_by_items"], pages
     rank = _rank_of(result, "Lake District")
     assert rank < 3 and "page" in result.items[rank].found_by
 
-    without = _engine(RecallTuning(page_items=0)).recall(request)
+    without = _engine(RecallConfig(page_items=0)).recall(request)
     assert all(s.step != "pages" for s in without.trace)
     assert all("page" not in item.found_by for item in without.items)
     assert rank < _rank_of(without, "Lake District")
@@ -109,15 +118,16 @@ def test_a_conversation_titled_like_a_concept_is_no_page(driver: neo4j.Driver, s
         "MATCH (s:Source {space: $space}) RETURN s.kind AS kind, s.title_key AS key ORDER BY kind", space=space
     )
     assert [(r["kind"], r["key"]) for r in records] == [("conversation", None), ("document", "knott")]
-    result = _engine(RecallTuning()).recall(RecallRequest(space=space, query="Where did Ana hike on Sunday?"))
-    pages = next((s for s in result.trace if s.step == "pages"), None)
-    assert pages is None or "lake district" not in pages.detail["named_by_items"]
+    result = _engine(RecallConfig()).recall(RecallRequest(space=space, query="Where did Ana hike on Sunday?"))
+    pages = _pages_step(result)  # the space has a document, so the lookup runs
+    assert "knott" in pages["named_by_items"], pages  # the document's title is a page
+    assert "lake district" not in pages["named_by_items"], pages  # the chat's title is none
 
 
 def test_a_space_without_documents_looks_for_no_page(space: str, conversation: dict[str, Any]) -> None:
     """No document, no page: the lookup is not run (its space's sizes say so), so a chat's recall costs nothing more."""
     ingest(space, [conversation])
-    result = _engine(RecallTuning()).recall(RecallRequest(space=space, query="What did Melanie paint?"))
+    result = _engine(RecallConfig()).recall(RecallRequest(space=space, query="What did Melanie paint?"))
     assert result.items and all(s.step != "pages" for s in result.trace)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,19 @@ from engram.extraction.keyphrases import title_key
 from engram.extraction.trajectory import Segment, StepView
 from graph.cypher import split_statements
 from graph.migrations import SCHEMA_DIR, MigrationError, applied_versions, discover, migrate
+
+# The schema files as they lie on disk, read without the code under test: version (the file name's first four
+# digits) -> the SHA-256 of the file's bytes.
+SCHEMA_FILES = Path(__file__).resolve().parents[2] / "cypher" / "schema"
+
+
+def _files_on_disk() -> dict[int, str]:
+    return {int(path.name[:4]): hashlib.sha256(path.read_bytes()).hexdigest() for path in SCHEMA_FILES.glob("*.cypher")}
+
+
+def _schema_file(prefix: str) -> str:
+    [path] = SCHEMA_FILES.glob(f"{prefix}_*.cypher")
+    return path.read_text(encoding="utf-8")
 
 
 def _schema(driver: neo4j.Driver) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
@@ -51,7 +65,9 @@ def test_migrating_twice_gives_the_same_schema(driver: neo4j.Driver) -> None:
         assert vector_index in names
     assert {"proposition_text", "episode_text", "concept_name"} <= names
     assert all(row[-1] == "ONLINE" for row in indexes)
-    assert set(applied_versions(driver, "neo4j")) == {m.version for m in discover()}
+    on_disk = _files_on_disk()
+    assert set(on_disk) >= set(range(1, 11)), sorted(on_disk)  # 0001 .. 0010 at least, and no gap below
+    assert applied_versions(driver, "neo4j") == on_disk
 
 
 def test_uniqueness_constraint_rejects_a_duplicate_create(driver: neo4j.Driver, space: str) -> None:
@@ -75,74 +91,83 @@ def test_badly_named_schema_file_is_refused(tmp_path: Path) -> None:
         discover(tmp_path)
 
 
+PRESCRIPTION_TEXT = "To put a clean mug in shelf.: 1. go to sinkbasin 1; 2. clean mug 1 with sinkbasin 1"
+ACTIONS = ["go to sinkbasin 1", "clean mug 1 with sinkbasin 1"]
+OBSERVATIONS = ["You pick up the mug 1 from the cabinet 1.", "On the sinkbasin 1, you see nothing!"]
+# The intent, then each word of the actions and then of the observations (in step order) once, lower-cased.
+PRESCRIPTION_TERMS = (
+    "put a clean mug in shelf. go to sinkbasin 1 clean mug with you pick up the from cabinet on see nothing"
+)
+
+
 def test_prescriptions_written_before_0008_get_the_terms_ingestion_writes(driver: neo4j.Driver, space: str) -> None:
     """0008 gives a prescription the words of its intent, actions and observed states (from the episodes proving it,
     in step order) each once, as `Segment.prescription_terms` does for new ones."""
-    segment = Segment(
-        "put a clean mug in shelf.",
-        [
-            StepView("e0", "go to sinkbasin 1", "", None, "You pick up the mug 1 from the cabinet 1."),
-            StepView("e1", "clean mug 1 with sinkbasin 1", "", None, "On the sinkbasin 1, you see nothing!"),
-        ],
-    )
     driver.execute_query(
         """
-        UNWIND $steps AS step
-        CREATE (:Episode {space: $space, id: step.id, seq: step.seq, observation: step.observation})
-        WITH collect(step.id) AS ids
+        UNWIND range(0, size($observations) - 1) AS i
+        CREATE (:Episode {space: $space, id: 'e' + i, seq: i, observation: $observations[i]})
+        WITH collect('e' + i) AS ids
         CREATE (p:Prescription {space: $space, id: 'pre-old', text: $text, steps: $actions, terms: 'old terms'})
         WITH p, ids
         MATCH (e:Episode {space: $space}) WHERE e.id IN ids
         CREATE (p)-[:PROVEN_BY]->(e)
         """,
         space=space,
-        text=segment.prescription_text(),
-        actions=[s.action for s in segment.steps],
-        steps=[{"id": s.episode_id, "seq": i, "observation": s.observation} for i, s in enumerate(segment.steps)],
+        text=PRESCRIPTION_TEXT,
+        actions=ACTIONS,
+        observations=OBSERVATIONS,
     )
-    migration = next(m for m in discover() if m.version == 8)
-    for statement in split_statements(migration.text):
+    for statement in split_statements(_schema_file("0008")):
         driver.execute_query(statement)
     records, _, _ = driver.execute_query(
         "MATCH (p:Prescription {space: $space, id: 'pre-old'}) RETURN p.terms AS terms", space=space
     )
-    terms = records[0]["terms"].split()
-    assert terms == segment.prescription_terms().split()
-    assert {"sinkbasin", "pick", "nothing"} <= set(terms)
+    assert [r["terms"] for r in records] == [PRESCRIPTION_TERMS]
+    # Ingestion writes the same for a new prescription of these steps.
+    segment = Segment(
+        "put a clean mug in shelf.",
+        [
+            StepView(f"e{i}", action, "", None, seen)
+            for i, (action, seen) in enumerate(zip(ACTIONS, OBSERVATIONS, strict=True))
+        ],
+    )
+    assert segment.prescription_text() == PRESCRIPTION_TEXT
+    assert segment.prescription_terms() == PRESCRIPTION_TERMS
+
+
+TITLE_KEYS = {
+    "The Lake District": "lake district",  # the leading article dropped
+    "Alice in Wonderland (1951 film)": "alice in wonderland",  # the trailing qualifier dropped
+    "Mākaha, Hawaii": "m kaha hawaii",  # runs of a-z and 0-9 only
+    "Armando Iannucci's Charm Offensive": "armando iannucci charm offensive",  # possessive 's dropped
+    "Bridget Jones’s Diaries": "bridget jones diary",  # a curly apostrophe too; -ies -> -y
+    "Ann B. Davis": "ann b davis",  # -is stays
+    "Crisis": "crisis",
+    "Batches": "batch",  # -ches -> -ch
+    "Cities of the Plain": "cities of the plain",  # only the last word is made singular
+    "A-flat clarinet": "a flat clarinet",  # "A-" is no article
+    "(untitled)": None,  # nothing is left: no key
+}
 
 
 def test_documents_written_before_0010_get_the_title_key_ingestion_writes(driver: neo4j.Driver, space: str) -> None:
     """0010 computes in Cypher what `title_key` computes in Python; a conversation's title names no subject."""
-    titles = [
-        "The Lake District",
-        "Alice in Wonderland (1951 film)",
-        "Mākaha, Hawaii",
-        "Armando Iannucci's Charm Offensive",
-        "Bridget Jones’s Diaries",
-        "Ann B. Davis",
-        "Crisis",
-        "Batches",
-        "Cities of the Plain",
-        "A-flat clarinet",
-        "(untitled)",
-    ]
     driver.execute_query(
         """
         CREATE (:Source {space: $space, id: 'chat', kind: 'conversation', title: 'The Lake District'})
         WITH *
-        UNWIND range(0, size($titles) - 1) AS i
-        CREATE (:Source {space: $space, id: 'doc-' + i, kind: 'document', title: $titles[i]})
+        UNWIND $titles AS title
+        CREATE (:Source {space: $space, id: 'doc: ' + title, kind: 'document', title: title})
         """,
         space=space,
-        titles=titles,
+        titles=list(TITLE_KEYS),
     )
-    migration = next(m for m in discover() if m.version == 10)
-    for statement in split_statements(migration.text):
+    for statement in split_statements(_schema_file("0010")):
         driver.execute_query(statement)
     records, _, _ = driver.execute_query(
-        "MATCH (s:Source {space: $space}) RETURN s.id AS id, s.title AS title, s.title_key AS key", space=space
+        "MATCH (s:Source {space: $space}) RETURN s.id AS id, s.title_key AS key", space=space
     )
-    keys = {r["id"]: r["key"] for r in records}
-    assert keys.pop("chat") is None
-    assert keys == {f"doc-{i}": title_key(title) or None for i, title in enumerate(titles)}
-    assert keys["doc-0"] == "lake district" and keys["doc-10"] is None
+    assert {r["id"]: r["key"] for r in records} == {"chat": None} | {f"doc: {t}": k for t, k in TITLE_KEYS.items()}
+    # Ingestion writes the same ("" where no key is left).
+    assert {t: title_key(t) or None for t in TITLE_KEYS} == TITLE_KEYS

@@ -6,11 +6,16 @@ what may. Beam search with as many beams as keys must find every key (each valid
 
 from __future__ import annotations
 
+from typing import Any
+
+import outlines
+import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engram.keys.decoder import KeyDecoder
+from engram.keys.decoder import KeyChoice, KeyDecoder
+from engram.keys.tokenization import NEW_KEY_MARKER
 from engram.keys.trie import KeyTrie
 from tests.support.hypothesis_checks import SUPPRESSED_CHECKS
 from tests.support.key_strategies import schemas
@@ -70,17 +75,52 @@ def test_a_single_key_is_always_the_answer(sampling_decoder: KeyDecoder) -> None
         assert sampling_decoder.name_key(PROMPT, trie).key == "the only key"  # type: ignore[union-attr]
 
 
-def test_the_escape_is_the_only_way_to_a_new_key(sampling_decoder: KeyDecoder) -> None:
+def test_the_escape_is_the_only_way_to_a_new_key(sampling_decoder: KeyDecoder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each choice is read from what the model wrote: a schema key written as is (not new), or the text after
+    the escape marker, stripped and without the marker (new). Nothing else comes out."""
+    written = _record_generations(monkeypatch)
     empty = KeyTrie(sampling_decoder.tokenizer)
     torch.manual_seed(0)
     forced = sampling_decoder.name_key(PROMPT, empty, allow_new=True)
-    assert forced is not None and forced.new  # nothing exists: only the escape is open
-    trie = KeyTrie(sampling_decoder.tokenizer, ["hiking", "painting", "paris"])
+    [text] = written
+    assert text.startswith(NEW_KEY_MARKER), text  # nothing exists: only the escape is open
+    assert forced is not None and forced == KeyChoice(text[len(NEW_KEY_MARKER) :].strip(), new=True), (forced, text)
+    assert forced.key and not forced.key.startswith(NEW_KEY_MARKER), forced
+    schema = {"hiking", "painting", "paris"}
+    trie = KeyTrie(sampling_decoder.tokenizer, sorted(schema))
     kinds = set()
     for seed in range(8):
+        written.clear()
         torch.manual_seed(seed)
         choice = sampling_decoder.name_key(PROMPT, trie, allow_new=True)
-        assert choice is not None
-        assert choice.new or choice.key in {"hiking", "painting", "paris"}
+        [text] = written
+        assert choice is not None, (seed, text)
+        if text.startswith(NEW_KEY_MARKER):
+            proposed = text[len(NEW_KEY_MARKER) :].strip()
+            assert proposed, f"seed {seed}: an empty new key {text!r} must not be returned"
+            assert choice == KeyChoice(proposed, new=True), (seed, choice, text)
+            assert not choice.key.startswith(NEW_KEY_MARKER), (seed, choice)
+        else:
+            assert text in schema, f"seed {seed}: the model wrote {text!r} outside the schema without the escape"
+            assert choice == KeyChoice(text, new=False), (seed, choice, text)
         kinds.add(choice.new)
     assert kinds == {True, False}  # both roads are open under sampling
+
+
+def _record_generations(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts the model writes through `outlines.Generator` from now on (the decoder's raw output)."""
+    written: list[str] = []
+    real = outlines.Generator
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        generator = real(*args, **kwargs)
+
+        def generate(prompt: str, **generation_kwargs: Any) -> Any:
+            output: Any = generator(prompt, **generation_kwargs)
+            written.extend([output] if isinstance(output, str) else list(output))
+            return output
+
+        return generate
+
+    monkeypatch.setattr(outlines, "Generator", recording)
+    return written
