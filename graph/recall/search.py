@@ -73,7 +73,7 @@ def _next_fetch(fetch: int, hits: int, k: int, max_fetch: int) -> int:
     """The next over-fetch from a shared index after `fetch` rows gave `hits` of this space (fewer than k).
 
     Grows by the space's share seen in those rows (with a margin), not by a fixed factor: a space holding most of
-    the index needs a few more rows (at 100k, 80 -> 160 instead of 640, which took twice as long), a small one
+    the index needs a few more rows (docs/tuning.md, `search.max_fetch`), a small one
     many more; either way few round trips.
     """
     share = hits / fetch
@@ -84,7 +84,7 @@ class SpaceSizes:
     """How many nodes of each searchable label a space has (capped), remembered for `ttl_s` seconds.
 
     The sizes only choose between an exact scan and the shared index, both of which answer correctly, so a size
-    a few seconds old is good enough, and counting it on every recall cost a sequential round trip (~5 ms).
+    a few seconds old is good enough, and counting it on every recall cost a sequential round trip.
     """
 
     def __init__(self, ttl_s: float) -> None:
@@ -159,7 +159,7 @@ class GraphSearcher:
 
     def _rows(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """The rows of a recall statement, which collects them into one record: the Python driver spends ~45 us of
-        CPU on every record it receives, so 300 rows cost 14 ms as records and under 2 ms as one list."""
+        CPU on every record it receives (docs/tuning.md)."""
         rows: list[dict[str, Any]] = self._record(name, **params)["rows"]
         return rows
 
@@ -243,9 +243,9 @@ class GraphSearcher:
         """Full-text hits of this space. A space with an index of its own is searched there, where every row is its.
         A small space is searched with the query scoped to it inside the shared index (schema 0005): it would be
         crowded out of the index's top rows by larger spaces using the same words. A larger one is searched
-        unscoped first: where it holds much of what matches, Lucene's top-k pruning answers in a round or two (1M
-        space: 80-4,096 rows in 10-60 ms, where the scoped query scores every document of the space that matches:
-        ~250 ms); it is scoped only when that many rows were not enough."""
+        unscoped first: where it holds much of what matches, Lucene's top-k pruning answers in a round or two, where
+        the scoped query scores every document of the space that matches (docs/tuning.md); it is scoped only when
+        `scope_fulltext_above` rows were not enough."""
         if not lucene:
             return []
         statement, index = FULLTEXT_STATEMENTS[label], self.fulltext_index(label)
@@ -325,8 +325,8 @@ class GraphSearcher:
         told_k = k + len(stated)
         told: list[Hit] | None = None
         if self.size("episodes") > self._limits.exact_scan_max:
-            # Scanning every episode of a month in a large space cost 289 ms at 100k episodes (a day's window 102):
-            # the episodes told then come through the vector index, and the exact scan only where it cannot give them.
+            # Scanning every episode of a month is slow in a large space (docs/tuning.md): the episodes told then come
+            # through the vector index, and the exact scan only where it cannot give them.
             index = self.vector_index("episodes")
             found, complete = self._overfetch(
                 "window_told_episodes", told_k, self._limits.max_fetch, index=index, windows=spans, vector=vector
@@ -346,8 +346,7 @@ class GraphSearcher:
     def dense_concepts(self, vector: list[float], k: int, min_score: float) -> list[ConceptHit]:
         """The k concepts of this space closest to `vector` with a score of at least `min_score`. A small space is
         scanned exactly, as `dense` scans one: over the shared approximate index its answer depended on other
-        spaces' writes (LoCoMo dev, 1,500 concepts a space: 564 of the exact top 8 x 1,155 questions missed, and a
-        different set for 508 questions)."""
+        spaces' writes (docs/tuning.md)."""
         if self.size("concepts") <= self._limits.exact_scan_max:
             return _concepts(self._record("exact_concepts", vector=vector, k=k, min_score=min_score)["hits"])
         index = self.vector_index("concepts")

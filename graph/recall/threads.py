@@ -1,9 +1,9 @@
 """The threads a recall engine runs its side-by-side work on: owned by the engine and reused by every recall.
 
-Starting threads per recall (about seven) cost ~27 ms a recall on a loaded 2-core machine: each start waits for
+Starting threads per recall (about seven) cost time on a loaded machine (docs/tuning.md): each start waits for
 the new thread to be scheduled. Two pools, so that nothing ever waits on a task queued behind itself: `searches`
-runs single Neo4j round trips, which wait on nothing else; `steps` runs the steps that go alongside the main line
-(abstraction, participant searches), which wait only on `searches`.
+runs single Neo4j round trips, which wait on nothing else; `steps` runs the `find`s of a `Together` group's steps
+beside the first (graph/recall/steps/base.py), which wait only on `searches`.
 """
 
 from __future__ import annotations
