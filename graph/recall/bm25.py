@@ -3,9 +3,9 @@
 Neo4j's full-text indexes score with BM25 over the whole index: a term's weight (idf) counts every space's
 documents, and deleted ones until Lucene merges its segments. A small space is searched inside the shared index
 (`graph/recall/search.py`), so its ranking moved when another tenant wrote, or when it was itself written again
-(docs/tuning.md has the size of that drift), and one tenant could steer another's ranking by flooding a word. The index still finds the matching documents; they are scored here again
-with the space's own counts: how many of its documents hold each query term (asked of the index, scoped to the
-space) and how many documents it has.
+(docs/tuning.md has the size of that drift), and one tenant could steer another's ranking by flooding a word. The
+index still finds the matching documents; they are scored here again with the space's own counts: how many of its
+documents hold each query term (asked of the index, scoped to the space) and how many documents it has.
 
 Lucene's English analyzer is followed (lower case, possessive "'s" dropped, its stop words, Porter stems) so a
 term counts where the index matched it. Lengths are in characters, a document's against the mean of the space's
