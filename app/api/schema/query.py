@@ -73,9 +73,16 @@ class MemoryQuery:
         info: Info,
         query: str,
         memory_types: list[MemoryType] | None = None,
-        token_budget: int = 1024,
-        hop_limit: int = 2,
-        limit: int = 25,
+        token_budget: Annotated[
+            int | None,
+            strawberry.argument(description="Most tokens returned (default: ENGRAM_RECALL_TOKEN_BUDGET, 1024)."),
+        ] = None,
+        hop_limit: Annotated[
+            int | None, strawberry.argument(description="Most hops (default: ENGRAM_RECALL_HOP_LIMIT, 2).")
+        ] = None,
+        limit: Annotated[
+            int | None, strawberry.argument(description="Most items returned (default: ENGRAM_RECALL_LIMIT, 25).")
+        ] = None,
         as_of: datetime | None = None,
         asker: Annotated[
             str | None,
@@ -95,9 +102,9 @@ class MemoryQuery:
         space = info.context.space
         if len(query) > MAX_QUERY_CHARS:
             return _over("query length", MAX_QUERY_CHARS, len(query))
-        if token_budget > MAX_TOKEN_BUDGET:
+        if token_budget is not None and token_budget > MAX_TOKEN_BUDGET:
             return _over("tokenBudget", MAX_TOKEN_BUDGET, token_budget)
-        if limit > MAX_RECALL_LIMIT:
+        if limit is not None and limit > MAX_RECALL_LIMIT:
             return _over("limit", MAX_RECALL_LIMIT, limit)
         try:
             request = RecallRequest(

@@ -449,7 +449,7 @@ class AsyncEngramClient(AsyncBaseClient):
         **kwargs: Any,
     ) -> Recall:
         _query = gql("""
-            query Recall($query: String!, $tokenBudget: Int = 512, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int = 25, $hopLimit: Int = 2, $asker: String, $addressee: String, $now: DateTime) {
+            query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime) {
               recall(
                 query: $query
                 tokenBudget: $tokenBudget
