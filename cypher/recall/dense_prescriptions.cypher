@@ -1,7 +1,8 @@
 // `fetched` below $fetch: the index had no more rows to give, so a larger fetch would find nothing new.
 CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node, score
 WITH count(*) AS fetched,
-     collect(CASE WHEN node.space = $space AND coalesce(node.status, 'active') = 'active' THEN {node: node, score: score} END) AS own
+     collect(CASE WHEN node.space = $space AND coalesce(node.status, 'active') = 'active'
+                          AND ($as_of IS NULL OR node.recorded_at <= $as_of) THEN {node: node, score: score} END) AS own
 CALL (own) {
   UNWIND own AS hit
   WITH hit.node AS node, hit.score AS score

@@ -2,6 +2,7 @@
 // approximate misses when other spaces dominate the index.
 MATCH (node:Prescription {space: $space})
 WHERE node.embedding IS NOT NULL AND coalesce(node.status, 'active') = 'active'
+  AND ($as_of IS NULL OR node.recorded_at <= $as_of)
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
 ORDER BY score DESC, node.id
 LIMIT $k

@@ -187,6 +187,9 @@ class RecallConfig(BaseSettings):
     @classmethod
     def _over_defaults(cls, weights: dict[str, float]) -> dict[str, float]:
         """Weights given (in code or the environment) override the defaults list by list; 0 turns a list off."""
+        negative = sorted(name for name, weight in weights.items() if weight < 0)
+        if negative:
+            raise ValueError(f"list weights must be at least 0: {', '.join(negative)}")
         return DEFAULT_LIST_WEIGHTS | weights
 
     @model_validator(mode="after")

@@ -545,7 +545,7 @@ class MemorySearcher:
                 self._episode_hit(node_id, score) for node_id, score in _best(self._scored(episodes, similarity), k)
             ]
         if label == "prescriptions":
-            active = ((r.id, r.embedding) for r in g.prescriptions.values() if r.status == "active")
+            active = ((r.id, r.embedding) for r in g.prescriptions.values() if self._current_prescription(r))
             return [Hit(node_id, score) for node_id, score in _best(self._scored(active, similarity), k)]
         if label == "intents":
             intents = ((i.id, i.embedding) for i in g.intents.values())
@@ -554,6 +554,10 @@ class MemorySearcher:
                 for node_id, score in _best(self._scored(intents, similarity), k)
             ]
         raise ValueError(f"no dense search of {label!r}")
+
+    def _current_prescription(self, prescription: Prescription) -> bool:
+        """Active, and recorded by `as_of` (exact / dense / fulltext_prescriptions.cypher)."""
+        return prescription.status == "active" and self._known(prescription.recorded_at)
 
     def _solving(self, intent_id: str) -> list[str]:
         g = self._graph
@@ -584,7 +588,7 @@ class MemorySearcher:
             every = [r.terms for r in g.prescriptions.values()]
             mean = sum(map(len, every)) / len(every) if every else 0.0
             statistics = TermStatistics(len(every), holding(every), mean)
-            matched = [r for r in g.prescriptions.values() if r.status == "active" and holds(r.terms)]
+            matched = [r for r in g.prescriptions.values() if self._current_prescription(r) and holds(r.terms)]
             scores = bm25_scores([_analysed(r.terms) for r in matched], terms, statistics)
             return [Hit(r_id, score) for r_id, score in _best(zip((r.id for r in matched), scores, strict=True), k)]
         if label == "propositions":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import neo4j
@@ -516,3 +516,24 @@ def test_recalls_run_on_the_engines_threads_instead_of_starting_their_own(
         engine.close()
     assert 0 < len(started) <= ceiling
     assert all(name.startswith("engram-recall-") for name in started)
+
+
+def test_a_procedure_recorded_after_as_of_is_not_recalled(space: str, trajectory: dict[str, Any]) -> None:
+    """Every prescription search (exact, vector index, full text) keeps to what memory had recorded by `as_of`."""
+    from graph.driver import get_driver
+
+    before = datetime.now(UTC) - timedelta(seconds=1)
+    ingest(space, [trajectory])
+    embedder = get_embedder()
+    engine = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens)
+    query = "How do I find ingredients for pasta?"
+    types = [MemoryType.PROCEDURAL]
+
+    def procedures(as_of: datetime | None) -> list[str]:
+        result = engine.recall(RecallRequest(space=space, query=query, memory_types=types, as_of=as_of))
+        return [item.text for item in result.items if item.kind is ItemKind.PRESCRIPTION]
+
+    now = procedures(None)
+    assert now and "pasta" in now[0]
+    assert procedures(datetime.now(UTC)) == now
+    assert procedures(before) == []

@@ -44,7 +44,7 @@ class NewerRestatementsFirst(Step[None]):
             placements, value_scores(ranked), _times(ranked), _speakers(ranked), config.restatement,
             config.restatement_closeness,
         )  # fmt: skip
-        moved = [ranked[p.index].id for rank, p in enumerate(reordered) if rank < p.index][:20]
+        moved = [ranked[p.index].id for rank, p in enumerate(reordered) if _moved_up(reordered, rank)][:20]
         run.ranked = _reordered(ranked, reordered)
         run.trace.add("newer restatements first", moved_up=moved)
 
@@ -73,10 +73,17 @@ class LatestVersionFirst(Step[None]):
         run.trace.add("latest version first", latest_first=latest)
 
 
+def _moved_up(order: list[Placement], rank: int) -> bool:
+    """Whether the item at `rank` now stands above an item that stood above it before."""
+    index = order[rank].index
+    return any(p.index < index for p in order[rank + 1 :])
+
+
 def _reordered(ranked: list[Ranked], order: list[Placement]) -> list[Ranked]:
     """The items in their new order; one moved up takes the score of the item it now stands above (scores fall with
     the rank)."""
     items = [ranked[p.index] for p in order]
-    for above, item in enumerate(items[:-1]):
-        item.score = max(item.score, items[above + 1].score)
+    # From the bottom up, so a chain of restatements (each moved above the one it restates) still falls.
+    for below in range(len(items) - 1, 0, -1):
+        items[below - 1].score = max(items[below - 1].score, items[below].score)
     return items

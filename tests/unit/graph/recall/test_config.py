@@ -117,3 +117,8 @@ def test_a_config_is_frozen_and_needs_vectors_only_for_a_reordering() -> None:
         built.seed_k = 3
     assert not config(diversity=0.0, restatement=0.0, latest=0.0).needs_vectors
     assert config(diversity=0.0, restatement=0.0, latest=0.5).needs_vectors
+
+
+def test_a_negative_list_weight_is_refused() -> None:
+    with pytest.raises(ValidationError, match="list weights must be at least 0: fulltext"):
+        RecallConfig(list_weights={"fulltext": -3.0})

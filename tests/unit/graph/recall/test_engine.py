@@ -160,11 +160,6 @@ def test_as_of_before_anything_was_recorded_recalls_no_knowledge(make_engine: Ma
     assert [item.id for item in result.items if item.kind is not ItemKind.PRESCRIPTION] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: the prescription searches (exact_/dense_/fulltext_prescriptions.cypher and MemorySearcher, which "
-    "mirrors them) ignore as_of; only the intent search filters prescriptions by recorded_at",
-)
 def test_as_of_before_a_procedure_was_recorded_leaves_it_out(make_engine: MakeEngine) -> None:
     result = make_engine().recall(request("How do I make a cup of tea?", as_of=BETWEEN))  # r_tea: session 2
     assert "r_tea" not in item_ids(result)

@@ -549,11 +549,6 @@ def test_a_restatement_stays_if_weaker_earlier_or_said_by_someone_else(make_run:
     assert restated("p_salmon", "p_daily", 0.95) == ["p_daily", "p_salmon"]  # the control
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: temporal_order._reordered raises scores top-down, so a chain of restatements (each moved above the "
-    "one it restates) leaves the first item below the second",
-)
 def test_a_chain_of_restatements_keeps_scores_falling_with_the_rank(make_run: MakeRun) -> None:
     chain = MemoryGraph(embed, space="toy")
     texts = ["Rex eats salmon kibble", "Rex eats salmon kibble every day", "Rex eats salmon kibble every single day"]
