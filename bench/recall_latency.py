@@ -55,10 +55,15 @@ STEPS = (
     "expand",
     "rank",
     "context",
+    "pages",
+    "when",
+    "participants",
     "controller",
     "hop",
-    "diversify",
-    "rerank",
+    "mmr",
+    "newer",  # newer restatements first
+    "latest",  # latest version first
+    "rerank",  # rerank and prune
 )
 
 
