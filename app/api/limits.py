@@ -70,19 +70,13 @@ class BodySizeLimit:
         await self._app(scope, limited_receive, guarded_send)
 
     async def _reject(self, send: Send) -> None:
-        count_error("PAYLOAD_TOO_LARGE")
-        body = json.dumps(
-            {
-                "errors": [
-                    {"message": f"request body over {self._max} bytes", "extensions": {"code": "PAYLOAD_TOO_LARGE"}}
-                ]
-            }
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        await send_json_error(send, 413, "PAYLOAD_TOO_LARGE", f"request body over {self._max} bytes")
+
+
+async def send_json_error(send: Send, status: int, code: str, message: str) -> None:
+    """An HTTP error answered by a middleware, in the shape of the API's other errors (and counted with them)."""
+    count_error(code)
+    body = json.dumps({"errors": [{"message": message, "extensions": {"code": code}}]}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

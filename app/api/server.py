@@ -17,6 +17,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
 from app.api.context import ApiContext
+from app.api.json_body import JsonBodyChecks
 from app.api.limits import BodySizeLimit
 from app.api.metrics import (
     CONTENT_TYPE,
@@ -124,6 +125,7 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
         body = await asyncio.to_thread(render, request.app.state.stack)
         return Response(body, media_type=CONTENT_TYPE)
 
+    app.add_middleware(JsonBodyChecks)  # inside the size limit: what it buffers is bounded
     app.add_middleware(BodySizeLimit, max_bytes=api.max_body_bytes)
     app.add_middleware(ObservedRequests)  # outermost: times every request, the refused ones included
     return app

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engram.formats.records import MAX_RECORDS_PER_JOB, RECORD_ADAPTER, Record
+from engram.json_depth import JsonTooDeep, loads_bounded
 
 RECORD_TYPES = {"conversation", "document", "trajectory"}
 
@@ -76,14 +77,18 @@ def parse_payload(text: str, input_format: InputFormat, limit: int | None = MAX_
             if not line.strip():
                 continue
             try:
-                raw.append(json.loads(line))
+                raw.append(loads_bounded(line))
             except json.JSONDecodeError as exc:
                 raise InvalidInput([f"line {number}: not valid JSON: {exc.msg} (column {exc.colno})"]) from exc
+            except JsonTooDeep as exc:
+                raise InvalidInput([f"line {number}: {exc}"]) from exc
         return validate_records(raw, label="line-record", limit=limit)
     try:
-        data = json.loads(text)
+        data = loads_bounded(text)
     except json.JSONDecodeError as exc:
         raise InvalidInput([f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"]) from exc
+    except JsonTooDeep as exc:
+        raise InvalidInput([str(exc)]) from exc
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list):

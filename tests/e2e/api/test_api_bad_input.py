@@ -179,3 +179,24 @@ def test_unexpected_errors_are_masked_with_a_correlation_id(
     assert "hunter2" not in message and "correlation id" in message
     correlation = errors[0]["extensions"]["correlationId"]
     assert any(correlation in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (b'{"query": "{ stats { episodes } }\xff\xfe"}', "not valid UTF-8"),
+        (b'{"query": "{ stats { episodes } }", "variables": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "deeper"),
+        (b'{"query": "subscription { jobProgress(id: \\"x\\") { __typename } }"}', "over WebSocket"),
+    ],
+    ids=["invalid-utf8", "deep-json", "subscription-over-post"],
+)
+def test_a_malformed_body_is_a_400_that_says_why(gql: GraphQL, body: bytes, says: str) -> None:
+    response = gql.http.post(
+        "/graphql",
+        content=body,
+        headers={"content-type": "application/json", "authorization": f"Bearer {gql.key}"},
+    )  # type: ignore[call-arg]
+    assert response.status_code == 400
+    error = response.json()["errors"][0]
+    assert error["extensions"]["code"] == "BAD_REQUEST" and says in error["message"]
+    assert gql("{ stats { episodes } }")["stats"]["episodes"] == 0  # the server answers the next request

@@ -93,6 +93,23 @@ def _file(name: str, content: str, *options: str) -> Callable[[Probe], str]:
     return run
 
 
+def _body(content: bytes) -> Callable[[Probe], str]:
+    headers = {"content-type": "application/json"}
+    return lambda p: _http(
+        p.gql.http.post(
+            "/graphql",
+            content=content,
+            headers=headers
+            | {  # type: ignore[call-arg]
+                "authorization": f"Bearer {p.gql.key}"
+            },
+        )
+    )
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
 def _admin(query: str, variables: dict[str, Any]) -> Callable[[Probe], str]:
     return lambda probe: _http(probe.gql.raw(query, variables, key=probe.admin))
 
@@ -112,9 +129,13 @@ CATALOGUE = [
     BadInput("GraphQL", "asOf that is not a date-time", "DateTime", _op("recall", {"query": "x", "asOf": "yesterday"})),
     BadInput("GraphQL", "a field that does not exist", "Cannot query field 'secrets'",
              _graphql("{ stats { secrets } }")),
-    BadInput("GraphQL", "a body that is not JSON", "HTTP 400",
-             lambda p: _http(p.gql.http.post("/graphql", content=b"{not json", headers={  # type: ignore[call-arg]
-                 "content-type": "application/json", "authorization": f"Bearer {p.gql.key}"}))),
+    BadInput("GraphQL", "a body that is not JSON", "HTTP 400", _body(b"{not json")),
+    BadInput("GraphQL", "a body that is not UTF-8", "not valid UTF-8",
+             _body(b'{"query": "{ stats { episodes } }\xff"}')),
+    BadInput("GraphQL", "a body nested 100,000 levels deep", "nested deeper than 64 levels",
+             _body(b'{"query": "{ stats { episodes } }", "variables": ' + DEEP.encode() + b"}")),
+    BadInput("GraphQL", "a subscription over HTTP POST", "subscriptions are served over WebSocket",
+             _body(b'{"query": "subscription { jobProgress(id: \\"x\\") { __typename } }"}')),
     BadInput("GraphQL", "a token budget of 1,000,000", "tokenBudget 1000000 is over the limit of 32768",
              _op("recall", {"query": "x", "tokenBudget": 1_000_000})),
     BadInput("GraphQL", "a 5,000-character query", "OverBudget", _op("recall", {"query": "x" * 5000})),
@@ -181,6 +202,8 @@ CATALOGUE = [
              _file("bad.jsonl", json.dumps(DOC) + '\n{"type": "document", "id": "d"\n')),
     BadInput("file", "an unknown record type on line 2", "line-record 2 (id 'p')",
              _file("bad.jsonl", json.dumps(DOC) + '\n{"type": "podcast", "id": "p"}\n')),
+    BadInput("file", "a JSON file nested 100,000 levels deep", "JSON nested deeper than 64 levels",
+             _file("deep.json", DEEP)),
     BadInput("file", "a JSON file holding a number", "a JSON payload must be a record object or a list of records",
              _file("bad.json", "42")),
 ]  # fmt: skip
