@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -69,7 +70,9 @@ def authenticate(key: str | None, keys: ApiKeyStore, admin_key: str) -> Caller |
 
 
 class RateLimiter:
-    """A fixed window per name in Redis (shared by every API process): `limit` events per `window_s` seconds."""
+    """A sliding window per name in Redis (shared by every API process): at most `limit` events in any `window_s`
+    seconds, counted as this window's events plus the previous window's, weighted by how much of it still lies
+    within `window_s` of now. Fixed windows let a caller send twice the limit across a window's boundary."""
 
     def __init__(self, client: redis.Redis, limit: int, window_s: int = 60, prefix: str = "engram:rate") -> None:
         self._redis = client
@@ -77,37 +80,56 @@ class RateLimiter:
         self._window_s = window_s
         self._prefix = prefix
 
-    def _name(self, name: str) -> str:
-        return f"{self._prefix}:{name}:{int(time.time() // self._window_s)}"
+    def _names(self, name: str, now: float) -> tuple[str, str, float]:
+        """This window's counter, the previous window's, and the share of the previous one still in the window."""
+        index = int(now // self._window_s)
+        elapsed = now / self._window_s - index
+        return f"{self._prefix}:{name}:{index}", f"{self._prefix}:{name}:{index - 1}", 1.0 - elapsed
 
-    def retry_after(self) -> int:
-        return self._window_s - int(time.time()) % self._window_s
+    def _retry_after(self, current: int, previous: int, weight: float) -> int:
+        """Seconds until the weighted count falls below the limit, if nothing more is sent."""
+        if current < self._limit and previous > 0:  # within this window, as the previous one's share shrinks
+            wait = (weight - (self._limit - current) / previous) * self._window_s
+        else:  # into the next window, as this one's share shrinks
+            wait = weight * self._window_s + (1.0 - self._limit / max(current, 1)) * self._window_s
+        return max(1, math.ceil(wait))
 
-    def count(self, name: str, events: int = 1) -> int:
-        """Counts `events` for `name` and returns how many this window holds."""
-        counter = self._name(name)
+    def count(self, name: str, events: int = 1) -> tuple[float, int]:
+        """Counts `events` for `name`; returns the events within the sliding window and the seconds until it
+        would admit one more."""
+        counter, previous, weight = self._names(name, time.time())
         pipe = self._redis.pipeline()
         pipe.incrby(counter, events)
         pipe.expire(counter, 2 * self._window_s)
+        pipe.get(previous)
         try:
-            return int(pipe.execute()[0])
+            current, _, before = pipe.execute()
         except redis.exceptions.RedisError as exc:
             raise LimiterUnavailable(exc) from exc
+        held_before = int(before or 0)
+        return int(current) + held_before * weight, self._retry_after(int(current), held_before, weight)
 
-    def over(self, name: str) -> bool:
-        """Whether `name` has used up this window (counts nothing)."""
+    def held_off(self, name: str) -> int | None:
+        """Seconds until `name` may send again, None when it may now (counts nothing)."""
         if self._limit <= 0:
-            return False
+            return None
+        counter, previous, weight = self._names(name, time.time())
         try:
-            held = self._redis.get(self._name(name))
+            current, before = self._redis.mget([counter, previous])
         except redis.exceptions.RedisError as exc:
             raise LimiterUnavailable(exc) from exc
-        return held is not None and int(held) >= self._limit
+        held, held_before = int(current or 0), int(before or 0)
+        if held + held_before * weight < self._limit:
+            return None
+        return self._retry_after(held, held_before, weight)
 
     def check(self, name: str, what: str = "rate limit exceeded", events: int = 1) -> None:
         """Counts `events` for `name`; raises RateLimited past the limit."""
-        if self._limit > 0 and self.count(name, events) > self._limit:
-            raise RateLimited(self.retry_after(), what)
+        if self._limit <= 0:
+            return
+        held, retry_after = self.count(name, events)
+        if held > self._limit:
+            raise RateLimited(retry_after, what)
 
 
 def _fingerprint(key: str) -> str:
@@ -116,9 +138,9 @@ def _fingerprint(key: str) -> str:
 
 
 class AuthThrottle:
-    """Failed authentications in a minute, per client address and per presented key. Past the burst, every attempt
-    from that address or with that key is refused (429) before the key is looked at, the right key included: a
-    guesser learns nothing until the minute ends, and a wrong key retried from many addresses stops too."""
+    """Failed authentications in a sliding minute, per client address and per presented key. Past the burst, every
+    attempt from that address or with that key is refused (429) before the key is looked at, the right key included:
+    a guesser learns nothing until the failures age out, and a wrong key retried from many addresses stops too."""
 
     def __init__(self, client: redis.Redis, per_minute: int) -> None:
         self._failures = RateLimiter(client, per_minute, 60, "engram:authfail")
@@ -127,8 +149,9 @@ class AuthThrottle:
         return [f"key:{_fingerprint(key)}", *([f"addr:{address}"] if address else [])]
 
     def check(self, address: str | None, key: str) -> None:
-        if any(self._failures.over(name) for name in self._names(address, key)):
-            raise RateLimited(self._failures.retry_after(), "too many failed authentications")
+        waits = [wait for name in self._names(address, key) if (wait := self._failures.held_off(name)) is not None]
+        if waits:
+            raise RateLimited(max(waits), "too many failed authentications")
 
     def failed(self, address: str | None, key: str) -> None:
         for name in self._names(address, key):
