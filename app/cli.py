@@ -85,9 +85,9 @@ def ingest(
 def recall(
     query: Annotated[str, typer.Argument(help="what to remember, in plain words")],
     space: Annotated[str, typer.Option("--space", "-s", help="memory space to recall from")],
-    budget: Annotated[int, typer.Option(help="token budget of the returned text")] = 512,
-    hops: Annotated[int, typer.Option(help="hop limit (1-4)")] = 2,
-    limit: Annotated[int, typer.Option(help="most items to return")] = 10,
+    budget: Annotated[int, typer.Option(min=16, max=32_768, help="token budget of the returned text")] = 512,
+    hops: Annotated[int, typer.Option(min=1, max=4, help="hop limit (1-4)")] = 2,
+    limit: Annotated[int, typer.Option(min=1, max=200, help="most items to return")] = 10,
     trace: Annotated[bool, typer.Option("--trace/--no-trace", help="print the explanation trace")] = False,
     asker: Annotated[
         str | None, typer.Option(help='who asks, as they speak in memory: the query\'s "I", "me", "my"')

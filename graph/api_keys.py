@@ -28,6 +28,15 @@ from graph.cypher import load
 _KEY = re.compile(r"^egk_([0-9a-f]{16})\.([A-Za-z0-9_-]{43})$")
 
 
+MAX_LABEL_CHARS = 200
+
+
+def check_label(label: str) -> None:
+    """A key's label is the holder's note on what the key is for; one over MAX_LABEL_CHARS is refused whole."""
+    if len(label) > MAX_LABEL_CHARS:
+        raise ValueError(f"a key label has at most {MAX_LABEL_CHARS} characters, this one {len(label)}")
+
+
 class InvalidApiKey(PermissionError):
     """Missing, malformed, unknown or revoked key: the request is refused without saying which."""
 
@@ -121,14 +130,16 @@ class ApiKeyStore:
         minted_by: str | None = None,
         max_active: int = 0,
     ) -> IssuedKey:
-        """A new key of `space` (raises KeyLimitReached when it holds `max_active` active keys; 0: no cap)."""
+        """A new key of `space` (raises KeyLimitReached when it holds `max_active` active keys, 0: no cap; ValueError
+        for a label over MAX_LABEL_CHARS, which is refused rather than cut)."""
+        check_label(label)
         key_id, secret = secrets.token_hex(8), secrets.token_urlsafe(32)
         rows = self._run(
             "create_key",
             space=space,
             key_id=key_id,
             hash=_hash(secret),
-            label=label[:200],
+            label=label,
             role=role.value,
             minted_by=minted_by,
             max_active=max_active,

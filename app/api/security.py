@@ -44,12 +44,19 @@ class RateLimited(Exception):
         self.retry_after_s = retry_after_s
 
 
+class ConflictingKeys(InvalidApiKey):
+    """Two different keys in one request: which one speaks for it is not the server's guess to make."""
+
+
 def presented_key(headers: Mapping[str, str]) -> str | None:
-    """The key from `Authorization: Bearer <key>` or `X-API-Key: <key>` (None when neither is sent)."""
+    """The key from `Authorization: Bearer <key>` or `X-API-Key: <key>` (None when neither is sent); both sent and
+    different: ConflictingKeys (a revoked key must not ride along with a good one)."""
     authorization = headers.get("authorization", "")
-    if authorization.lower().startswith("bearer "):
-        return authorization[7:].strip()
-    return headers.get("x-api-key") or None
+    bearer = authorization[7:].strip() if authorization.lower().startswith("bearer ") else None
+    header = (headers.get("x-api-key") or "").strip() or None
+    if bearer and header and bearer != header:
+        raise ConflictingKeys("two different keys (Authorization and X-API-Key)")
+    return bearer or header
 
 
 def client_address(scope: Mapping[str, object]) -> str | None:

@@ -64,9 +64,9 @@ class RequireSpaceKey:
             await self._app(scope, receive, send)
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-        key = presented_key(headers)
         gate: Gate = scope["app"].state.gate  # the API's gate: failed keys are throttled here as on /graphql
         try:
+            key = presented_key(headers)
             caller = await asyncio.to_thread(gate.caller, key, client_address(scope))
         except InvalidApiKey as exc:
             await _refuse(send, 401, "UNAUTHENTICATED", f"{exc}: send a valid key as 'Authorization: Bearer egk_...'")

@@ -13,7 +13,7 @@ import strawberry
 from strawberry.file_uploads import Upload
 from strawberry.scalars import JSON
 
-from app.api.errors import Forbidden, KeyLimit, TooManyRequests
+from app.api.errors import Forbidden, InvalidArgument, KeyLimit, TooManyRequests
 from app.api.schema.admin_types import ApiKey, IssuedApiKey, SpaceCreated, SpaceExists
 from app.api.schema.job_types import Job
 from app.api.schema.nodes import Info
@@ -23,7 +23,7 @@ from engram.formats.loading import InputFormat, parse_payload, validate_records
 from engram.formats.loading import InvalidInput as InvalidRecords
 from engram.formats.records import MAX_RECORDS_PER_JOB, Record
 from engram.ids import validate_space
-from graph.api_keys import KeyLimitReached, KeyRole, RevokeRefused
+from graph.api_keys import KeyLimitReached, KeyRole, RevokeRefused, check_label
 from workers.jobs import PendingLimit
 from workers.tasks.ingest import submit_ingest
 
@@ -150,6 +150,7 @@ class MemoryMutation:
         info.context.require_admin()
         try:
             validate_space(name)
+            check_label(key_label)
         except ValueError as exc:
             return invalid([str(exc)])
         keys = info.context.services.keys
@@ -172,6 +173,10 @@ class MemoryMutation:
         space, caller = info.context.space, info.context.caller
         assert caller is not None and caller.role is not None  # a space's key: `space` refused anything else
         wanted = role or caller.role
+        try:
+            check_label(label)
+        except ValueError as exc:
+            raise InvalidArgument(str(exc)) from exc
         if wanted.rank > caller.role.rank:
             raise Forbidden(f"a {caller.role.value} key cannot mint a key of role {wanted.value} (above its own)")
         services = info.context.services

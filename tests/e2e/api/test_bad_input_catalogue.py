@@ -157,6 +157,14 @@ CATALOGUE = [
     BadInput("GraphQL", "createSpace with a tenant's key", "FORBIDDEN", _op("create_space", {"name": "x"})),
     BadInput("GraphQL", "createSpace with a name that is not a slug", "InvalidInput",
              _admin(operation("create_space"), {"name": "Not A Slug!"})),
+    BadInput("GraphQL", "createSpace with a 201-character key label", "at most 200 characters",
+             _admin('mutation($l: String!) { createSpace(name: "labelled", keyLabel: $l) { __typename '
+                    "... on InvalidInput { problems } } }", {"l": "x" * 201})),
+    BadInput("GraphQL", "createApiKey with a 201-character label", "at most 200 characters",
+             _graphql("mutation($l: String!) { createApiKey(label: $l) { secret } }", {"l": "x" * 201})),
+    BadInput("GraphQL", "two different keys in one request", "two different keys",
+             lambda p: _http(p.gql.http.post("/graphql", json={"query": "{ stats { episodes } }"}, headers={
+                 "authorization": f"Bearer {p.gql.key}", "x-api-key": WRONG_KEY}))),
     BadInput("GraphQL", "a reader key writing memory", "this operation needs a writer key",
              _reader(operation("ingest"), lambda p: {"records": [DOC]})),
     BadInput("GraphQL", "a reader key minting a writer key", "cannot mint a key of role writer",
@@ -198,6 +206,8 @@ CATALOGUE = [
     BadInput("CLI", "engram recall with a 2,001-character query", "at most 2000 characters",
              _cli("recall", "x" * 2001, "--space", "{space}")),
     BadInput("CLI", "engram recall --hops 9", "hop", _cli("recall", "x", "--space", "{space}", "--hops", "9")),
+    BadInput("CLI", "engram recall --budget -5", "--budget",
+             _cli("recall", "x", "--space", "{space}", "--budget", "-5")),
     BadInput("file", "a JSONL line cut short", "line 2: not valid JSON",
              _file("bad.jsonl", json.dumps(DOC) + '\n{"type": "document", "id": "d"\n')),
     BadInput("file", "an unknown record type on line 2", "line-record 2 (id 'p')",
