@@ -7,7 +7,8 @@ from enum import StrEnum
 from typing import Any
 
 import neo4j
-from pydantic import BaseModel
+import neo4j.time
+from pydantic import BaseModel, field_validator
 
 from graph.cypher import load
 from graph.reads import read, timed
@@ -84,7 +85,23 @@ class Neighbour(BaseModel):
     label: str
     text: str | None
     outgoing: bool
-    properties: dict[str, Any]
+    properties: dict[str, Any]  # the link's own, as JSON values: times as ISO 8601 text
+
+    @field_validator("properties", mode="before")
+    @classmethod
+    def _as_json(cls, properties: dict[str, Any]) -> dict[str, Any]:
+        # A link's properties go out as a JSON scalar: a SUPERSEDES link's time (a Neo4j DateTime) could not.
+        return {name: _json_value(value) for name, value in properties.items()}
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_json_value(v) for v in value]
+    if hasattr(value, "iso_format"):  # neo4j.time DateTime, Date, Time
+        return value.iso_format()
+    if isinstance(value, neo4j.time.Duration):
+        return str(value)
+    return value
 
 
 class EpisodeView(BaseModel):

@@ -51,6 +51,12 @@ def test_correct_supersedes_and_keeps_history(gql: GraphQL, conversation: dict[s
     assert stale["__typename"] == "InvalidInput" and "superseded" in stale["message"]
     missing = gql(operation("correct"), {"propositionId": "prop_00000000000000000000", "text": "x"})["correct"]
     assert missing["__typename"] == "NotFound"
+    # The SUPERSEDES link can be walked, its time as ISO 8601 text (it was a Neo4j DateTime: an internal error).
+    new_id = corrected["proposition"]["id"]
+    links = gql(operation("follow"), {"nodeId": new_id, "linkType": "SUPERSEDES"})["follow"]["links"]
+    assert [(link["node"]["id"], link["outgoing"]) for link in links] == [(old["id"], True)]
+    times = [value for value in links[0]["properties"].values() if isinstance(value, str) and value[:2] == "20"]
+    assert times and all(datetime.fromisoformat(value) >= datetime.fromisoformat(before_correction) for value in times)
 
 
 def test_consolidate_runs_on_the_worker_and_reports(gql: GraphQL, conversation: dict[str, Any]) -> None:
