@@ -10,6 +10,7 @@ import neo4j
 import neo4j.time
 from pydantic import BaseModel, field_validator
 
+from engram.extraction.keyphrases import normalize_key
 from graph.cypher import load
 from graph.reads import read, timed
 
@@ -144,8 +145,11 @@ class Navigator:
 
     def concept_page(self, key: str, first: int = 20, skip: int = 0) -> ConceptPage:
         """The concept `key` with its MAX_ASSOCIATED strongest associations (strongest first) and a page of its
-        propositions."""
+        propositions. A key is found as written or in its schema form ("Harbor Lab" finds "harbor lab")."""
         rows = self._run("concept_page", key=key, max_associated=MAX_ASSOCIATED)
+        if not rows and (normal := normalize_key(key)) and normal != key:
+            key = normal
+            rows = self._run("concept_page", key=key, max_associated=MAX_ASSOCIATED)
         if not rows:
             raise NotFound(f"no concept {key!r} in this space")
         return ConceptPage(**rows[0], propositions=self.concept_propositions(key, first, skip))

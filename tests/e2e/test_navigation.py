@@ -42,6 +42,7 @@ def test_browse_read_follow_and_prove(navigator: Navigator) -> None:
     assert 0 < len(pages) <= 5 and pages[0].importance >= pages[-1].importance
     page = navigator.concept_page("caroline")
     assert page.df >= 2 and page.propositions and page.dimension_id
+    assert navigator.concept_page("Caroline's").id == page.id  # a key as a person writes it: its schema form
     assert all("D" in e for p in page.propositions for e in p.episodes)
     neighbours = navigator.follow(page.id, "ASSOCIATED", first=3)
     assert 0 < len(neighbours) <= 3 and all(n.label == "Concept" for n in neighbours)
