@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import strawberry
@@ -23,6 +24,7 @@ from app.api.schema.maintenance import MaintenanceMutation, MaintenanceQuery
 from app.api.schema.mutation import MemoryMutation
 from app.api.schema.nodes import Concept, Dimension, Episode, Intent, Prescription, Proposition, Source
 from app.api.schema.query import MemoryQuery
+from app.api.schema.scalars import DateTime
 from app.api.schema.subscription import Subscription
 from engram.settings import ApiSettings
 
@@ -84,5 +86,10 @@ def build_schema(settings: ApiSettings | None = None) -> strawberry.Schema:
         if not settings.development:
             extensions.append(DisableIntrospection)
     return EngramSchema(
-        query=Query, mutation=Mutation, subscription=Subscription, types=NODE_TYPES, extensions=extensions
+        query=Query,
+        mutation=Mutation,
+        subscription=Subscription,
+        types=NODE_TYPES,
+        extensions=extensions,
+        scalar_overrides={datetime: DateTime},
     )

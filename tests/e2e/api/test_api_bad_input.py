@@ -142,10 +142,11 @@ def test_limits_depth_aliases_tokens_body_and_rate(strict: TestClient, driver: n
     assert "aliases" in client.errors(aliases)[0]["message"].lower()
     big = client.raw(operation("ingest"), {"records": [{"type": "document", "id": "big", "text": "x" * 5000}]})
     assert big.status_code == 413 and big.json()["errors"][0]["extensions"]["code"] == "PAYLOAD_TOO_LARGE"
-    # 3 requests a minute for this key (the two above count); a minute boundary may reset it once.
+    # 3 requests in a sliding minute for this key (the two above count).
     responses = [client.raw(operation("stats")) for _ in range(8)]
     limited = [r for r in responses if r.status_code == 429]
-    assert limited and int(limited[0].headers["retry-after"]) <= 60
+    # A sliding minute: what was sent this minute still counts for part of the next one, so the wait may pass 60 s.
+    assert limited and 1 <= int(limited[0].headers["retry-after"]) <= 120
     assert limited[0].json()["errors"][0]["extensions"]["code"] == "RATE_LIMITED"
     assert set(label_counts(driver, space)) <= {"Space", "ApiKey"}
 
