@@ -56,12 +56,27 @@ if [ ! -f "$codegen_stamp" ]; then
 fi
 
 # Neo4j server home from Maven Central (jars cached in ~/.m2, so a fresh clone re-assembles in seconds).
+# Each state folder has its own home (.engram/neo4j for `make demo` / `make up`, .engram-test/neo4j for `make test`):
+# one that another state folder of this checkout already assembled from the same pom gets hard links to its jars.
 neo_stamp="$NEO4J_HOME_DIR/.engram-pom-$(sha256sum "$ENGRAM_ROOT/infra/neo4j/pom.xml" | cut -c1-16)"
 if [ ! -f "$neo_stamp" ]; then
-  pid_alive "$NEO4J_HOME_DIR/run/engram-neo4j.pid" && die "Neo4j must be re-assembled (pom.xml changed): run 'engram down' first"
-  log "assembling Neo4j from Maven Central into $NEO4J_HOME_DIR"
+  pid_alive "$NEO4J_HOME_DIR/run/engram-neo4j.pid" && die "the Neo4j in $NEO4J_HOME_DIR must be re-assembled (pom.xml changed): stop it first (make down)"
   rm -rf "$NEO4J_HOME_DIR/lib" "$NEO4J_HOME_DIR/plugins"
-  (cd "$ENGRAM_ROOT/infra/neo4j" && mvn -B -q package -Dengram.neo4j.home="$NEO4J_HOME_DIR")
+  mkdir -p "$NEO4J_HOME_DIR"
+  seed=""
+  for other in "$ENGRAM_ROOT"/.engram*/neo4j; do
+    if [ "$other" -ef "$NEO4J_HOME_DIR" ] || [ ! -f "$other/$(basename "$neo_stamp")" ]; then continue; fi
+    for how in -al -a; do  # hard links; a copy where they cannot be made (never a copy over links: rm first)
+      if cp "$how" "$other/lib" "$other/plugins" "$NEO4J_HOME_DIR/" 2>/dev/null; then seed="$other"; break 2; fi
+      rm -rf "$NEO4J_HOME_DIR/lib" "$NEO4J_HOME_DIR/plugins"
+    done
+  done
+  if [ -n "$seed" ]; then
+    log "Neo4j jars for $NEO4J_HOME_DIR taken from $seed (same pom)"
+  else
+    log "assembling Neo4j from Maven Central into $NEO4J_HOME_DIR"
+    (cd "$ENGRAM_ROOT/infra/neo4j" && mvn -B -q package -Dengram.neo4j.home="$NEO4J_HOME_DIR")
+  fi
   rm -f "$NEO4J_HOME_DIR"/.engram-pom-*; touch "$neo_stamp"
 fi
 log "install complete in $(( $(date +%s) - started )) s"

@@ -1,4 +1,5 @@
-"""Fixtures shared by all tests: the real services started by the test command (infra/test.sh)."""
+"""Fixtures shared by all tests: the real services started by the test command (infra/test.sh), its own stack on the
+test ports and state folder, which it points the settings at through the environment."""
 
 from __future__ import annotations
 
