@@ -17,6 +17,10 @@ start() {
   {
     echo "server.http.listen_address=127.0.0.1:$NEO4J_HTTP_PORT"
     echo "server.bolt.listen_address=127.0.0.1:$NEO4J_BOLT_PORT"
+    # What neo4j:// routing (Browser's default scheme) hands back: this server's own ports, not the defaults (a stack
+    # on other ports, such as the test command's, would route clients to another Neo4j).
+    echo "server.http.advertised_address=127.0.0.1:$NEO4J_HTTP_PORT"
+    echo "server.bolt.advertised_address=127.0.0.1:$NEO4J_BOLT_PORT"
     echo "server.memory.pagecache.size=$NEO4J_PAGECACHE"
   } >> "$H/conf/neo4j.conf"
   if [ ! -f "$H/data/dbms/auth.ini" ]; then

@@ -100,3 +100,15 @@ def test_cached_plans_are_not_replanned_every_few_seconds(driver: neo4j.Driver) 
         "SHOW SETTINGS YIELD name, value WHERE name = 'dbms.cypher.min_replan_interval' RETURN value"
     )
     assert records[0]["value"] in {"5m", "300s", "PT5M"}
+
+
+def test_neo4j_routing_hands_back_this_servers_own_ports(settings: EngramSettings) -> None:
+    """Browser connects with neo4j:// by default, and routing sends it to the advertised address: that must be this
+    server's Bolt port (a stack on other ports, such as the test command's, advertised the default one)."""
+    bolt = httpx.URL(settings.neo4j.uri)
+    auth = (settings.neo4j.user, settings.neo4j.password.get_secret_value())
+    with neo4j.GraphDatabase.driver(f"neo4j://{bolt.host}:{bolt.port}", auth=auth) as routed:
+        records, _, _ = routed.execute_query("CALL dbms.routing.getRoutingTable({}) YIELD servers RETURN servers")
+        addresses = {address for server in records[0]["servers"] for address in server["addresses"]}
+        assert addresses == {f"127.0.0.1:{bolt.port}"}
+        assert routed.execute_query("RETURN 1 AS one")[0][0]["one"] == 1
