@@ -162,6 +162,10 @@ class ApiSettings(BaseSettings):
     # load slowed far more than with two (docs/tuning.md). Each process loads the embedding model (~0.4 GB
     # resident). Rate limits, socket caps and /metrics are shared.
     processes: int = Field(default=2, ge=1)
+    # How long uvicorn's supervisor waits for a process to answer its health ping before it kills and replaces it. A
+    # process answers from a thread; while it loads the embedding model on a busy machine that thread can wait many
+    # seconds for the GIL, and uvicorn's default (5 s) killed processes mid-start again and again.
+    process_healthcheck_timeout_s: int = Field(default=60, ge=1)
 
 
 class KeySettings(BaseSettings):

@@ -1,5 +1,5 @@
-"""The FastAPI application: GraphQL at /graphql (HTTP and graphql-transport-ws), MCP at /mcp, /healthz, /metrics,
-limits, auth."""
+"""The FastAPI application: GraphQL at /graphql (HTTP and graphql-transport-ws), MCP at /mcp, /healthz (live),
+/readyz (Neo4j, Redis and the model answer), /metrics, limits, auth."""
 
 from __future__ import annotations
 
@@ -114,7 +114,15 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
+        """Liveness: the process serves requests (its model is loaded: the app starts serving after that)."""
         return {"status": "ok"}
+
+    @app.get("/readyz")
+    async def readyz(request: Request) -> JSONResponse:
+        """Readiness: Neo4j and Redis answer this process, and its embedding model is loaded. 503 names what is not."""
+        checks = await asyncio.to_thread(readiness, request.app.state.services)
+        ready = all(check == "ok" for check in checks.values())
+        return JSONResponse({"status": "ready" if ready else "not ready", "checks": checks}, 200 if ready else 503)
 
     @app.get("/metrics")
     async def metrics(request: Request) -> Response:
@@ -129,6 +137,27 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
     app.add_middleware(BodySizeLimit, max_bytes=api.max_body_bytes)
     app.add_middleware(ObservedRequests)  # outermost: times every request, the refused ones included
     return app
+
+
+def readiness(services: ApiServices) -> dict[str, str]:
+    """Each dependency of a request: "ok", or why not (one short line)."""
+    checks: dict[str, str] = {}
+    try:
+        services.driver.execute_query("RETURN 1", database_=services.settings.neo4j.database)
+        checks["neo4j"] = "ok"
+    except Exception as exc:
+        checks["neo4j"] = f"{type(exc).__name__}: {exc}"[:200]
+    try:
+        services.redis.ping()
+        checks["redis"] = "ok"
+    except Exception as exc:
+        checks["redis"] = f"{type(exc).__name__}: {exc}"[:200]
+    try:
+        services.embedder.encode(["ready"])  # the model is loaded before the app serves: this proves it runs
+        checks["model"] = "ok"
+    except Exception as exc:
+        checks["model"] = f"{type(exc).__name__}: {exc}"[:200]
+    return checks
 
 
 def main() -> None:
@@ -148,6 +177,7 @@ def main() -> None:
         workers=processes if several else None,
         host=settings.api.host,
         port=settings.api.port,
+        timeout_worker_healthcheck=settings.api.process_healthcheck_timeout_s,
         log_config=uvicorn_log_config(settings.log_format),
         access_log=False,  # app/api/requests.py logs each request, with its id, operation and time
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import uuid
 from collections.abc import Iterator
@@ -11,9 +12,11 @@ from typing import Any
 import httpx
 import neo4j
 import pytest
+import redis
 import websockets
 from prometheus_client.parser import text_string_to_metric_families
 
+from app.api.services import ApiServices
 from engram.settings import EngramSettings
 from tests.e2e.api.conftest import issue_key
 from tests.support.graphql_client import GraphQL, operation
@@ -135,3 +138,22 @@ def test_the_socket_cap_holds_across_api_processes(settings: EngramSettings, ser
     answers, reopened = asyncio.run(scenario())
     assert answers == ["connection_ack"] * cap + ["closed 4429"], answers
     assert reopened == 1  # a closed socket gives its place back to the key
+
+
+def test_readiness_names_each_dependency(settings: EngramSettings) -> None:
+    """/readyz answers 200 with Neo4j, Redis and the model each "ok" on the running stack; /healthz stays liveness."""
+    base = f"http://{settings.api.host}:{settings.api.port}"
+    ready = httpx.get(f"{base}/readyz", timeout=30)
+    assert ready.status_code == 200
+    assert ready.json() == {"status": "ready", "checks": {"neo4j": "ok", "redis": "ok", "model": "ok"}}
+
+
+def test_readiness_reports_a_dependency_that_does_not_answer(services: ApiServices) -> None:
+    """The same check against a Redis where nothing listens names it; Neo4j and the model still answer."""
+    from app.api.server import readiness
+
+    unreachable = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=2)
+    checks = readiness(dataclasses.replace(services, redis=unreachable))
+    assert checks["neo4j"] == "ok" and checks["model"] == "ok"
+    assert checks["redis"].startswith("ConnectionError")
+    assert readiness(services) == {"neo4j": "ok", "redis": "ok", "model": "ok"}
