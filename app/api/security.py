@@ -93,17 +93,19 @@ class RateLimiter:
         elapsed = now / self._window_s - index
         return f"{self._prefix}:{name}:{index}", f"{self._prefix}:{name}:{index - 1}", 1.0 - elapsed
 
-    def _retry_after(self, current: int, previous: int, weight: float) -> int:
-        """Seconds until the weighted count falls below the limit, if nothing more is sent."""
-        if current < self._limit and previous > 0:  # within this window, as the previous one's share shrinks
-            wait = (weight - (self._limit - current) / previous) * self._window_s
-        else:  # into the next window, as this one's share shrinks
-            wait = weight * self._window_s + (1.0 - self._limit / max(current, 1)) * self._window_s
+    def _retry_after(self, current: int, previous: int, weight: float, events: int = 1) -> int:
+        """Seconds until `events` more fit, if nothing else is sent: within this window, as the previous one's share
+        shrinks, or in the next, as this one's does (at most two windows: more events than the limit never fit)."""
+        room = self._limit - events
+        if current <= room and previous > 0:
+            wait = (weight - (room - current) / previous) * self._window_s
+        else:
+            wait = (weight + min(1.0, 1.0 - max(room, 0) / max(current, 1))) * self._window_s
         return max(1, math.ceil(wait))
 
-    def count(self, name: str, events: int = 1) -> tuple[float, int]:
-        """Counts `events` for `name`; returns the events within the sliding window and the seconds until it
-        would admit one more."""
+    def _counted(self, name: str, events: int) -> tuple[str, int, int, float]:
+        """Counts `events` for `name`; returns this window's counter and count with them, the previous window's
+        count and its weight."""
         counter, previous, weight = self._names(name, time.time())
         pipe = self._redis.pipeline()
         pipe.incrby(counter, events)
@@ -113,8 +115,12 @@ class RateLimiter:
             current, _, before = pipe.execute()
         except redis.exceptions.RedisError as exc:
             raise LimiterUnavailable(exc) from exc
-        held_before = int(before or 0)
-        return int(current) + held_before * weight, self._retry_after(int(current), held_before, weight)
+        return counter, int(current), int(before or 0), weight
+
+    def count(self, name: str, events: int = 1) -> float:
+        """Counts `events` for `name`; returns the events within the sliding window."""
+        _, current, previous, weight = self._counted(name, events)
+        return current + previous * weight
 
     def held_off(self, name: str) -> int | None:
         """Seconds until `name` may send again, None when it may now (counts nothing)."""
@@ -131,12 +137,18 @@ class RateLimiter:
         return self._retry_after(held, held_before, weight)
 
     def check(self, name: str, what: str = "rate limit exceeded", events: int = 1) -> None:
-        """Counts `events` for `name`; raises RateLimited past the limit."""
+        """Counts `events` for `name`; past the limit, takes them back (a refused request uses none of the limit)
+        and raises RateLimited with the seconds until they would fit."""
         if self._limit <= 0:
             return
-        held, retry_after = self.count(name, events)
-        if held > self._limit:
-            raise RateLimited(retry_after, what)
+        counter, current, previous, weight = self._counted(name, events)
+        if current + previous * weight <= self._limit:
+            return
+        try:
+            self._redis.decrby(counter, events)
+        except redis.exceptions.RedisError as exc:
+            raise LimiterUnavailable(exc) from exc
+        raise RateLimited(self._retry_after(current - events, previous, weight, events), what)
 
 
 def _fingerprint(key: str) -> str:

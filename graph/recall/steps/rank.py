@@ -46,8 +46,13 @@ def rank(run: RecallRun) -> list[Ranked]:
     config = run.config
     # Ties broken by id throughout: the same memory answers the same query the same way, whatever the
     # order the store hands rows back in.
+    admitted = admitted_kinds(run.types)
     fused = sorted(
-        ((rrf(c.ranks, config.list_weights, config.rrf_k, c.strengths), c) for c in run.candidates.values()),
+        (
+            (rrf(c.ranks, config.list_weights, config.rrf_k, c.strengths), c)
+            for c in run.candidates.values()
+            if c.kind in admitted
+        ),
         key=lambda fc: (-fc[0], fc[1].id),
     )
     pool = fused[: config.rerank_pool]
@@ -112,6 +117,20 @@ def rank(run: RecallRun) -> list[Ranked]:
     if run.types and run.types[0] is MemoryType.EPISODIC:
         return _as_episodes(items)
     return items
+
+
+def admitted_kinds(types: list[MemoryType]) -> set[ItemKind]:
+    """The item kinds the memory types searched may return: the types are a filter, so a step that brings candidates
+    of another kind (concepts' knowledge, neighbouring utterances, a hop) does not put them in the answer.
+    Propositions stand for their episodes in episodic mode."""
+    kinds = set()
+    if MemoryType.SEMANTIC in types or MemoryType.EPISODIC in types:
+        kinds.add(ItemKind.PROPOSITION)
+    if MemoryType.EPISODIC in types:
+        kinds.add(ItemKind.EPISODE)
+    if MemoryType.PROCEDURAL in types:
+        kinds.add(ItemKind.PRESCRIPTION)
+    return kinds
 
 
 def _time(value: Any) -> datetime | None:

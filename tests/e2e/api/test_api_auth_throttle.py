@@ -44,7 +44,8 @@ def _refused_429(response: object) -> bool:
         return False
     headers = getattr(response, "headers", {})
     error = response.json()["errors"][0]  # type: ignore[attr-defined]
-    return error["extensions"]["code"] == "RATE_LIMITED" and 0 < int(headers["retry-after"]) <= 60
+    # A sliding minute: failures of this minute still count for part of the next, so the wait may pass 60 s.
+    return error["extensions"]["code"] == "RATE_LIMITED" and 0 < int(headers["retry-after"]) <= 120
 
 
 def test_wrong_keys_from_one_address_are_throttled(client: TestClient, gql: GraphQL) -> None:
@@ -58,7 +59,12 @@ def test_wrong_keys_from_one_address_are_throttled(client: TestClient, gql: Grap
     assert GraphQL(gql.http, gql.key)(operation("stats"))["stats"]["episodes"] == 0
 
 
-def test_wrong_admin_keys_count_as_failures(client: TestClient, settings_tight: EngramSettings) -> None:
+def test_wrong_admin_keys_count_as_failures(
+    client: TestClient, settings_tight: EngramSettings, services: ApiServices
+) -> None:
+    # This wrong key is the same in every run: failures of a run in the last two minutes would still count.
+    for key in services.redis.scan_iter("engram:authfail:key:*"):
+        services.redis.delete(key)
     probe = GraphQL(client, None)
     wrong_admin = settings_tight.api.admin_key.get_secret_value() + "x"
     answers = [probe.raw(operation("create_space"), {"name": "x"}, key=wrong_admin).status_code for _ in range(BURST)]
@@ -75,10 +81,15 @@ def test_one_wrong_key_from_many_addresses_is_throttled(client: TestClient) -> N
     assert statuses == [401] * BURST + [429]
 
 
-def test_the_admin_key_is_rate_limited(client: TestClient, settings_tight: EngramSettings) -> None:
+def test_the_admin_key_is_rate_limited(
+    client: TestClient, settings_tight: EngramSettings, services: ApiServices
+) -> None:
+    # The admin key's count is one for the whole service: what earlier tests sent in the last two minutes counts in a
+    # sliding window, so it starts from nothing here.
+    for key in services.redis.scan_iter("engram:rate-admin:*"):
+        services.redis.delete(key)
     admin = settings_tight.api.admin_key.get_secret_value()
     probe = GraphQL(client, admin)
     statuses = [probe.raw(operation("create_space"), {"name": "Not A Slug!"}).status_code for _ in range(6)]
-    limited = [s for s in statuses if s == 429]
-    # 4 a minute; a minute boundary may reset the count once.
-    assert limited and statuses[:2] == [200, 200]
+    # 4 in any minute: the first 4 pass, the next 2 are refused.
+    assert statuses == [200, 200, 200, 200, 429, 429]

@@ -108,7 +108,8 @@ def test_active_keys_are_capped_and_minting_has_its_own_rate_limit(
     limited = gql.raw(MINT, {"label": "k4", "role": None})
     assert limited.status_code == 200
     error = limited.json()["errors"][0]
-    assert error["extensions"]["code"] == "RATE_LIMITED" and 0 < error["extensions"]["retryAfter"] <= 3600
+    # A sliding hour: the mints of this hour still count for part of the next, so the wait may pass an hour.
+    assert error["extensions"]["code"] == "RATE_LIMITED" and 0 < error["extensions"]["retryAfter"] <= 2 * 3600
     # Freeing a slot does not lift the hourly mint limit; the cap stands on its own (4 active keys).
     assert gql(REVOKE, {"id": minted[0]["key"]["id"]})["revokeApiKey"]["__typename"] == "ApiKey"
     assert len([k for k in gql(KEYS)["apiKeys"] if not k["revokedAt"]]) == 3

@@ -122,8 +122,9 @@ def test_memory_types_given_by_the_request_steer_the_searches(make_engine: MakeE
     assert result.memory_types == [MemoryType.PROCEDURAL]
     assert set(detail(result, "seed")["hits"]) == {"prescription_dense", "prescription_fulltext", "intent_dense"}
     assert "r_tea" in item_ids(result)
-    # Neither episodes nor the knowledge-only steps (pages, participants: the query names Alice).
-    assert all(item.kind is not ItemKind.EPISODE for item in result.items)
+    # The types are a filter: only procedures come back, though concepts and context found knowledge too; and the
+    # knowledge-only steps (pages, participants: the query names Alice) do not run.
+    assert {item.kind for item in result.items} == {ItemKind.PRESCRIPTION}
     assert "pages" not in steps(result) and "participants" not in steps(result)
 
 
