@@ -15,4 +15,9 @@ CALL (row) {
   UNION
   MATCH (n:Dimension {space: $space, id: row.id}) WHERE row.label = 'Dimension' RETURN n
 }
-RETURN n.id AS id, row.label AS label, n {.*, embedding: null} AS properties
+// A prescription's intent is its SOLVES edge, not a property: it is read here so `intentId` and `intent` resolve.
+RETURN n.id AS id, row.label AS label,
+       CASE row.label
+         WHEN 'Prescription' THEN n {.*, embedding: null, intent_id: head([(n)-[:SOLVES]->(i:Intent {space: $space}) | i.id])}
+         ELSE n {.*, embedding: null}
+       END AS properties

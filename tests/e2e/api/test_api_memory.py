@@ -210,3 +210,15 @@ def test_an_uploaded_file_that_is_not_text_is_refused_and_writes_nothing(
     refused = gql.upload(mutation, "memories.jsonl", b"\xff\xfe\x00binary", "application/octet-stream")
     assert refused["ingestFile"] == {"__typename": "InvalidInput", "problems": ["file: not UTF-8 text"]}
     assert set(label_counts(driver, space)) <= {"Space", "ApiKey"}
+
+
+def test_a_prescription_names_the_intent_it_solves(gql: GraphQL, trajectory: dict[str, Any]) -> None:
+    """`intentId` and `intent` follow the SOLVES edge (they were "" and null: the intent is an edge, not a property)."""
+    gql.ingest([trajectory])
+    items = gql(operation("recall"), {"query": "How do I find ingredients for pasta?", "memoryTypes": ["PROCEDURAL"]})
+    prescription_id = items["recall"]["items"][0]["id"]
+    node = gql(
+        "query($id: ID!) { node(id: $id) { ... on Prescription { intentId intent { id text } } } }",
+        {"id": prescription_id},
+    )["node"]
+    assert node["intentId"] and node["intent"] == {"id": node["intentId"], "text": "find ingredients for pasta"}
