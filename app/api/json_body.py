@@ -15,6 +15,7 @@ from graphql.utilities import get_operation_ast
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.limits import send_json_error
+from app.api.metrics import count_error
 from engram.json_depth import MAX_JSON_DEPTH, json_depth
 from graphql import GraphQLError, OperationType, parse
 
@@ -40,6 +41,7 @@ class JsonBodyChecks:
         body = b"".join(chunks)
         refusal = _refusal(body, scope["path"].rstrip("/") == self._graphql_path)
         if refusal is not None:
+            count_error("BAD_REQUEST")
             await send_json_error(send, 400, "BAD_REQUEST", refusal)
             return
         await self._app(scope, _replay([{"type": "http.request", "body": body, "more_body": False}], receive), send)

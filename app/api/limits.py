@@ -70,13 +70,17 @@ class BodySizeLimit:
         await self._app(scope, limited_receive, guarded_send)
 
     async def _reject(self, send: Send) -> None:
+        count_error("PAYLOAD_TOO_LARGE")
         await send_json_error(send, 413, "PAYLOAD_TOO_LARGE", f"request body over {self._max} bytes")
 
 
-async def send_json_error(send: Send, status: int, code: str, message: str) -> None:
-    """An HTTP error answered by a middleware, in the shape of the API's other errors (and counted with them)."""
-    count_error(code)
+async def send_json_error(send: Send, status: int, code: str, message: str, retry_after_s: int | None = None) -> None:
+    """An HTTP error answered by a middleware (ASGI), in the shape of the API's other errors."""
     body = json.dumps({"errors": [{"message": message, "extensions": {"code": code}}]}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if status == 401:
+        headers.append((b"www-authenticate", b"Bearer"))
+    if retry_after_s is not None:
+        headers.append((b"retry-after", str(retry_after_s).encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any, cast
 
 import httpx
@@ -13,6 +12,7 @@ from mcp.server.fastmcp import Context, FastMCP
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.api.limits import send_json_error
 from app.api.security import Gate, LimiterUnavailable, RateLimited, client_address, presented_key
 from app.mcp.server import ClientSource, build_mcp_server
 from graph.api_keys import InvalidApiKey
@@ -69,32 +69,25 @@ class RequireSpaceKey:
             key = presented_key(headers)
             caller = await asyncio.to_thread(gate.caller, key, client_address(scope))
         except InvalidApiKey as exc:
-            await _refuse(send, 401, "UNAUTHENTICATED", f"{exc}: send a valid key as 'Authorization: Bearer egk_...'")
+            await send_json_error(
+                send, 401, "UNAUTHENTICATED", f"{exc}: send a valid key as 'Authorization: Bearer egk_...'"
+            )
             return
         except RateLimited as exc:
-            await _refuse(send, 429, "RATE_LIMITED", str(exc), retry_after_s=exc.retry_after_s)
+            await send_json_error(send, 429, "RATE_LIMITED", str(exc), retry_after_s=exc.retry_after_s)
             return
         except LimiterUnavailable as exc:
-            await _refuse(send, 503, "SERVICE_UNAVAILABLE", str(exc), retry_after_s=exc.retry_after_s)
+            await send_json_error(send, 503, "SERVICE_UNAVAILABLE", str(exc), retry_after_s=exc.retry_after_s)
             return
         if caller is None:
-            await _refuse(send, 401, "UNAUTHENTICATED", "send an API key: 'Authorization: Bearer egk_...'")
+            await send_json_error(send, 401, "UNAUTHENTICATED", "send an API key: 'Authorization: Bearer egk_...'")
             return
         if caller.space is None:
-            await _refuse(send, 403, "FORBIDDEN", "the admin key manages spaces; use a space's API key for memory")
+            await send_json_error(
+                send, 403, "FORBIDDEN", "the admin key manages spaces; use a space's API key for memory"
+            )
             return
         await self._app(scope, receive, send)
-
-
-async def _refuse(send: Send, status: int, code: str, message: str, retry_after_s: int | None = None) -> None:
-    body = json.dumps({"errors": [{"message": message, "extensions": {"code": code}}]}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    if status == 401:
-        headers.append((b"www-authenticate", b"Bearer"))
-    if retry_after_s is not None:
-        headers.append((b"retry-after", str(retry_after_s).encode()))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
 
 
 def mount_mcp(app: FastAPI) -> FastMCP[Any]:
