@@ -45,6 +45,7 @@ class Ranked:
     provenance: list[Provenance]
     valid_from: datetime | None
     found_by: list[str]
+    relevance: float | None = None  # calibrated (graph/recall/steps/relevance.py)
 
     def item(self, tokens: int) -> RecallItem:
         return RecallItem(
@@ -57,6 +58,7 @@ class Ranked:
             tokens=tokens,
             valid_from=self.valid_from,
             found_by=self.found_by,
+            relevance=None if self.relevance is None else round(self.relevance, 4),
         )
 
 

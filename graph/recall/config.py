@@ -61,6 +61,21 @@ class SearchLimits(BaseModel):
     space_sizes_ttl_s: float = Field(default=30.0, ge=0, description="how long a space's label counts are reused")
 
 
+class RelevanceModel(BaseModel):
+    """The logistic calibration of an item's relevance (graph/recall/relevance.py): fitted by bench/abstention.py."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    intercept: float = Field(default=-6.0, description="the log-odds of relevance with every feature at 0")
+    similarity: float = Field(default=4.0, description="weight of the item's cosine to the query")
+    score_share: float = Field(default=2.0, description="weight of the item's score against the best item's")
+    term_coverage: float = Field(default=2.0, description="weight of the question's content words the item holds")
+    phrase_coverage: float = Field(default=2.0, description="weight of the question's phrases the item holds whole")
+    concept_coverage: float = Field(
+        default=2.0, description="weight of the question's concepts that are concept keys of the space"
+    )
+
+
 DEFAULT_LIST_WEIGHTS: dict[str, float] = {
     "fulltext": 2.0,
     "episode_fulltext": 2.0,
@@ -89,6 +104,9 @@ class RecallConfig(BaseSettings):
         default=1024, ge=16, le=32_768, description="tokens returned when a request names no budget"
     )
     hop_limit: int = Field(default=2, ge=1, le=4, description="hops when a request names none")
+    min_relevance: float = Field(
+        default=0.0, ge=0, le=1, description="items below this relevance are not returned (0: all are)"
+    )
 
     # -- seed and fusion ---------------------------------------------------------------------------------------
     seed_k: int = Field(default=40, ge=1, description="hits per seed list (dense / full-text, knowledge / episodes)")
@@ -181,6 +199,14 @@ class RecallConfig(BaseSettings):
         ge=0,
         le=1,
         description="a newer version goes first only if it scores at least this share of the first",
+    )
+
+    # -- relevance (graph/recall/relevance.py) ------------------------------------------------------------------
+    relevance: RelevanceModel = Field(
+        default_factory=RelevanceModel, description="the calibration of an item's relevance in [0, 1]"
+    )
+    relevance_phrases: int = Field(
+        default=8, ge=0, description="key phrases of the question checked against the space's concept keys"
     )
 
     @field_validator("list_weights", mode="after")

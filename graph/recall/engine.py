@@ -31,6 +31,7 @@ from graph.recall.steps.pages import Pages
 from graph.recall.steps.participants import Participants
 from graph.recall.steps.prune import Prune
 from graph.recall.steps.rank import Rank
+from graph.recall.steps.relevance import Relevance
 from graph.recall.steps.route import Route
 from graph.recall.steps.seed import Seed
 from graph.recall.steps.temporal_order import LatestVersionFirst, NewerRestatementsFirst
@@ -51,7 +52,8 @@ PIPELINE: tuple[PipelineStep, ...] = (
     Mmr(),  # maximal marginal relevance: a near-duplicate gives way to the next distinct memory
     NewerRestatementsFirst(),  # a later restatement by the same speaker goes above what it restates
     LatestVersionFirst(),  # a question about a state: the latest version of the first item goes first
-    Prune(),  # the best items within the request's limit and token budget
+    Relevance(),  # each item's calibrated relevance; the question's concepts no key of the space matches
+    Prune(),  # the best items within the request's limit, token budget and minimum relevance
 )
 
 # One searcher per recall (it caches what that recall fetched).
@@ -108,6 +110,7 @@ class RecallEngine:
             hops=run.hops,
             trace=run.trace,
             cypher=browser_cypher(request.space, run.items),
+            reason=run.reason,
         )
 
 

@@ -39,6 +39,8 @@ class RecallRequest(BaseModel):
     # When the query is asked: its relative times ("two weeks ago", "last weekend") are read against it, and what
     # happened around then joins the candidates (graph/recall/steps/when.py). None: they are not read.
     now: datetime | None = None
+    # Items whose relevance (graph/recall/relevance.py) is below this are not returned. None: the engine's default.
+    min_relevance: float | None = Field(default=None, ge=0, le=1)
 
 
 class Provenance(BaseModel):
@@ -60,6 +62,7 @@ class RecallItem(BaseModel):
     tokens: int
     valid_from: datetime | None = None
     found_by: list[str]  # dense / fulltext / concept:<key> / hop:<n>
+    relevance: float | None = None  # calibrated, in [0, 1]; None where the pipeline does not calibrate
 
 
 class TraceStep(BaseModel):
@@ -86,3 +89,5 @@ class RecallResult(BaseModel):
     hops: int
     trace: list[TraceStep]
     cypher: str  # reproduces the returned subgraph in Neo4j Browser
+    # Why no item is returned, when none is (nothing relevant enough; which of the question's concepts memory lacks).
+    reason: str | None = None

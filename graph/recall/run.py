@@ -17,6 +17,7 @@ from graph.recall.config import RecallConfig
 from graph.recall.controller import HopController
 from graph.recall.hits import Hit
 from graph.recall.models import MemoryType, RecallItem, RecallRequest, TraceStep
+from graph.recall.relevance import QueryCoverage
 from graph.recall.router import Router
 from graph.recall.searcher import Searcher
 from graph.recall.threads import RecallThreads
@@ -72,6 +73,8 @@ class RecallRun:
     hops: int = 1
     items: list[RecallItem] = field(default_factory=list)  # what is returned (prune)
     pruned: list[dict[str, Any]] = field(default_factory=list)  # what was not, and why
+    coverage: QueryCoverage | None = None  # the question's concepts the space's keys match (relevance)
+    reason: str | None = None  # why nothing is returned, when nothing is (prune)
 
     @property
     def limit(self) -> int:
@@ -80,6 +83,11 @@ class RecallRun:
     @property
     def token_budget(self) -> int:
         return self.request.token_budget or self.config.token_budget
+
+    @property
+    def min_relevance(self) -> float:
+        minimum = self.request.min_relevance
+        return self.config.min_relevance if minimum is None else minimum
 
     @property
     def hop_limit(self) -> int:

@@ -1,4 +1,5 @@
-"""Prune: the best items that fit the request's item limit and token budget; the rest with the reason."""
+"""Prune: the best items that fit the request's item limit, token budget and minimum relevance; the rest with the
+reason. When nothing is returned, the run says why (graph/recall/relevance.py `nothing_relevant`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from graph.recall.candidates import Ranked
 from graph.recall.models import RecallItem
+from graph.recall.relevance import QueryCoverage, nothing_relevant
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
 
@@ -15,7 +17,11 @@ class Prune(Step[None]):
     name = "prune"
 
     def apply(self, run: RecallRun, found: None) -> None:
-        run.items, run.pruned = prune(run.ranked, run.token_budget, run.limit, run.tools.count_tokens)
+        minimum = run.min_relevance
+        run.items, run.pruned = prune(run.ranked, run.token_budget, run.limit, run.tools.count_tokens, minimum)
+        best = max((r.relevance for r in run.ranked if r.relevance is not None), default=None)
+        if not run.items and (not run.ranked or (best is not None and best < minimum)):
+            run.reason = nothing_relevant(run.coverage or QueryCoverage([], {}, [], []), best, minimum)
         detail = {
             "weights": run.config.value.model_dump(),
             "ranked": len(run.ranked),
@@ -23,16 +29,21 @@ class Prune(Step[None]):
             "pruned": run.pruned[:20],
             "cypher_statements": run.searcher.queries,
         }
+        if run.reason:
+            detail["reason"] = run.reason
         run.trace.add("rerank and prune", **detail)
 
 
 def prune(
-    ranked: list[Ranked], budget: int, limit: int, count_tokens: Callable[[str], int]
+    ranked: list[Ranked], budget: int, limit: int, count_tokens: Callable[[str], int], min_relevance: float = 0.0
 ) -> tuple[list[RecallItem], list[dict[str, Any]]]:
     kept: list[RecallItem] = []
     pruned: list[dict[str, Any]] = []
     used = 0
     for item in ranked:
+        if item.relevance is not None and item.relevance < min_relevance:
+            pruned.append({"id": item.id, "reason": f"relevance {item.relevance:.3f} below {min_relevance}"})
+            continue
         if len(kept) >= limit:
             pruned.append({"id": item.id, "reason": f"beyond the limit of {limit} items"})
             continue

@@ -81,6 +81,7 @@ def test_the_trace_lists_the_pipelines_steps_in_order(make_engine: MakeEngine) -
         "controller after hop 1",
         "mmr",
         "newer restatements first",
+        "relevance",
         "rerank and prune",
     ]
     assert all(step.ms >= 0 for step in result.trace)
@@ -93,7 +94,7 @@ def test_a_time_and_a_state_add_their_steps_in_the_pipelines_order(make_engine: 
     names = steps(result)
     assert names.index("context") < names.index("pages") < names.index("when") < names.index("participants")
     assert names.index("participants") < names.index("rank with context") < names.index("controller after hop 1")
-    assert names[-3:] == ["newer restatements first", "latest version first", "rerank and prune"]
+    assert names[-4:] == ["newer restatements first", "latest version first", "relevance", "rerank and prune"]
 
 
 def test_the_configs_defaults_apply_where_the_request_names_none(make_engine: MakeEngine) -> None:

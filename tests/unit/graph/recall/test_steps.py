@@ -733,6 +733,7 @@ def test_the_pipeline_declares_its_steps_in_order() -> None:
         "mmr",
         "newer restatements first",
         "latest version first",
+        "relevance",
         "prune",
     ]
     assert isinstance(PIPELINE[4], Rank) and PIPELINE[4].again and isinstance(PIPELINE[2], Rank)

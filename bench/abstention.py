@@ -1,0 +1,339 @@
+"""Honest answers: how often recall rightly answers "nothing relevant", and what the cut-off costs answerable questions.
+
+LongMemEval_S abstention questions ask about what was never said (the development file's `_abs` questions and the 10
+of `longmemeval_s_abstention10.json.gz`: "table tennis" where only tennis was said); the answerable development
+questions are the control. Each question's haystack is ingested into a space of its own (as bench/longmemeval.py
+does; spaces already ingested with every turn are reused), and the question recalled once with no minimum relevance
+(`min_relevance=0`), limit 200 and a 32k budget, asked at the question's date by the user of the assistant. From each
+returned item the bench keeps the relevance features (graph/recall/relevance.py) and whether its provenance holds an
+evidence turn; the calibration and the cut-off are then applied offline:
+
+1. fit: a logistic regression of "the item holds an evidence turn" on the features, over the items of the tune half
+   (questions split by type into alternate halves, bench/longmemeval_data.py `halves`; the abstention questions
+   alternately too), unless `--coefficients engine` keeps the engine's configured calibration;
+2. the default minimum relevance: on the tune half, the largest share of abstention questions emptied with at most 3%
+   of answerable ones emptied and turn R@10 within 1 point of no cut-off;
+3. report: on the report half and on all questions, the share of abstention questions answered with no item, the
+   share of answerable ones wrongly emptied, turn R@10 with and without the cut-off; the same for LoCoMo's questions
+   in the conversations already ingested by bench/locomo_recall.py (its adversarial questions have no answer in the
+   conversation's words, but carry evidence turns: emptied shares are reported per category).
+
+`--coefficients engine` keeps the engine's configured calibration and default minimum (graph/recall/config.py) and
+reports how far the offline replay is from the relevance the engine itself returned (`replay_max_difference`: 0 when
+the figures are the product's).
+
+    ~/.cache/engram/venv/bin/python -m bench.abstention --per-type 2 --locomo [--coefficients engine] [--name NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from bench.common import LOCOMO_PATH, SHARED_DATA, write_result
+from bench.locomo_data import load as load_locomo
+from bench.locomo_recall import space_of as locomo_space
+from bench.longmemeval import ADDRESSEE, ASKER, ingest, select, space_of
+from bench.longmemeval_data import LmeQuestion, halves, load
+from bench.retrieval_metrics import recall_at
+from engram.embedding import get_embedder
+from engram.runtime import settle_heap
+from engram.settings import get_settings
+from graph.driver import get_driver
+from graph.recall.config import RecallConfig, RelevanceModel
+from graph.recall.engine import RecallEngine
+from graph.recall.models import RecallRequest, RecallResult
+from graph.recall.relevance import (
+    FEATURES,
+    QueryCoverage,
+    calibrated,
+    content_terms,
+    item_features,
+    question_concepts,
+)
+
+LME_DIR = SHARED_DATA / "longmemeval"
+DEV = LME_DIR / "longmemeval_s_dev100.json.gz"
+ABSTENTION = LME_DIR / "longmemeval_s_abstention10.json.gz"
+MAX_EMPTIED = 0.03  # the goals: at most 3% of answerable questions emptied ...
+MAX_R10_LOSS = 1.0  # ... and turn R@10 within 1 point of no cut-off
+THRESHOLDS = [round(0.005 * i, 3) for i in range(121)]  # 0 to 0.6
+
+
+def lme_questions(per_type: int) -> tuple[list[LmeQuestion], list[LmeQuestion]]:
+    """(answerable development questions, the first `per_type` of each type (0: all); the 15 abstention ones)."""
+    dev = load(DEV)
+    abstention = [q for q in dev if q.abstention] + [q for q in load(ABSTENTION) if q.abstention]
+    return select(dev, [], per_type), abstention
+
+
+def ingested(questions: Sequence[LmeQuestion]) -> list[LmeQuestion]:
+    driver = get_driver()
+    kept = []
+    for question in questions:
+        found, _, _ = driver.execute_query("MATCH (e:Episode {space: $s}) RETURN count(e) AS n", s=space_of(question))
+        if found[0]["n"] == len(question.turns):
+            kept.append(question)
+    return kept
+
+
+def item_rows(result: RecallResult, query: str, config: RecallConfig, evidence: set[str]) -> list[dict[str, Any]]:
+    """Each returned item: its features (as the relevance step computes them), its turns, whether it is evidence,
+    and the relevance the engine gave it."""
+    phrases, weights = question_concepts(query, config.relevance_phrases)
+    (detail,) = [step.detail for step in result.trace if step.step == "relevance"]
+    coverage = QueryCoverage(phrases, weights, detail["matched"], detail["missing"], detail["near"])
+    terms = content_terms(phrases, weights)
+    top = max((item.score for item in result.items), default=0.0)
+    rows = []
+    for item in result.items:
+        texts = [item.text, *(p.text for p in item.provenance)]
+        features = item_features(item.components.get("similarity", 0.0), item.score, top, texts, coverage, terms)
+        turns = [p.external_id for p in item.provenance]
+        rows.append(
+            {
+                "features": features,
+                "turns": turns,
+                "evidence": any(t in evidence for t in turns),
+                "engine_relevance": item.relevance,
+            }
+        )
+    return rows
+
+
+def recall_rows(
+    engine: RecallEngine, config: RecallConfig, space: str, query: str, evidence: set[str], **request: Any
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    result = engine.recall(
+        RecallRequest(space=space, query=query, token_budget=32_768, limit=200, min_relevance=0.0, **request)
+    )
+    (detail,) = [step.detail for step in result.trace if step.step == "relevance"]
+    coverage = {k: detail[k] for k in ("concepts", "matched", "missing", "near", "concept_coverage")}
+    return item_rows(result, query, config, evidence), coverage
+
+
+def relevance_of(row: dict[str, Any], model: RelevanceModel) -> float:
+    return calibrated(row["features"], model.intercept, model.model_dump(exclude={"intercept"}))
+
+
+def kept_turns(items: Sequence[dict[str, Any]], model: RelevanceModel, minimum: float) -> list[str]:
+    """The ranked distinct turns of the items at or above `minimum` (bench/locomo_recall.py `engram_units`)."""
+    ranked: list[str] = []
+    for item in items:
+        if minimum > 0 and relevance_of(item, model) < minimum:
+            continue
+        ranked.extend(t for t in item["turns"] if t not in ranked)
+    return ranked
+
+
+def figures(questions: Sequence[dict[str, Any]], model: RelevanceModel, minimum: float) -> dict[str, Any]:
+    """Emptied shares and turn R@10 with and without the cut-off, answerable and abstention apart."""
+    answerable = [q for q in questions if not q["abstention"]]
+    abstaining = [q for q in questions if q["abstention"]]
+
+    def emptied(group: Sequence[dict[str, Any]]) -> float:
+        return statistics.fmean(not kept_turns(q["items"], model, minimum) for q in group) if group else float("nan")
+
+    def r10(group: Sequence[dict[str, Any]], cut: float) -> float:
+        values = [recall_at(kept_turns(q["items"], model, cut), q["evidence"], 10) for q in group if q["evidence"]]
+        return 100 * statistics.fmean(values) if values else float("nan")
+
+    return {
+        "abstention_emptied": round(100 * emptied(abstaining), 1),
+        "abstention_questions": len(abstaining),
+        "answerable_emptied": round(100 * emptied(answerable), 1),
+        "answerable_questions": len(answerable),
+        "turnR@10": round(r10(answerable, minimum), 1),
+        "turnR@10_no_cut": round(r10(answerable, 0.0), 1),
+    }
+
+
+def fit(questions: Sequence[dict[str, Any]]) -> RelevanceModel:
+    """A logistic regression of "the item holds an evidence turn" over every item of `questions`."""
+    from sklearn.linear_model import LogisticRegression
+
+    x = np.array([[item["features"][f] for f in FEATURES] for q in questions for item in q["items"]])
+    y = np.array([item["evidence"] for q in questions for item in q["items"]])
+    model = LogisticRegression(C=1.0, max_iter=1000).fit(x, y)
+    weights = {f: round(float(w), 3) for f, w in zip(FEATURES, model.coef_[0], strict=True)}
+    return RelevanceModel(intercept=round(float(model.intercept_[0]), 3), **weights)
+
+
+def choose_minimum(questions: Sequence[dict[str, Any]], model: RelevanceModel) -> tuple[float, list[dict[str, Any]]]:
+    """The threshold emptying most abstention questions within the goals' bounds on answerable ones (ties: the
+    lowest, which cuts least)."""
+    sweep = [{"min_relevance": t} | figures(questions, model, t) for t in THRESHOLDS]
+    allowed = [
+        row
+        for row in sweep
+        if row["answerable_emptied"] <= 100 * MAX_EMPTIED and row["turnR@10_no_cut"] - row["turnR@10"] <= MAX_R10_LOSS
+    ]
+    best = max(allowed, key=lambda row: (row["abstention_emptied"], -row["min_relevance"]))
+    return float(best["min_relevance"]), sweep
+
+
+def locomo_figures(rows: Sequence[dict[str, Any]], model: RelevanceModel, minimum: float) -> dict[str, Any]:
+    by_category: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_category[row["category"]].append(row)
+        by_category["all"].append(row)
+
+    def r10(group: Sequence[dict[str, Any]], cut: float) -> float | None:
+        values = [recall_at(kept_turns(q["items"], model, cut), q["evidence"], 10) for q in group if q["evidence"]]
+        return round(100 * statistics.fmean(values), 1) if values else None
+
+    return {
+        category: {
+            "questions": len(group),
+            "emptied": round(100 * statistics.fmean(not kept_turns(q["items"], model, minimum) for q in group), 1),
+            "R@10": r10(group, minimum),
+            "R@10_no_cut": r10(group, 0.0),
+        }
+        for category, group in sorted(by_category.items())
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Abstention: recall's 'nothing relevant' on LongMemEval and LoCoMo")
+    parser.add_argument("--per-type", type=int, default=0, help="answerable questions: the first N of each type")
+    parser.add_argument("--locomo", action="store_true", help="also LoCoMo's questions in its ingested spaces")
+    parser.add_argument(
+        "--coefficients", choices=("fit", "engine"), default="fit", help="fit the calibration or keep the engine's"
+    )
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/engram/bench/abstention/rows.json")
+    parser.add_argument("--from-cache", action="store_true", help="reuse the recalled rows of the last run")
+    parser.add_argument(
+        "--ingested-only", action="store_true", help="only the questions whose haystack is already ingested"
+    )
+    parser.add_argument("--name", default="abstention", help="results file name (bench/results/NAME.json)")
+    args = parser.parse_args()
+
+    config = RecallConfig()
+    answerable, abstaining = lme_questions(args.per_type)
+    if args.from_cache:
+        cached = json.loads(args.cache.read_text())
+        lme_rows, locomo_rows = cached["lme"], cached["locomo"]
+    else:
+        if args.ingested_only:
+            answerable, abstaining = ingested(answerable), ingested(abstaining)
+        for question in tqdm([*abstaining, *answerable], desc="ingest haystacks (reused when complete)"):
+            ingest(question, reuse=True)
+        embedder = get_embedder()
+        engine = RecallEngine(get_driver(), get_settings().neo4j.database, embedder.encode, embedder.count_tokens)
+        settle_heap()
+        split = halves(answerable)
+        half_of = {q.id: half for half, members in split.items() for q in members}
+        half_of |= {q.id: ("tune", "report")[i % 2] for i, q in enumerate(abstaining)}
+        lme_rows = []
+        for question in tqdm([*answerable, *abstaining], desc="LongMemEval questions"):
+            evidence = set(question.evidence)
+            items, coverage = recall_rows(
+                engine, config, space_of(question), question.text, evidence,
+                asker=ASKER, addressee=ADDRESSEE, now=question.asked_at,
+            )  # fmt: skip
+            lme_rows.append(
+                {
+                    "id": question.id,
+                    "type": question.type,
+                    "question": question.text,
+                    "abstention": question.abstention,
+                    "half": half_of[question.id],
+                    "evidence": sorted(evidence),
+                    "coverage": coverage,
+                    "items": items,
+                }
+            )
+        locomo_rows = []
+        if args.locomo:
+            turns, questions = load_locomo(LOCOMO_PATH)
+            driver = get_driver()
+            for sample_id, sample_turns in turns.items():
+                found, _, _ = driver.execute_query(
+                    "MATCH (e:Episode {space: $s}) RETURN count(e) AS n", s=locomo_space(sample_id)
+                )
+                if found[0]["n"] != len(sample_turns):
+                    continue  # not ingested (bench/locomo_recall.py ingests them)
+                for question in tqdm([q for q in questions if q.sample_id == sample_id], desc=sample_id):
+                    items, coverage = recall_rows(
+                        engine, config, locomo_space(sample_id), question.text, set(question.evidence)
+                    )
+                    locomo_rows.append(
+                        {
+                            "sample": sample_id,
+                            "question": question.text,
+                            "category": question.category,
+                            "evidence": list(question.evidence),
+                            "coverage": coverage,
+                            "items": items,
+                        }
+                    )
+        engine.close()
+        args.cache.parent.mkdir(parents=True, exist_ok=True)
+        args.cache.write_text(json.dumps({"lme": lme_rows, "locomo": locomo_rows}))
+
+    tune = [q for q in lme_rows if q["half"] == "tune"]
+    report = [q for q in lme_rows if q["half"] == "report"]
+    model = fit(tune) if args.coefficients == "fit" else config.relevance
+    minimum, sweep = choose_minimum(tune, model)
+    if args.coefficients == "engine":
+        minimum = config.min_relevance
+    results: dict[str, Any] = {
+        "relevance_model": model.model_dump(),
+        "min_relevance": minimum,
+        "chosen_on": "tune half" if args.coefficients == "fit" else "the engine's configured default",
+        "tune": figures(tune, model, minimum),
+        "report": figures(report, model, minimum),
+        "all": figures(lme_rows, model, minimum),
+        "sweep_tune": sweep,
+        "abstention_questions": [
+            {
+                "id": q["id"],
+                "question": q["question"],
+                "half": q["half"],
+                "emptied": not kept_turns(q["items"], model, minimum),
+                "best_relevance": round(max((relevance_of(i, model) for i in q["items"]), default=0.0), 4),
+                "missing": q["coverage"]["missing"],
+                "near": q["coverage"]["near"],
+            }
+            for q in lme_rows
+            if q["abstention"]
+        ],
+        "answerable_emptied": [
+            {"id": q["id"], "question": q["question"], "half": q["half"], "missing": q["coverage"]["missing"]}
+            for q in lme_rows
+            if not q["abstention"] and not kept_turns(q["items"], model, minimum)
+        ],
+    }
+    if locomo_rows:
+        results["locomo"] = locomo_figures(locomo_rows, model, minimum)
+    if args.coefficients == "engine":
+        results["replay_max_difference"] = max(
+            (
+                abs(relevance_of(item, model) - item["engine_relevance"])
+                for q in [*lme_rows, *locomo_rows]
+                for item in q["items"]
+            ),
+            default=0.0,
+        )
+    results["protocol"] = (
+        "each question recalled once (min_relevance 0, limit 200, 32k tokens, asked at its date by the user); "
+        "relevance recomputed offline from the items' features with the model above; turn R@10 over has_answer "
+        "turns of the answerable questions; a question is emptied when no item reaches the minimum"
+    )
+    path = write_result(args.name, results)
+    print(path)
+    print(json.dumps({k: results[k] for k in ("relevance_model", "min_relevance", "tune", "report", "all")}, indent=1))
+    if locomo_rows:
+        print(json.dumps(results["locomo"], indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+"""Relevance: how likely a recalled item is to bear on the question, as a probability in [0, 1], and what part of
+the question nothing in memory matches.
+
+The ranking's scores are relative (the best item of any query, answerable or not, scores about the same), so they
+cannot tell "nothing relevant" from "this". Relevance is a logistic calibration (graph/recall/config.py
+`RelevanceModel`, fitted by bench/abstention.py on development questions) of features the engine already has:
+- the item's own match: its cosine to the query, its score against the best item's, how much of the question's
+  content words its text and its proving episodes hold, and how many of the question's phrases they hold whole (an
+  item about "tennis" holds a word of "table tennis", not the phrase);
+- the question's match with the space's schema: how many of the question's concepts (its key phrases,
+  engram/extraction/keyphrases.py) are concept keys of the space. A question about "table tennis" in a memory where
+  only tennis was said finds "tennis" but no "table tennis" key, however close the items about tennis sit.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from engram.extraction.keyphrases import STOPWORDS, extract_keyphrases, normalize_key
+from graph.recall.bm25 import analyze
+
+_NAME = re.compile(r"\b[A-Z][\w’'-]*[\w]")
+FEATURES = ("similarity", "score_share", "term_coverage", "phrase_coverage", "concept_coverage")
+
+
+@dataclass(frozen=True)
+class QueryCoverage:
+    """The question's concepts (key phrases) and which of them the space's concept keys match.
+
+    A phrase is matched when its key, or a key of two or more of its words in a row, is a concept key of the space
+    ("play table tennis" by "table tennis"); its single words alone do not match it ("table" and "tennis" are not
+    "table tennis"), they are what memory holds near it (`near`)."""
+
+    phrases: list[str]  # as the question writes them, most specific first
+    weights: dict[str, float]  # phrase -> its keyphrase score (longer phrases and names weigh more)
+    matched: list[str]
+    missing: list[str]
+    near: dict[str, list[str]] = field(default_factory=dict)  # missing phrase -> its words that are keys
+
+    @property
+    def share(self) -> float:
+        """The weighted share of the question's concepts that are keys of the space (1 where it names none)."""
+        total = sum(self.weights.values())
+        if not total:
+            return 1.0
+        return sum(self.weights[p] for p in self.matched) / total
+
+    def lookups(self) -> list[str]:
+        return sorted({key for phrase in self.phrases for key in _spans(phrase)})
+
+
+def _spans(phrase: str) -> list[str]:
+    """The keys of the phrase and of every run of its words (single words included)."""
+    words = phrase.split()
+    keys = {normalize_key(" ".join(words[i:j])) for i in range(len(words)) for j in range(i + 1, len(words) + 1)}
+    return sorted(k for k in keys if k)
+
+
+def question_concepts(query: str, limit: int) -> tuple[list[str], dict[str, float]]:
+    """The question's key phrases and their scores; a capitalised word is a name, a concept of its own ("Rex" and
+    "eat" in "What does Rex eat?", not "Rex eat")."""
+    names = frozenset(w for w in _NAME.findall(query) if w.lower() not in STOPWORDS)
+    phrases = extract_keyphrases(query, names=names, limit=limit)
+    return [p.display for p in phrases], {p.display: p.score for p in phrases}
+
+
+def query_coverage(phrases: Sequence[str], weights: Mapping[str, float], keys: Iterable[str]) -> QueryCoverage:
+    """Which of the question's `phrases` the space's concept `keys` (those found among the phrases' spans) match."""
+    found = set(keys)
+    matched: list[str] = []
+    missing: list[str] = []
+    near: dict[str, list[str]] = {}
+    for phrase in phrases:
+        words = phrase.split()
+        runs = [normalize_key(" ".join(words[i:j])) for i in range(len(words)) for j in range(i + 2, len(words) + 1)]
+        if normalize_key(phrase) in found or any(run in found for run in runs):
+            matched.append(phrase)
+            continue
+        missing.append(phrase)
+        singles = [w for w in words if normalize_key(w) in found and normalize_key(w) != normalize_key(phrase)]
+        if singles:
+            near[phrase] = singles
+    return QueryCoverage(list(phrases), dict(weights), matched, missing, near)
+
+
+def content_terms(phrases: Sequence[str], weights: Mapping[str, float]) -> dict[str, float]:
+    """The question's content words as the full-text index analyses them, each weighted by its phrase's score."""
+    terms: dict[str, float] = {}
+    for phrase in phrases:
+        for term in analyze(phrase):
+            terms[term] = max(terms.get(term, 0.0), weights.get(phrase, 1.0))
+    return terms
+
+
+def held_terms(texts: Iterable[str]) -> set[str]:
+    """The indexed terms the texts (an item and its proofs) hold."""
+    return {term for text in texts for term in analyze(text)}
+
+
+def term_coverage(terms: Mapping[str, float], held: set[str]) -> float:
+    """The weighted share of the question's content `terms` among the `held` terms."""
+    total = sum(terms.values())
+    if not total:
+        return 1.0
+    return sum(weight for term, weight in terms.items() if term in held) / total
+
+
+def phrase_coverage(phrases: Sequence[str], weights: Mapping[str, float], held: set[str]) -> float:
+    """The weighted share of the question's phrases whose every content word is among the `held` terms."""
+    whole = {phrase: analyze(phrase) for phrase in phrases}
+    total = sum(weights.get(phrase, 1.0) for phrase, terms in whole.items() if terms)
+    if not total:
+        return 1.0
+    return sum(weights.get(p, 1.0) for p, terms in whole.items() if terms and all(t in held for t in terms)) / total
+
+
+def item_features(
+    similarity: float,
+    score: float,
+    top_score: float,
+    texts: Iterable[str],
+    coverage: QueryCoverage,
+    terms: Mapping[str, float],
+) -> dict[str, float]:
+    """The features of one item (`FEATURES`, in order): `texts` are its text and its proofs', `terms` the question's
+    content terms (`content_terms`)."""
+    held = held_terms(texts)
+    return {
+        "similarity": similarity,
+        "score_share": score / top_score if top_score > 0 else 0.0,
+        "term_coverage": term_coverage(terms, held),
+        "phrase_coverage": phrase_coverage(coverage.phrases, coverage.weights, held),
+        "concept_coverage": coverage.share,
+    }
+
+
+def calibrated(features: Mapping[str, float], intercept: float, weights: Mapping[str, float]) -> float:
+    """The logistic calibration: 1 / (1 + e^-(intercept + sum of weight x feature))."""
+    z = intercept + sum(weights[name] * features[name] for name in FEATURES)
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+
+
+def nothing_relevant(coverage: QueryCoverage, best: float | None, minimum: float) -> str:
+    """Why a recall returns nothing: the question's concepts nothing in memory matches, and what is near them."""
+    if best is None:
+        return "nothing relevant: memory holds nothing that matches the question"
+    said = f"nothing relevant: the best match's relevance {best:.2f} is below the minimum {minimum:.2f}"
+    if not coverage.missing:
+        return said
+    parts = []
+    for phrase in coverage.missing:
+        near = coverage.near.get(phrase)
+        held = f" (memory holds {', '.join(repr(w) for w in near)})" if near else ""
+        parts.append(f"'{phrase}'{held}")
+    return f"{said}; no concept in memory matches {', '.join(parts)}"

@@ -1,0 +1,60 @@
+"""Relevance: each ranked item's calibrated relevance in [0, 1], and the question's concepts that the space's concept
+keys match (graph/recall/relevance.py). Prune then leaves out what falls below the request's minimum, and says why
+when nothing is left."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph.recall.relevance import (
+    QueryCoverage,
+    calibrated,
+    content_terms,
+    item_features,
+    query_coverage,
+    question_concepts,
+)
+from graph.recall.run import RecallRun
+from graph.recall.steps.base import Step
+
+TRACED_ITEMS = 10  # the first items' features in the trace
+
+
+class Relevance(Step[QueryCoverage]):
+    name = "relevance"
+
+    def find(self, run: RecallRun) -> QueryCoverage:
+        phrases, weights = question_concepts(run.request.query, run.config.relevance_phrases)
+        lookups = QueryCoverage(phrases, weights, [], []).lookups()
+        found = run.searcher.concepts_by_key(lookups) if lookups else []
+        return query_coverage(phrases, weights, [concept.key for concept in found])
+
+    def apply(self, run: RecallRun, found: QueryCoverage | None) -> None:
+        if found is None:
+            return
+        run.coverage = found
+        model = run.config.relevance
+        weights = model.model_dump(exclude={"intercept"})
+        terms = content_terms(found.phrases, found.weights)
+        top = max((item.score for item in run.ranked), default=0.0)
+        traced: list[dict[str, Any]] = []
+        for item in run.ranked:
+            texts = [item.text, *(proof.text for proof in item.provenance)]
+            features = item_features(item.components.get("similarity", 0.0), item.score, top, texts, found, terms)
+            item.relevance = calibrated(features, model.intercept, weights)
+            if len(traced) < TRACED_ITEMS:
+                traced.append({"id": item.id, "relevance": round(item.relevance, 4)} | _rounded(features))
+        run.trace.add(
+            "relevance",
+            concepts=found.phrases,
+            matched=found.matched,
+            missing=found.missing,
+            near=found.near,
+            concept_coverage=round(found.share, 4),
+            min_relevance=run.min_relevance,
+            items=traced,
+        )
+
+
+def _rounded(features: dict[str, float]) -> dict[str, float]:
+    return {name: round(value, 4) for name, value in features.items()}
