@@ -2,17 +2,19 @@
 // ingestion's id for its text (an existing node of that text becomes current again); it inherits the old one's
 // proofs and concepts, and mentions the existing concepts its own keyphrases name. No row if the old one is no
 // longer current. Proofs and concepts are inherited from the space only (an edge into another space carries nothing).
+// Times are the world's: the old statement stops being true when the new one starts ($valid_from, else the time the
+// old one speaks of, else when it was recorded); the server's clock is for expired_at/corrected_at only.
 MATCH (old:Proposition {space: $space, id: $old_id})
 USING INDEX old:Proposition(space, id)
 WHERE old.status = 'active'
 MERGE (new:Proposition {space: $space, id: $new_id})
   ON CREATE SET new.recorded_at = datetime(), new.text = $text, new.subject = $subject, new.predicate = $predicate,
-                new.object = $object, new.valid_from = coalesce($valid_from, old.valid_from, datetime()),
+                new.object = $object, new.valid_from = coalesce($valid_from, old.valid_from, old.recorded_at),
                 new.importance = old.importance
 SET new.status = 'active', new.expired_at = null, new.valid_to = null, new.confidence = 1.0,
     new.origin = 'correction', new.corrected_at = datetime(), new.correction_reason = $reason,
     old.status = 'superseded', old.expired_at = datetime(), old.superseded_by = new.id,
-    old.valid_to = coalesce($valid_from, datetime())
+    old.valid_to = coalesce($valid_from, old.valid_from, old.recorded_at)
 MERGE (new)-[r:SUPERSEDES]->(old)
   ON CREATE SET r.reason = 'correction', r.note = $reason, r.at = datetime()
 WITH new, old

@@ -59,6 +59,43 @@ def test_correct_supersedes_and_keeps_history(gql: GraphQL, conversation: dict[s
     assert times and all(datetime.fromisoformat(value) >= datetime.fromisoformat(before_correction) for value in times)
 
 
+TIMES = """
+query($id: ID!) { node(id: $id) { ... on Proposition { status validFrom validTo recordedAt expiredAt } } }
+"""
+
+
+def test_a_correction_ends_the_old_fact_in_the_world_not_on_the_server_clock(
+    gql: GraphQL, conversation: dict[str, Any]
+) -> None:
+    """validTo is world time: when the corrected statement starts to hold (its validFrom when given, else the time
+    the old statement speaks of), never the moment the correction reached the server (that is expiredAt)."""
+    gql.ingest([conversation])
+    items = gql(operation("recall"), {"query": "adoption agencies"})["recall"]["items"]
+    adoption = next(item for item in items if "adoption" in item["text"])
+    told = gql(TIMES, {"id": adoption["id"]})["node"]
+    assert told["validFrom"] is not None and told["validFrom"][:4] == "2023"  # the conversation's time, not today
+    text = "Caroline chose an adoption agency in Portland."
+    corrected = gql(operation("correct"), {"propositionId": adoption["id"], "text": text})["correct"]
+    old = gql(TIMES, {"id": adoption["id"]})["node"]
+    new = gql(TIMES, {"id": corrected["propositionId"]})["node"]
+    # Without a time, the correction speaks of the time the old statement did: the old one held until then.
+    assert old["status"] == "SUPERSEDED" and old["validTo"] == told["validFrom"] == new["validFrom"]
+    assert datetime.fromisoformat(old["expiredAt"]).year >= datetime.now(UTC).year  # the graph's own time
+    # With a time (when the new fact became true), the old fact ends there.
+    moved = gql(operation("recall"), {"query": "charity race"})["recall"]["items"]
+    race = next(item for item in moved if "race" in item["text"])
+    when = "2023-05-20T00:00:00+00:00"
+    fixed = gql(
+        operation("correct"),
+        {"propositionId": race["id"], "text": "Melanie ran a charity race for a hospital.", "validFrom": when},
+    )["correct"]
+    assert fixed["__typename"] == "Corrected"
+    assert datetime.fromisoformat(gql(TIMES, {"id": race["id"]})["node"]["validTo"]) == datetime.fromisoformat(when)
+    assert datetime.fromisoformat(gql(TIMES, {"id": fixed["propositionId"]})["node"]["validFrom"]) == (
+        datetime.fromisoformat(when)
+    )
+
+
 def test_consolidate_runs_on_the_worker_and_reports(gql: GraphQL, conversation: dict[str, Any]) -> None:
     gql.ingest([conversation])
     queued = gql("mutation { consolidate { id state } }")["consolidate"]
