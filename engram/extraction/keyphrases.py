@@ -7,11 +7,16 @@ import re
 from dataclasses import dataclass
 
 from engram.extraction.sentences import split_sentences
+from engram.extraction.temporal import time_expressions
 from engram.extraction.wordlists import load_wordlist
 
 # Words that carry no content (a search query drops them too), and with them the generic words that make poor keys.
 FUNCTION_WORDS = load_wordlist("function_words")
 STOPWORDS = FUNCTION_WORDS | load_wordlist("generic_words")
+# Neither is a concept nor part of one, yet a search query keeps them ("two cats" asks a count): not in STOPWORDS.
+NUMBER_WORDS = load_wordlist("number_words")
+# Nouns whose -s is not a plural's ("news", "series"): `singular` leaves them as they are.
+SINGULAR_S_NOUNS = load_wordlist("singular_s_nouns")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]|\d+")
 # A run of letters or digits in any script: the unit of full-text search (a query's terms, a procedure's words).
 TERM = re.compile(r"[^\W_]+", re.UNICODE)
@@ -20,7 +25,7 @@ MAX_PHRASE_WORDS = 3
 
 
 def singular(word: str) -> str:
-    if len(word) <= 3 or word.endswith(("ss", "us", "is", "ics")):
+    if len(word) <= 3 or word.endswith(("ss", "us", "is", "ics")) or word.lower() in SINGULAR_S_NOUNS:
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
@@ -60,7 +65,7 @@ class Keyphrase:
 
 
 def _is_content(bare: str) -> bool:
-    if bare in STOPWORDS or len(bare) < 2 or bare.isdigit():
+    if bare in STOPWORDS or bare in NUMBER_WORDS or len(bare) < 2 or bare.isdigit():
         return False
     # Without a part-of-speech tagger, past-tense verbs and participles ("painted", "excited") break phrases.
     return not (len(bare) > 4 and bare.endswith("ed"))
@@ -69,6 +74,9 @@ def _is_content(bare: str) -> bool:
 def extract_keyphrases(text: str, names: frozenset[str] = frozenset(), limit: int = 5) -> list[Keyphrase]:
     """Ranked concept-key candidates of `text`: multi-word phrases and names first."""
     candidates: dict[str, Keyphrase] = {}
+    # A time expression ends a phrase: "Lisbon two weeks ago" and "the party last Saturday" name no "lisbon two".
+    for start, end in reversed(time_expressions(text)):
+        text = f"{text[:start]},{text[end:]}"
 
     def add(words: list[str]) -> None:
         for start in range(0, len(words), MAX_PHRASE_WORDS):

@@ -152,6 +152,18 @@ def _resolve(kind: str, match: re.Match[str], ref: date) -> tuple[str, Span] | N
     return str(ref.year + step), _year(ref.year + step)
 
 
+def time_expressions(text: str) -> list[tuple[int, int]]:
+    """Where `text` says a relative time ("two weeks ago", "last Saturday", "this morning"): (start, end) offsets,
+    whatever the reference date. Such words place a statement in time; they are never part of a concept."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(match.span() for _, pattern in _PATTERNS for match in pattern.finditer(text)):
+        if merged and start <= merged[-1][1]:  # overlapping expressions ("last two weeks") are one stretch of text
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
 def resolve_relative_times(text: str, reference: datetime | date | None) -> Resolution:
     """Annotate every relative time expression in `text` with its absolute date."""
     if reference is None:

@@ -44,3 +44,42 @@ def test_a_query_names_titles_as_runs_of_words_longest_first() -> None:
     # A run that begins or ends with a function word, or one generic word alone, names no title.
     assert not {"the battle", "battle of", "creek was", "who", "it"} & set(keys)
     assert all(title_key(key) == key for key in keys)  # the form a document's title_key has
+
+
+def _keys(text: str) -> list[str]:
+    return [k.key for k in extract_keyphrases(text, limit=10)]
+
+
+def test_a_time_expression_or_a_number_word_is_no_part_of_a_key() -> None:
+    # Issue 44: "I moved to Lisbon two weeks ago" gave the key "lisbon two".
+    assert _keys("I moved to Lisbon two weeks ago.") == ["lisbon"]
+    assert _keys("We adopted three kittens last Saturday.") == ["kitten"]
+    marathon = _keys("Tom ran the Berlin half marathon this morning")
+    assert {"berlin", "marathon"} <= set(marathon) and not any(w in k for k in marathon for w in ("half", "morning"))
+    assert not any(
+        word in key.split()
+        for key in _keys("The second concert in Porto last weekend had twenty thousand people, a dozen bands.")
+        for word in ("second", "twenty", "thousand", "dozen", "weekend")
+    )
+    # Digits already broke phrases; a time expression with digits ("3 days ago") too.
+    assert _keys("Priya joined Harbor Lab 3 days ago") == ["harbor lab", "priya"]
+
+
+def test_a_noun_ending_in_s_that_is_no_plural_keeps_its_s() -> None:
+    # Issue 44: "Big news" gave the key "big new".
+    assert normalize_key("Big news") == "big news"
+    assert [normalize_key(w) for w in ("series", "species", "atlas", "lens", "chaos")] == [
+        "series",
+        "species",
+        "atlas",
+        "lens",
+        "chaos",
+    ]
+    assert "big news" in _keys("Big news: I moved from Lisbon to Madrid last month.")
+    # Plurals still meet their singular.
+    assert [normalize_key(w) for w in ("kittens", "marathons", "Support Groups", "views")] == [
+        "kitten",
+        "marathon",
+        "support group",
+        "view",
+    ]
