@@ -99,6 +99,12 @@ def recall(
         datetime | None,
         typer.Option(help='when the query is asked (ISO 8601): its "two weeks ago" or "last weekend" is read from it'),
     ] = None,
+    min_relevance: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0, max=1.0, help="leave out items below this relevance, 0-1 (default: ENGRAM_RECALL_MIN_RELEVANCE)"
+        ),
+    ] = None,
 ) -> None:
     """Recall knowledge for QUERY: items with scores and the episodes that prove them."""
     from pydantic import ValidationError
@@ -118,6 +124,7 @@ def recall(
             asker=asker,
             addressee=addressee,
             now=now,
+            min_relevance=min_relevance,
         )
         print_recall(console, request, trace)
     except (ValueError, ValidationError) as exc:

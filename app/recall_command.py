@@ -29,16 +29,18 @@ def print_recall(console: Console, request: RecallRequest, trace: bool) -> None:
     query, space = request.query, request.space
     table = Table(title=f"recall: {query!r} in '{space}' ({result.tokens} tokens, {result.hops} hop(s))")
     table.add_column("score", justify="right")
+    table.add_column("relevance", justify="right")
     table.add_column("kind")
     table.add_column("knowledge")
     table.add_column("proven by")
     for item in result.items:
         # Stored text is escaped: rich would read "[shares an image]" or a Cypher "[r:PROVEN_BY]" as markup and drop it.
         proofs = "\n".join(f"{p.external_id} {p.text[:80]}" for p in item.provenance)
-        table.add_row(f"{item.score:.3f}", item.kind.value, escape(item.text), escape(proofs))
+        relevance = "" if item.relevance is None else f"{item.relevance:.2f}"
+        table.add_row(f"{item.score:.3f}", relevance, item.kind.value, escape(item.text), escape(proofs))
     console.print(table)
     if not result.items:
-        console.print("nothing recalled (is the space empty or the query about something never ingested?)")
+        console.print(escape(result.reason or "nothing recalled (is the space empty?)"), highlight=False)
     if trace:
         for step in result.trace:
             console.print(f"[bold]{step.step}[/bold] ({step.ms:.1f} ms): {escape(str(step.detail))}", highlight=False)

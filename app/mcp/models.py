@@ -39,6 +39,7 @@ class RecalledItem(BaseModel):
     components: dict[str, Any] = Field(description="the value function's parts behind the score")
     valid_from: datetime | None
     provenance: list[Evidence]
+    relevance: float | None = Field(default=None, description="how likely the item bears on the query, in [0, 1]")
 
 
 class RecallAnswer(BaseModel):
@@ -49,6 +50,11 @@ class RecallAnswer(BaseModel):
     tokens: int = Field(description="tokens the returned items take, within the budget")
     items: list[RecalledItem]
     context: str = Field(description="the items as compact numbered text, ready for a model's context")
+    reason: str | None = Field(
+        default=None,
+        description="why no item is returned, when none is: nothing relevant enough, and which part of the query "
+        "nothing in memory matches",
+    )
 
 
 class ForgetReport(BaseModel):

@@ -19,10 +19,10 @@ def _evidence(item: RecalledItem) -> str:
     return f' | evidence{who}{when}: "{text}"{more}'
 
 
-def render_context(items: list[RecalledItem]) -> str:
-    """One line per item, best first; an empty memory says so instead of returning nothing."""
+def render_context(items: list[RecalledItem], reason: str | None = None) -> str:
+    """One line per item, best first; an empty answer says why (`reason`) instead of returning nothing."""
     if not items:
-        return "(nothing recalled)"
+        return f"({reason})" if reason else "(nothing recalled)"
     lines = []
     for rank, item in enumerate(items, start=1):
         valid = f", true from {item.valid_from:%Y-%m-%d}" if item.valid_from else ""

@@ -86,7 +86,9 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
         "best first, each with its score and the episodes that prove it; `context` is the same as compact text. "
         "memory_types restricts the kinds (default: routed from the query); as_of answers as memory stood then; "
         "asker and addressee name who the query's I/my and you/your are, as they speak in memory; now is when the "
-        "query is asked, so that its 'two weeks ago' or 'last weekend' can be read."
+        "query is asked, so that its 'two weeks ago' or 'last weekend' can be read. Each item has a relevance in "
+        "[0, 1]; items below min_relevance are left out, and when none is left, `reason` says what memory lacks "
+        "(answer that you do not know)."
     )
     async def recall(
         query: Annotated[str, Field(min_length=1, max_length=2_000, description="a question or a topic")],
@@ -107,11 +109,22 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
             datetime | None,
             Field(description="when the query is asked (ISO 8601): its relative times are read against it"),
         ] = None,
+        min_relevance: Annotated[
+            float | None,
+            Field(
+                ge=0,
+                le=1,
+                description="leave out items below this relevance (0 to 1; null: the server's default); when none "
+                "reaches it, no item and a reason",
+            ),
+        ] = None,
     ) -> RecallAnswer:
         return await _run(
             clients,
             ctx,
-            lambda tools: tools.recall(query, memory_types, token_budget, limit, as_of, asker, addressee, now),
+            lambda tools: tools.recall(
+                query, memory_types, token_budget, limit, as_of, asker, addressee, now, min_relevance
+            ),
         )
 
     @server.tool(

@@ -86,6 +86,7 @@ class MemoryTools:
         asker: str | None = None,
         addressee: str | None = None,
         now: datetime | None = None,
+        min_relevance: float | None = None,
     ) -> RecallAnswer:
         result = (
             await self._client.recall(
@@ -97,6 +98,7 @@ class MemoryTools:
                 asker=asker,
                 addressee=addressee,
                 now=now,
+                min_relevance=min_relevance,
             )
         ).recall
         if result.typename__ != "Recall":
@@ -110,6 +112,7 @@ class MemoryTools:
                 components=dict(item.components or {}),
                 valid_from=item.valid_from,
                 provenance=[Evidence.model_validate(p.model_dump()) for p in item.provenance],
+                relevance=item.relevance,
             )
             for item in result.items
         ]
@@ -118,7 +121,8 @@ class MemoryTools:
             memory_types=[m.value for m in result.memory_types],
             tokens=result.tokens,
             items=items,
-            context=render_context(items),
+            context=render_context(items, result.reason),
+            reason=result.reason,
         )
 
     async def forget(self, episode_ids: list[str], source_ids: list[str], knowledge_ids: list[str]) -> ForgetReport:

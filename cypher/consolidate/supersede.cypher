@@ -16,7 +16,7 @@ SET old.status = 'superseded', old.expired_at = datetime(), old.superseded_by = 
       WHEN new.valid_from IS NOT NULL AND (old.valid_from IS NULL OR new.valid_from > old.valid_from) THEN new.valid_from
       ELSE datetime() END
 MERGE (new)-[r:SUPERSEDES]->(old)
-  ON CREATE SET r.reason = s.reason, r.similarity = s.similarity, r.score = s.score, r.at = datetime()
+  ON CREATE SET r.reason = s.reason, r.similarity = s.similarity, r.score = s.score, r.at = datetime(), r.carry = s.carry
 WITH new, old, s
 CALL (new, old, s) {
   WITH new, old, s WHERE s.carry

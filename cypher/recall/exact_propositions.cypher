@@ -8,7 +8,7 @@ ORDER BY score DESC, node.id
 LIMIT $fetch
 CALL (node) {
   MATCH path = (current:Proposition {space: $space})-[:SUPERSEDES*0..8]->(node)
-  WHERE all(r IN relationships(path) WHERE r.reason = 'merge')
+  WHERE all(r IN relationships(path) WHERE r.reason IN ['merge', 'updated'])  // updated: a revised value's hit finds the current one
     AND CASE WHEN $as_of IS NULL THEN current.status = 'active'
         ELSE current.recorded_at <= $as_of AND (current.expired_at IS NULL OR current.expired_at > $as_of) END
   RETURN current LIMIT 1

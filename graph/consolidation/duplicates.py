@@ -98,9 +98,10 @@ class Supersession:
     reason: str  # "merge", "updated", "conflict", "correction"
     similarity: float
     score: float = 0.0
+    carry: bool | None = None  # the survivor takes the replaced one's proofs and concepts (None: by reason)
 
     def row(self) -> dict[str, Any]:
-        carry = self.reason in CARRYING_REASONS
+        carry = self.reason in CARRYING_REASONS if self.carry is None else self.carry
         return {
             "survivor": self.survivor,
             "replaced": self.replaced,

@@ -32,6 +32,7 @@ class ConsolidationReport(BaseModel):
     duplicates_found: int  # merged + updated
     duplicates_merged: int  # the same fact restated: one survivor
     facts_updated: int  # the same fact with a newer value
+    facts_revised: int = 0  # a later statement about the same subject's same attribute (revisions.py)
     conflicts_found: int  # (subject, predicate) groups with incompatible objects
     conflicts_resolved: int  # claims superseded by a more reliable one
     late_proofs_carried: int  # proofs that reached replaced propositions after they were replaced
@@ -48,6 +49,7 @@ class ConsolidationReport(BaseModel):
         """Whether the run superseded, merged or linked anything (a second run right after changes nothing)."""
         return bool(
             self.duplicates_found
+            or self.facts_revised
             or self.conflicts_resolved
             or self.late_proofs_carried
             or self.aliases_added

@@ -1,7 +1,8 @@
 """`consolidate(space)`: every periodic consolidation job of one space, in order, with a report.
 
 1. proofs that reached replaced propositions late are carried on (a concurrent ingest of the same statement);
-2. near-duplicate propositions are merged or updated (duplicates.py);
+2. near-duplicate propositions are merged or updated (duplicates.py), and a later statement about the same
+   subject's same attribute supersedes the earlier one (revisions.py);
 3. concept aliases are linked (aliases.py), then
 4. conflicting claims are resolved by reliability (conflicts.py; aliases count as the same object);
 5. near-duplicate intents are merged (intents.py);
@@ -37,6 +38,7 @@ from graph.consolidation.duplicates import (
 )
 from graph.consolidation.intents import INTENT_THRESHOLD, merge_intents
 from graph.consolidation.report import ConsolidationReport, figures
+from graph.consolidation.revisions import RevisionRules, link_revisions
 from graph.dimensions import DIMENSION_THREADS, build_dimensions
 from graph.driver import get_driver
 from graph.space_indexes import DEDICATE_FROM, dedicate
@@ -49,6 +51,7 @@ class ConsolidationOptions(BaseModel):
     dimension_threads: int = Field(default=DIMENSION_THREADS, ge=1, le=4)  # GDS threads (OpenGDS allows 4 at most)
     topic_merges: bool = True  # merge "the same point in other words" (cosine >= topic_cosine), not only restatements
     fact_updates: bool = True  # the same fact with a new value supersedes the older one
+    revisions: bool = True  # a later statement about the same subject's same attribute supersedes the earlier one
     associations: bool = True  # recompute df/idf and every ASSOCIATED edge of the space
     own_indexes_from: int = DEDICATE_FROM  # propositions or episodes from which a space gets its own
 
@@ -90,6 +93,8 @@ def consolidate(
     )
     duplicates = merge_duplicates(driver, database, space, judge, options.duplicate_threshold)
     step("duplicates")
+    revisions = link_revisions(driver, database, space, RevisionRules(enabled=options.revisions))
+    step("revisions")
     aliases = link_aliases(driver, database, space, alias_rules)
     step("aliases")
     conflicts = resolve_conflicts(driver, database, space, weights)
@@ -116,6 +121,7 @@ def consolidate(
         duplicates_found=duplicates.merged + duplicates.updated,
         duplicates_merged=duplicates.merged,
         facts_updated=duplicates.updated,
+        facts_revised=revisions.revised,
         conflicts_found=conflicts.groups,
         conflicts_resolved=conflicts.resolved,
         late_proofs_carried=late,

@@ -47,6 +47,8 @@ MERGE_DEPTH = (
 # Supersessions after which the survivor stands for the replaced statement: it gains its proofs and concepts
 # (graph/consolidation/duplicates.py CARRYING_REASONS, supersede.cypher's `carry`).
 CARRYING_REASONS = ("merge", "updated", "correction")
+# Links a hit follows to the current proposition (the recall statements' `r.reason IN ['merge', 'updated']`).
+ACCESS_REASONS = ("merge", "updated")
 
 
 @dataclass
@@ -454,7 +456,8 @@ class MemorySearcher:
         return p.recorded_at <= self._as_of and (p.expired_at is None or p.expired_at > self._as_of)
 
     def _resolve(self, p: Proposition) -> Proposition | None:
-        """The current proposition standing for `p`: itself, or the nearest survivor of a chain of merges."""
+        """The current proposition standing for `p`: itself, or the nearest survivor of a chain of merges and updates
+        (a revised value's hit finds the current one: ACCESS_REASONS)."""
         frontier, seen = [p.id], {p.id}
         for _ in range(MERGE_DEPTH + 1):
             for node_id in frontier:
@@ -465,7 +468,7 @@ class MemorySearcher:
                 survivor
                 for node_id in frontier
                 for survivor, reason in self._graph.supersedes.get(node_id, [])
-                if reason == "merge" and survivor not in seen and survivor in self._graph.propositions
+                if reason in ACCESS_REASONS and survivor not in seen and survivor in self._graph.propositions
             )
             seen.update(frontier)
         return None

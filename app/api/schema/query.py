@@ -98,6 +98,13 @@ class MemoryQuery:
                 description='When the query is asked: its relative times ("two weeks ago") are read against it.'
             ),
         ] = None,
+        min_relevance: Annotated[
+            float | None,
+            strawberry.argument(
+                description="Items below this relevance (0 to 1) are not returned; when none reaches it, no item and a"
+                " reason (default: ENGRAM_RECALL_MIN_RELEVANCE)."
+            ),
+        ] = None,
     ) -> RecallPayload:
         space = info.context.space
         if len(query) > MAX_QUERY_CHARS:
@@ -106,6 +113,8 @@ class MemoryQuery:
             return _over("tokenBudget", MAX_TOKEN_BUDGET, token_budget)
         if limit is not None and limit > MAX_RECALL_LIMIT:
             return _over("limit", MAX_RECALL_LIMIT, limit)
+        if min_relevance is not None and not 0.0 <= min_relevance <= 1.0:
+            return invalid([f"minRelevance: must be between 0 and 1, got {min_relevance}"])
         try:
             request = RecallRequest(
                 space=space,
@@ -118,6 +127,7 @@ class MemoryQuery:
                 asker=asker,
                 addressee=addressee,
                 now=now,
+                min_relevance=min_relevance,
             )
         except ValidationError as exc:
             return invalid([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)])

@@ -46,6 +46,10 @@ class RecallHit:
     valid_from: datetime | None
     found_by: list[str] = strawberry.field(description="dense / fulltext / concepts / hop:N ...")
     provenance: list[ProvenanceEpisode]
+    relevance: float | None = strawberry.field(
+        description="how likely the item bears on the question, calibrated in [0, 1] (docs/relevance.md); the score"
+        " only orders items"
+    )
 
     @strawberry.field(description="The item's node, for nested fields (concepts, sources...): batched per response.")
     async def node(self, info: Info) -> Node | None:
@@ -64,6 +68,7 @@ class RecallHit:
             valid_from=item.valid_from,
             found_by=item.found_by,
             provenance=[ProvenanceEpisode.of(p) for p in item.provenance],
+            relevance=item.relevance,
         )
 
 
@@ -103,6 +108,10 @@ class Recall:
     hops: int
     trace: list[RecallTraceStep]
     cypher: str = strawberry.field(description="paste into Neo4j Browser to see the returned subgraph")
+    reason: str | None = strawberry.field(
+        description="why no item is returned, when none is: nothing reaches minRelevance, and which of the question's"
+        " concepts no concept of memory matches"
+    )
 
     @staticmethod
     def of(result: RecallResult) -> Recall:
@@ -115,4 +124,5 @@ class Recall:
             hops=result.hops,
             trace=[RecallTraceStep.of(s) for s in result.trace],
             cypher=result.cypher,
+            reason=result.reason,
         )

@@ -446,10 +446,11 @@ class AsyncEngramClient(AsyncBaseClient):
         asker: Union[Optional[str], UnsetType] = UNSET,
         addressee: Union[Optional[str], UnsetType] = UNSET,
         now: Union[Optional[datetime], UnsetType] = UNSET,
+        min_relevance: Union[Optional[float], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Recall:
         _query = gql("""
-            query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime) {
+            query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float) {
               recall(
                 query: $query
                 tokenBudget: $tokenBudget
@@ -460,6 +461,7 @@ class AsyncEngramClient(AsyncBaseClient):
                 asker: $asker
                 addressee: $addressee
                 now: $now
+                minRelevance: $minRelevance
               ) {
                 __typename
                 ... on Recall {
@@ -474,6 +476,7 @@ class AsyncEngramClient(AsyncBaseClient):
                     components
                     tokens
                     foundBy
+                    relevance
                     validFrom
                     provenance {
                       episodeId
@@ -502,6 +505,7 @@ class AsyncEngramClient(AsyncBaseClient):
                     detail
                   }
                   cypher
+                  reason
                 }
                 ... on UserError {
                   message
@@ -519,6 +523,7 @@ class AsyncEngramClient(AsyncBaseClient):
             "asker": asker,
             "addressee": addressee,
             "now": now,
+            "minRelevance": min_relevance,
         }
         response = await self.execute(
             query=_query, operation_name="Recall", variables=variables, **kwargs

@@ -22,6 +22,7 @@ class RecallRecallRecall(BaseModel):
     sources: list["RecallRecallRecallSources"]
     trace: list["RecallRecallRecallTrace"]
     cypher: str
+    reason: Optional[str]
 
 
 class RecallRecallRecallItems(BaseModel):
@@ -32,6 +33,7 @@ class RecallRecallRecallItems(BaseModel):
     components: Any
     tokens: int
     found_by: list[str] = Field(alias="foundBy")
+    relevance: Optional[float]
     valid_from: Optional[datetime] = Field(alias="validFrom")
     provenance: list["RecallRecallRecallItemsProvenance"]
     node: Optional[

@@ -426,10 +426,11 @@ class EngramClient(BaseClient):
         asker: Union[Optional[str], UnsetType] = UNSET,
         addressee: Union[Optional[str], UnsetType] = UNSET,
         now: Union[Optional[datetime], UnsetType] = UNSET,
+        min_relevance: Union[Optional[float], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Recall:
         _query = gql("""
-            query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime) {
+            query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float) {
               recall(
                 query: $query
                 tokenBudget: $tokenBudget
@@ -440,6 +441,7 @@ class EngramClient(BaseClient):
                 asker: $asker
                 addressee: $addressee
                 now: $now
+                minRelevance: $minRelevance
               ) {
                 __typename
                 ... on Recall {
@@ -454,6 +456,7 @@ class EngramClient(BaseClient):
                     components
                     tokens
                     foundBy
+                    relevance
                     validFrom
                     provenance {
                       episodeId
@@ -482,6 +485,7 @@ class EngramClient(BaseClient):
                     detail
                   }
                   cypher
+                  reason
                 }
                 ... on UserError {
                   message
@@ -499,6 +503,7 @@ class EngramClient(BaseClient):
             "asker": asker,
             "addressee": addressee,
             "now": now,
+            "minRelevance": min_relevance,
         }
         response = self.execute(
             query=_query, operation_name="Recall", variables=variables, **kwargs

@@ -1,0 +1,173 @@
+"""Revisions: a later statement that says something else about the same subject's same attribute ("I moved to Lisbon"
+... months later "I moved from Lisbon to Madrid") supersedes the earlier one, so the memory itself says which is
+current and recall needs no cue in the question's wording.
+
+No list of verbs or attributes: a pair is a revision when
+- the same subject (the proposition's subject, else the speaker of its proofs) is told about by a common speaker;
+- the later one speaks of a later time in the world (`valid_from`, at least `min_gap_s` later);
+- the two are close in meaning as wholes (cosine >= `statement_cosine`: the same attribute of the subject, and all
+  the rest of the statement the same, is most of what a sentence embedding sees);
+- and they differ in their value: a concept only one of them mentions has a sibling among those only the other
+  mentions (cosine >= `object_cosine`: Lisbon and Madrid are both cities, a 50mm and a 70-200mm both lenses), or
+  their quantities differ ("4 projects" / "my 5th project").
+Questions and statements leaning on their conversation ("that looks great") claim nothing and are left out.
+
+The earlier one is superseded with reason 'updated' (supersede.cypher): `valid_to` = the later one's `valid_from`
+(the world time the new statement speaks of, not the server clock), status 'superseded', both kept for `asOf` and
+history. It does not hand its proofs to the later one (`carry` off): the Lisbon turn does not prove Madrid.
+Knobs and their measured effect: docs/tuning.md, docs/supersession.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import neo4j
+import numpy as np
+from numpy.typing import NDArray
+
+from graph.consolidation.duplicates import Supersession, load_active, supersede
+from graph.consolidation.model import PropositionView, unit_rows
+from graph.consolidation.text import context_bound, is_question, values
+from graph.cypher import load
+
+
+@dataclass(frozen=True)
+class RevisionRules:
+    statement_cosine: float = 0.7  # the two statements as wholes: the same attribute of the subject
+    object_cosine: float = 0.45  # a value only one names has a sibling the other names (two cities: ~0.5)
+    sibling_max: float = 0.95  # ... yet not the same thing spelled twice (that is a restatement)
+    min_gap_s: float = 86_400.0  # the later statement speaks of a time at least this much later (a day)
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class Statement:
+    """What the rules read of one current proposition."""
+
+    id: str
+    text: str
+    subject: str  # case-folded: the proposition's subject, else its speaker's name
+    speakers: frozenset[str]  # case-folded speakers of the episodes that prove it
+    valid_from: datetime | None
+    concepts: frozenset[str]  # concept ids, the subject's own key left out
+
+
+def statements(
+    views: Sequence[PropositionView], speakers: dict[str, list[str]], keys: dict[str, str]
+) -> list[Statement]:
+    out = []
+    for view in views:
+        told_by = frozenset(s.casefold() for s in speakers.get(view.id, []) if s)
+        subject = view.subject.casefold() if view.subject else (min(told_by) if len(told_by) == 1 else "")
+        concepts = frozenset(c for c in view.concept_ids if keys.get(c, "").casefold() != subject)
+        out.append(Statement(view.id, view.text, subject, told_by, view.valid_from, concepts))
+    return out
+
+
+def _claims(statement: Statement) -> bool:
+    return bool(statement.subject and statement.speakers and statement.valid_from is not None) and not (
+        is_question(statement.text) or context_bound(statement.text)
+    )
+
+
+def sibling_values(
+    older: Statement, newer: Statement, concept_vectors: dict[str, NDArray[np.float32]], rules: RevisionRules
+) -> bool:
+    """Whether the two name different values of one attribute: a concept only one mentions close to one the other
+    mentions ("from Lisbon to Madrid" names the old value too), not the same thing twice; or different quantities."""
+    for mine, theirs in (
+        (older.concepts - newer.concepts, newer.concepts),
+        (newer.concepts - older.concepts, older.concepts),
+    ):
+        a = [concept_vectors[c] for c in mine if c in concept_vectors]
+        b = [concept_vectors[c] for c in theirs if c in concept_vectors]
+        if a and b:
+            cosines = np.stack(a) @ np.stack(b).T
+            if bool(((cosines >= rules.object_cosine) & (cosines < rules.sibling_max)).any()):
+                return True
+    quantities_old, quantities_new = values(older.text), values(newer.text)
+    return bool(quantities_old and quantities_new and quantities_old != quantities_new)
+
+
+def plan_revisions(
+    items: Sequence[Statement],
+    vectors: NDArray[np.float32],
+    concept_vectors: dict[str, NDArray[np.float32]],
+    rules: RevisionRules | None = None,
+) -> list[Supersession]:
+    """(newer SUPERSEDES older, reason 'updated') for each revision; an earlier statement is revised by the closest
+    later one only, and one revised by a chain (Lisbon, Madrid, Berlin) is superseded by its next version."""
+    rules = rules or RevisionRules()
+    if not rules.enabled or len(items) < 2:
+        return []
+    claiming = [i for i, s in enumerate(items) if _claims(s)]
+    by_subject: dict[str, list[int]] = {}
+    for index in claiming:
+        by_subject.setdefault(items[index].subject, []).append(index)
+    best: dict[int, tuple[float, int]] = {}  # older index -> (cosine, newer index): its closest later revision
+    for group in by_subject.values():
+        if len(group) < 2:
+            continue
+        idx = np.asarray(group)
+        sims = vectors[idx] @ vectors[idx].T
+        rows, cols = np.nonzero(sims >= rules.statement_cosine)
+        for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
+            older, newer = items[group[r]], items[group[c]]
+            assert older.valid_from is not None and newer.valid_from is not None  # _claims
+            if (newer.valid_from - older.valid_from).total_seconds() < rules.min_gap_s:
+                continue
+            if not older.speakers & newer.speakers or not sibling_values(older, newer, concept_vectors, rules):
+                continue
+            cosine = float(sims[r, c])
+            # The nearest later version first (a chain supersedes step by step), then the closest in meaning.
+            key = (-newer.valid_from.timestamp(), cosine)
+            known = best.get(group[r])
+            if known is None or key > (-items[known[1]].valid_from.timestamp(), known[0]):  # type: ignore[union-attr]
+                best[group[r]] = (cosine, group[c])
+    return [
+        Supersession(items[newer].id, items[older].id, "updated", cosine, carry=False)
+        for older, (cosine, newer) in sorted(best.items(), key=lambda kv: items[kv[0]].id)
+    ]
+
+
+def _speakers_and_concepts(
+    driver: neo4j.Driver, database: str, space: str
+) -> tuple[dict[str, list[str]], dict[str, str], dict[str, NDArray[np.float32]]]:
+    read = neo4j.RoutingControl.READ
+    told, _, _ = driver.execute_query(
+        load("consolidate/proposition_speakers"), space=space, database_=database, routing_=read
+    )
+    concepts, _, _ = driver.execute_query(
+        load("consolidate/concept_vectors"), space=space, database_=database, routing_=read
+    )
+    unit = unit_rows([r["embedding"] for r in concepts])
+    return (
+        {r["id"]: list(r["speakers"]) for r in told},
+        {r["id"]: r["key"] or "" for r in concepts},
+        {r["id"]: unit[i] for i, r in enumerate(concepts)},
+    )
+
+
+@dataclass(frozen=True)
+class RevisionOutcome:
+    candidates: int  # current statements that could be revised or revise
+    revised: int
+    replaced_ids: list[str]
+
+
+def link_revisions(
+    driver: neo4j.Driver, database: str, space: str, rules: RevisionRules | None = None
+) -> RevisionOutcome:
+    """Plans the space's revisions over its current propositions and writes them (supersede.cypher)."""
+    rules = rules or RevisionRules()
+    if not rules.enabled:
+        return RevisionOutcome(0, 0, [])
+    views, vectors = load_active(driver, database, space)
+    speakers, keys, concept_vectors = _speakers_and_concepts(driver, database, space)
+    items = statements(views, speakers, keys)
+    plans = plan_revisions(items, vectors, concept_vectors, rules)
+    replaced = supersede(driver, database, space, plans)
+    return RevisionOutcome(sum(_claims(s) for s in items), len(replaced), sorted(replaced))
