@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -16,6 +17,9 @@ from engram.logs import LogFormat
 from graph.recall.config import RecallConfig
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+EmbeddingBackend = Literal["onnx", "torch"]
+OnnxVariant = Literal["fp32", "int8"]
 
 
 class Neo4jSettings(BaseSettings):
@@ -111,6 +115,34 @@ class EmbeddingSettings(BaseSettings):
     batch_size: int = Field(default=512, ge=1)
     batch_tokens: int = Field(default=2048, ge=1)
     device: str = "cpu"
+    backend: EmbeddingBackend = Field(
+        default="torch",
+        description="onnx: the model's ONNX graph, fused for CPU, on ONNX Runtime (exported from the installed "
+        "weights by infra/install.sh: python -m engram.embedding_export); torch: sentence-transformers on PyTorch "
+        "(any device; the one for GPUs). Same vectors within cosine 0.99 (docs/embedding.md).",
+    )
+    onnx_variant: OnnxVariant = Field(
+        default="fp32",
+        description="Which exported ONNX graph the onnx backend runs: fp32, or int8 (dynamic quantisation).",
+    )
+    onnx_dir: str = Field(
+        default="",
+        description="Where the ONNX export lives; empty: the virtualenv's share/engram/embedding/<model digest>.",
+    )
+    borrow_idle_cores: bool = Field(
+        default=True,
+        description="onnx backend: a large forward pass also runs on cores no other Engram process is embedding on "
+        "at that moment (a lone job uses the whole machine; jobs side by side keep their share).",
+    )
+
+    @model_validator(mode="after")
+    def _onnx_runs_on_cpu(self) -> EmbeddingSettings:
+        if self.backend == "onnx" and self.device != "cpu":
+            raise ValueError(
+                f"ENGRAM_EMBEDDING_DEVICE={self.device} needs ENGRAM_EMBEDDING_BACKEND=torch "
+                "(the onnx backend runs on the CPU)"
+            )
+        return self
 
 
 class ApiSettings(BaseSettings):

@@ -146,14 +146,16 @@ def _stop_visibility_heartbeat(**_: object) -> None:
 def _prepare_pool_process(**_: object) -> None:
     """Lower the pool process's CPU priority, share the cores between pool processes, and load the embedding model
     before the first job needs it."""
-    from engram.embedding import get_embedder
+    from engram.embedding import get_embedder, share_cores
     from engram.native_threads import limit_math_threads
 
     worker = get_settings().worker
     # Absolute, not an increment: a worker started under `nice` already keeps at least its own niceness.
     os.setpriority(os.PRIO_PROCESS, 0, max(os.getpriority(os.PRIO_PROCESS, 0), worker.nice))
+    threads = worker.math_threads or max(1, (os.cpu_count() or 1) // worker.concurrency)
+    share_cores(threads)  # ONNX Runtime's share; a lone job's large passes borrow idle cores (engram/cpu_slots.py)
     get_embedder()
-    limit_math_threads(worker.math_threads or max(1, (os.cpu_count() or 1) // worker.concurrency))
+    limit_math_threads(threads)
 
 
 @after_setup_logger.connect

@@ -43,7 +43,8 @@ def create_services(settings: EngramSettings) -> ApiServices:
 
     driver = create_driver(settings.neo4j)
     client = redis.Redis.from_url(settings.redis.url)
-    embedder = Embedder(settings.embedding)
+    # A query is a few tokens: one thread (ENGRAM_API_MATH_THREADS), never borrowing the workers' cores.
+    embedder = Embedder(settings.embedding.model_copy(update={"borrow_idle_cores": False}), settings.api.math_threads)
     limit_math_threads(settings.api.math_threads)  # per process (this one serves the API), once the model is loaded
     database = settings.neo4j.database
     # ENGRAM_KEYS_MODEL set: a language model names each query's concept keys under the schema constraint.

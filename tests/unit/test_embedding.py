@@ -34,10 +34,11 @@ def test_a_forward_pass_stays_within_the_token_budget_and_progress_reaches_the_e
     texts = TEXTS * 3
     lengths = embedder.tokenizer(texts, return_length=True)["length"]
     batches = list(embedder._batches(texts))
-    assert sorted(i for b in batches for i in b) == list(range(len(texts)))
-    for batch in batches:
+    assert sorted(i for b, _ in batches for i in b) == list(range(len(texts)))
+    for batch, padded in batches:
         assert len(batch) <= 3
-        assert len(batch) == 1 or len(batch) * max(lengths[i] for i in batch) <= 40
+        assert padded == len(batch) * max(lengths[i] for i in batch)
+        assert len(batch) == 1 or padded <= 40
     seen: list[int] = []
     embedder.encode(texts, progress=seen.append)
     assert seen == sorted(seen) and seen[-1] == len(texts) and len(seen) == len(batches)
