@@ -64,8 +64,8 @@ def real_texts(total: int, seed: int) -> dict[str, list[str]]:
         return taken
 
     sources = {
-        "locomo_turns": distinct([text for _, text in turns], total * 3 // 10),
-        "propositions": distinct([d.text for d in drafts], total * 2 // 10),
+        "locomo_turns": distinct([text for _, text in turns], total * 35 // 100),
+        "propositions": distinct([d.text for d in drafts], total * 25 // 100),
         "concept_phrases": distinct([p for d in drafts for p in d.concept_phrases], total * 15 // 100),
     }
     lme = [turn_text(t.speaker, t.text, "") for q in load_longmemeval(LONGMEMEVAL_PATH) for t in q.turns]
