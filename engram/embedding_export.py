@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sys
 import tempfile
 import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +94,7 @@ def export(settings: EmbeddingSettings, force: bool = False) -> Path:
     # Written beside the final files, then renamed: a process loading the model never sees half a file, and an
     # interrupted export leaves no stamp (the next run starts over).
     (folder / STAMP).unlink(missing_ok=True)
-    with tempfile.TemporaryDirectory(dir=folder) as work:
+    with tempfile.TemporaryDirectory(dir=folder) as work, _quiet():
         traced = Path(work) / "traced.onnx"
         _trace(source, traced)
         fp32 = Path(work) / "fp32.onnx"
@@ -101,6 +105,21 @@ def export(settings: EmbeddingSettings, force: bool = False) -> Path:
             os.replace(path, onnx_file(folder, variant))  # type: ignore[arg-type]
     (folder / STAMP).write_text(json.dumps(expected_stamp(digest), indent=2) + "\n")
     return folder
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """The tracer's and quantizer's advice (TracerWarnings on branches the padded example settles, a pre-processing
+    hint) would read like faults in the installer's output."""
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        root.setLevel(level)
 
 
 def _trace(source: Path, target: Path) -> None:

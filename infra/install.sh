@@ -2,6 +2,7 @@
 # Installs what Engram needs, idempotently: quick when everything is already there.
 #   - Debian packages: Java 17, Maven, redis-server, Chromium + chromedriver (only when missing)
 #   - a Python 3.11 virtualenv at $ENGRAM_VENV with the project (reinstalled when pyproject.toml changes)
+#   - the embedding model's ONNX export in that virtualenv (re-exported when the weights or libraries change)
 #   - the Neo4j server home assembled from Maven Central (re-assembled when infra/neo4j/pom.xml changes)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -44,6 +45,10 @@ if [ "$here" != "$ENGRAM_ROOT $ENGRAM_ROOT" ]; then
   log "pointing the editable installs at $ENGRAM_ROOT"
   "$ENGRAM_VENV/bin/pip" install -q --no-deps -e "$ENGRAM_ROOT/clients/python" -e "$ENGRAM_ROOT"
 fi
+
+# The onnx embedding backend's graphs (fp32 and int8), exported from the installed model's weights: no download,
+# stamped in the venv, so a warm machine only hashes the weights (engram/embedding_export.py, docs/embedding.md).
+"$ENGRAM_VENV/bin/python" -m engram.embedding_export
 
 # ariadne-codegen (regenerates clients/python/engram_client, and checks it for drift in the tests) needs a
 # graphql-core older than strawberry's, so it lives in a venv of its own.
