@@ -7,22 +7,50 @@ import re
 
 from engram.extraction.wordlists import load_wordlist
 
-# Present-tense verbs that follow "I"/"you" and need the third person once a name stands there.
-_IRREGULAR = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "was": "was", "were": "was"}
-_COMMON_VERBS = load_wordlist("present_verbs")
+# After "I" comes a verb (or an adverb, then a verb): once a name stands there, a present-tense verb takes the third
+# person ("Yes, I build" -> "Priya builds", "if I forget" -> "if Tom forgets"). A modal, a past form, a negated
+# auxiliary other than these, or a word that is no verb ("I myself") stays as said.
+_IRREGULAR = {
+    "am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "was": "was", "were": "was",
+    "don't": "doesn't", "haven't": "hasn't", "don’t": "doesn’t", "haven’t": "hasn’t",
+}  # fmt: skip
+_MODALS = frozenset({"can", "could", "will", "would", "shall", "should", "may", "might", "must", "ought"})
+_PAST = load_wordlist("past_verbs")
+_NOT_VERBS = load_wordlist("function_words")
+_ADVERBS = load_wordlist("subject_adverbs")
+_ADVERB = rf"(?:\w+ly|{'|'.join(sorted(_ADVERBS))})"
+# "Tom and I live", "My wife and I run": a compound subject at a clause's start keeps the plural verb.
+_COMPOUND_SUBJECT = re.compile(
+    r"(?:^|[.,;:!?]\s+|\b(?:when|because|if|while|since|after|before|that|so)\s+)"
+    r"(?!(?:[Ii]t|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|[Yy]ou|[Tt]his|[Tt]hat|[Tt]here|[Ss]o|[Tt]hen)\b)"
+    r"(?:[Mm]y|[Oo]ur|[Tt]he|[Hh]is|[Hh]er|[Tt]heir|[Yy]our|[A-Z][a-z]+)(?:\s+[\w'’]+){0,2}\s+(?:and|or)\s+$"
+)
 
 
 def _third_person(verb: str) -> str:
     lower = verb.lower()
     if lower in _IRREGULAR:
         return _IRREGULAR[lower]
-    if lower not in _COMMON_VERBS:
+    if (
+        not lower.isalpha()  # "can't", "didn't": the negated auxiliaries other than don't/haven't agree already
+        or lower in _MODALS
+        or lower in _PAST
+        or lower in _NOT_VERBS
+        or (lower.endswith("ed") and not lower.endswith("eed"))  # "painted", not "need"
+        or len(lower) < 2
+    ):
         return verb
     if re.search(r"(s|sh|ch|x|z|o)$", lower):
         return verb + "es"
     if re.search(r"[^aeiou]y$", lower):
         return verb[:-1] + "ies"
     return verb + "s"
+
+
+# An auxiliary right before the pronoun: the verb after it keeps its form ("Can I use", "Didn't I say").
+_AFTER_AUXILIARY = re.compile(
+    r"\b(?:can|could|should|would|will|shall|may|might|must|did|does|do)(?:n['’]t)?\s+$", re.IGNORECASE
+)
 
 
 def _sub(pattern: str, replacement: str, text: str) -> str:
@@ -61,11 +89,14 @@ def resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
         out = _inverted(out, r"[Aa]re|[Dd]o|[Hh]ave|[Ww]ere", "[Yy]ou", addressee)
 
     def subject_verb(match: re.Match[str], name: str) -> str:
-        adverb = match.group("adv") or ""
-        return f"{name} {adverb}{_third_person(match.group('verb'))}"
+        adverb, verb = match.group("adv") or "", match.group("verb")
+        before = match.string[: match.start()]
+        if _AFTER_AUXILIARY.search(before) or _COMPOUND_SUBJECT.search(before):
+            return f"{name} {adverb}{verb}"  # "Should I put", "Tom and I live": the verb's form is right already
+        return f"{name} {adverb}{_third_person(verb)}"
 
     out = re.sub(
-        r"\bI (?P<adv>(?:\w+ly |just |still |also |always |never )?)(?P<verb>\w+)",
+        rf"\bI (?P<adv>(?:{_ADVERB} ){{0,2}})(?P<verb>\w+n['’]t\b|\w+)",
         lambda m: subject_verb(m, speaker),
         out,
     )

@@ -17,6 +17,7 @@ from engram.extraction.keyphrases import STOPWORDS, extract_keyphrases
 from engram.extraction.sentences import split_sentences
 from engram.extraction.subject_reference import SubjectReferences, subject_name
 from engram.extraction.temporal import resolve_relative_times
+from engram.extraction.wordlists import load_wordlist
 
 MIN_CONTENT_WORDS = 2
 # How far a proposition's wording asserts what it says (recall's ranking and the reliability of conflicting claims
@@ -24,6 +25,25 @@ MIN_CONTENT_WORDS = 2
 STATEMENT_CONFIDENCE = 0.7  # a sentence stated as fact: the default of every proposition
 IMAGE_CONFIDENCE = 0.6  # an image's caption is a model's description of what was shared, not the speaker's words
 QUESTION_CONFIDENCE = 0.4  # a question asserts nothing: it records what was asked about
+
+
+# "Yes, ", "Oh wow! ": words that open an utterance and say nothing of what it states.
+_MARKERS = load_wordlist("discourse_markers")
+_OPENING_WORD = re.compile(r"\s*([A-Za-z]+)(\s*[,!]+\s*|\s+)")
+
+
+def drop_discourse_markers(sentence: str) -> str:
+    """The sentence without the discourse markers it opens with ("Yes, I build it" -> "I build it"), where a comma
+    or an exclamation mark closes them; unchanged when nothing would be left."""
+    position = cut = 0
+    while (match := _OPENING_WORD.match(sentence, position)) and match.group(1).lower() in _MARKERS:
+        position = match.end()
+        if match.group(2).strip():
+            cut = position
+    rest = sentence[cut:]
+    if not cut or not rest.strip():
+        return sentence
+    return rest[0].upper() + rest[1:]
 
 
 def content_words(text: str) -> int:
@@ -51,7 +71,8 @@ class OfflineExtractor:
         # article's subject (SubjectReferences).
         people = ThirdPersons()
         for sentence in sentences:
-            text = subject.resolve(sentence) if subject else people.resolve(sentence)
+            stated = drop_discourse_markers(sentence)
+            text = subject.resolve(stated) if subject else people.resolve(stated)
             people.learn(sentence)
             if content_words(sentence) < MIN_CONTENT_WORDS:
                 continue

@@ -54,3 +54,27 @@ def test_a_pronoun_two_people_may_mean_stays() -> None:
     assert people.resolve("She loved the show.") == "She loved the show."
     assert people.resolve("He loved the show.") == "Jo loved the show."
     assert ThirdPersons().resolve("She loved the show.") == "She loved the show."  # nobody introduced
+
+
+def test_a_present_verb_after_i_agrees_with_the_name_whatever_the_verb() -> None:
+    # Not only the verbs of a list: "I build", "I forget", "I bring" (issue 44: "Priya build", "Tom forget").
+    assert resolve_persons("I build it, I forget it, I bring it, I fix it, I carry it", "Ana", None) == (
+        "Ana builds it, Ana forgets it, Ana brings it, Ana fixes it, Ana carries it"
+    )
+    assert resolve_persons("I even need it and I sometimes miss it", "Ana", None) == (
+        "Ana even needs it and Ana sometimes misses it"
+    )
+    assert resolve_persons("I don't know and I haven't asked", "Ana", None) == "Ana doesn't know and Ana hasn't asked"
+
+
+def test_what_already_agrees_keeps_its_form() -> None:
+    # Past forms, modals, a negated auxiliary, a question's auxiliary and a compound subject stay as said.
+    assert resolve_persons("I went, I painted, I can swim, I didn't stop", "Ana", None) == (
+        "Ana went, Ana painted, Ana can swim, Ana didn't stop"
+    )
+    assert resolve_persons("Should I build it? Can I use yours?", "Leo", "Maya") == (
+        "Should Leo build it? Can Leo use Maya's?"
+    )
+    assert resolve_persons("Tom and I live in Lisbon. My wife and I run a bakery.", "Ana", None) == (
+        "Tom and Ana live in Lisbon. Ana's wife and Ana run a bakery."
+    )

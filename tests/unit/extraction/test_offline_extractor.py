@@ -72,3 +72,19 @@ def test_a_document_passage_names_its_title_where_it_said_it() -> None:
         "The Exies toured with Creed.",
     ]
     assert drafts[2].subject == "The Exies"
+
+
+def test_a_statement_drops_its_opening_discourse_markers_and_its_verb_agrees_with_the_name() -> None:
+    # Issue 44: "Yes, Priya build ..." and "remind Tom if Tom forget it".
+    chat = [
+        EpisodeContext("p1", "Yes, I build the billing service every Friday.", "Priya", "Tom", WHEN, "", frozenset()),
+        EpisodeContext("t1", "Please remind me if I forget the deploy.", "Tom", "Priya", WHEN, "", frozenset()),
+        EpisodeContext("p2", "Oh wow, haha! I usually watch the logs.", "Priya", "Tom", WHEN, "", frozenset()),
+        EpisodeContext("p3", "No, I don't run the tests on staging.", "Priya", "Tom", WHEN, "", frozenset()),
+    ]
+    assert [d.text for d in OfflineExtractor().extract(chat)] == [
+        "Priya builds the billing service every Friday.",
+        "Please remind Tom if Tom forgets the deploy.",
+        "Priya usually watches the logs.",
+        "Priya doesn't run the tests on staging.",
+    ]
