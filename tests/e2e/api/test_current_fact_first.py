@@ -1,0 +1,114 @@
+"""The current fact first, from what the memory holds (issue 44, Deliver 4(b) and 4(c)), through the GraphQL API.
+
+Tom says he moved to Lisbon; months later, in another session, that he moved from Lisbon to Madrid. Consolidation
+(the ingest pipeline's last stage, run here in-process so that it is this checkout's code) links the later statement
+as a revision of the earlier one: every wording of "where does Tom live" finds Madrid first, the Lisbon statement ends
+when the Madrid one starts (world time) and stays reachable with asOf and history."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from graph.consolidation.run import ConsolidationOptions, consolidate
+from tests.support.graphql_client import GraphQL, operation
+
+NOW = "2024-06-12T12:00:00Z"
+CHAT: dict[str, Any] = {
+    "type": "conversation",
+    "id": "tom-priya",
+    "sessions": [
+        {
+            "id": "s1",
+            "started_at": "2024-03-04T18:00:00Z",
+            "turns": [
+                {"speaker": "Tom", "id": "s1-1", "text": "Hi Priya! I moved to Lisbon two weeks ago."},
+                {"speaker": "Priya", "id": "s1-2", "text": "Congrats Tom! I'm building a bird feeder this weekend."},
+                {"speaker": "Tom", "id": "s1-3", "text": "I started learning Portuguese with an app every morning."},
+                {"speaker": "Priya", "id": "s1-4", "text": "My sister got a new puppy, a golden retriever."},
+            ],
+        },
+        {
+            "id": "s2",
+            "started_at": "2024-06-10T18:00:00Z",
+            "turns": [
+                {"speaker": "Tom", "id": "s2-1", "text": "Big news: I moved from Lisbon to Madrid last month."},
+                {"speaker": "Priya", "id": "s2-2", "text": "Wow, how is Madrid treating you?"},
+                {"speaker": "Tom", "id": "s2-3", "text": "I ran a half marathon last week in 1 hour 52."},
+                {"speaker": "Priya", "id": "s2-4", "text": "I finished the bird feeder, the sparrows love it."},
+            ],
+        },
+    ],
+}  # fmt: skip
+WHERE_TOM_LIVES = [
+    "Where does Tom live?",
+    "Which city is Tom based in now?",
+    "Where is Tom's home?",
+    "What city does Tom call home these days?",
+    "Where has Tom settled?",
+    "In which town does Tom reside?",
+]
+HISTORY = """
+query($id: ID!) {
+  history(propositionId: $id) {
+    __typename
+    ... on History { status currentId replaced { propositionId text reason } }
+  }
+}
+"""
+PROPOSITION = """
+query($id: ID!) { node(id: $id) { __typename ... on Proposition { id text status validFrom validTo } } }
+"""
+
+
+def _recall(gql: GraphQL, query: str, **extra: Any) -> list[dict[str, Any]]:
+    variables = {"query": query, "now": NOW, "limit": 10, "tokenBudget": 4096, **extra}
+    result = gql(operation("recall"), variables)["recall"]
+    assert result["__typename"] == "Recall", result
+    return result["items"]  # type: ignore[no-any-return]
+
+
+@pytest.fixture()
+def revised(gql: GraphQL, space: str) -> dict[str, Any]:
+    """The chat ingested and consolidated; the Lisbon statement's id and a time between ingestion and consolidation."""
+    gql.ingest([CHAT], timeout_s=900)  # the shared worker may be busy with other spaces
+    lisbon = next(i for i in _recall(gql, "Tom moved to Lisbon") if "Lisbon" in i["text"] and "Madrid" not in i["text"])
+    before = datetime.now(UTC).isoformat()
+    report = consolidate(space, options=ConsolidationOptions(dimensions=False))
+    assert report.facts_revised >= 1
+    return {"lisbon": lisbon["id"], "before": before}
+
+
+@pytest.mark.parametrize("query", WHERE_TOM_LIVES)
+def test_the_later_move_ranks_first_whatever_the_wording(gql: GraphQL, revised: dict[str, Any], query: str) -> None:
+    items = _recall(gql, query)
+    assert "Madrid" in items[0]["text"], [i["text"] for i in items[:3]]
+    assert revised["lisbon"] not in [i["id"] for i in items]  # superseded: not current
+
+
+def test_the_earlier_statement_ends_when_the_later_starts_and_stays_in_history(
+    gql: GraphQL, revised: dict[str, Any]
+) -> None:
+    old = gql(PROPOSITION, {"id": revised["lisbon"]})["node"]
+    assert old["status"] == "SUPERSEDED"
+    history = gql(HISTORY, {"id": revised["lisbon"]})["history"]
+    current = gql(PROPOSITION, {"id": history["currentId"]})["node"]
+    assert "Madrid" in current["text"]
+    assert old["validTo"] == current["validFrom"]  # the world's time of the move (May 2024), not the server clock
+    assert old["validTo"].startswith("2024-05-01")
+    assert [(s["propositionId"], s["reason"]) for s in gql(HISTORY, {"id": current["id"]})["history"]["replaced"]] == [
+        (revised["lisbon"], "updated")
+    ]
+    # asOf a time before consolidation, memory answers as it did then: the Lisbon statement is current.
+    earlier = [i["id"] for i in _recall(gql, "Where does Tom live?", asOf=revised["before"])]
+    assert revised["lisbon"] in earlier
+
+
+def test_a_time_scoped_question_puts_what_happened_in_that_span_first(gql: GraphQL, revised: dict[str, Any]) -> None:
+    """4(c): asked on 12 June, "last week" is 3-9 June: the half marathon of that week comes first, above the moves
+    (one told two weeks before the span, one dated the month before)."""
+    items = _recall(gql, "What did Tom do last week?")
+    assert "half marathon" in items[0]["text"], [i["text"] for i in items[:3]]
+    assert "when" in items[0]["foundBy"]
