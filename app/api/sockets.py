@@ -16,6 +16,7 @@ import uuid
 from contextlib import suppress
 from contextvars import ContextVar
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import redis
@@ -257,10 +258,19 @@ class GuardedTransportWS(BaseGraphQLTransportWSHandler[ApiContext, None]):
         await super().shutdown()
 
 
+# The page a browser gets at /graphql in development mode: self-contained (strawberry's GraphiQL page loads its scripts
+# from a CDN and stays on "Loading..." with no network).
+GRAPHQL_PAGE = Path(__file__).with_name("static") / "graphql_page.html"
+
+
 class EngramGraphQLRouter(GraphQLRouter[ApiContext, None]):
     """The GraphQL router whose sockets speak only graphql-transport-ws, through GuardedTransportWS."""
 
     graphql_transport_ws_handler_class = GuardedTransportWS
+
+    @property
+    def graphql_ide_html(self) -> str:
+        return GRAPHQL_PAGE.read_text(encoding="utf-8")
 
     def __init__(self, schema: BaseSchema, *, settings: ApiSettings, **kwargs: Any) -> None:
         super().__init__(
