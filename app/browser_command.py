@@ -85,7 +85,10 @@ def browser_url(settings: EngramSettings, parameters: dict[str, str | None] | No
     """The Browser URL that pre-fills the connect form (URL, user, database) and, given them, the parameters."""
     bolt = urlsplit(settings.neo4j.uri)
     host = bolt.hostname or "127.0.0.1"
-    dbms = f"{bolt.scheme}://{settings.neo4j.user}@{host}:{bolt.port or 7687}"
+    # Always a direct Bolt URL: with neo4j:// Browser connects where the server's routing table says, which may not
+    # be this server (a stack on other ports advertised the default one) and then times out.
+    scheme = bolt.scheme.replace("neo4j", "bolt")
+    dbms = f"{scheme}://{settings.neo4j.user}@{host}:{bolt.port or 7687}"
     url = f"http://{host}:{settings.neo4j.http_port}/browser/?dbms={quote(dbms, safe=':/@')}"
     url += f"&db={quote(settings.neo4j.database)}"
     if parameters:

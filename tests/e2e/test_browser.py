@@ -333,3 +333,51 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
     style = style_rules()  # drawn in the Engram style: its colours and captions
     assert {style[f"node.{label}"]["color"] for label in ("Proposition", "Episode", "Source", "Concept")} <= fills
     assert "Melanie" in captions and "charity" in captions  # proposition texts and concept names
+
+
+@pytest.mark.skipif(
+    not (CHROMIUM and CHROMEDRIVER),
+    reason="Chromium or chromedriver is not installed (infra/install.sh installs Debian chromium + chromium-driver)",
+)
+def test_the_plain_browser_url_connects_to_this_stack(settings: EngramSettings, tmp_path: Path) -> None:
+    """http://<host>:<http port>/browser/ with nothing in the query: Browser's default connect URL (neo4j://, from
+    the server's discovery document) must reach this stack's Neo4j, not time out or reach another one (issue 44; a
+    stack on other ports, as the test command's, advertised the default Bolt port). The URL `engram browser` prints
+    names the Bolt URL itself."""
+    from selenium import webdriver
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    bolt = settings.neo4j.uri.split("://", 1)[1]
+    printed = (
+        f"http://{bolt.split(':')[0]}:{settings.neo4j.http_port}/browser/?dbms=bolt://{settings.neo4j.user}@{bolt}&"
+    )
+    assert browser_url(settings).startswith(printed)
+    routed = settings.model_copy(update={"neo4j": settings.neo4j.model_copy(update={"uri": f"neo4j://{bolt}"})})
+    assert browser_url(routed).startswith(printed)  # a neo4j:// setting still prints the direct Bolt URL
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,900"):
+        options.add_argument(arg)
+    browser = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    wait = WebDriverWait(browser, 60, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
+    try:
+        browser.get(f"http://{bolt.split(':')[0]}:{settings.neo4j.http_port}/browser/")
+        username = wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "[data-testid=username]"))
+        username.clear()
+        username.send_keys(settings.neo4j.user)
+        password = browser.find_element(By.CSS_SELECTOR, "[data-testid=password]")
+        password.clear()
+        password.send_keys(settings.neo4j.password.get_secret_value())
+        browser.find_element(By.CSS_SELECTOR, "[data-testid=connect]").click()
+        # Connected within the wait, and to this server: its Bolt port is the one Browser shows.
+        wait.until(lambda b: "Connected to Neo4j" in b.page_source, "the plain Browser URL did not connect")
+        assert bolt.split(":")[1] in browser.find_element(By.TAG_NAME, "body").text
+    except Exception:
+        browser.save_screenshot(str(tmp_path / "plain-url-failure.png"))
+        print("Browser text at the failure:", " ".join(browser.find_element(By.TAG_NAME, "body").text.split())[-2000:])
+        raise
+    finally:
+        browser.quit()
