@@ -13,6 +13,7 @@ from app import api_commands
 from app.consolidate_command import consolidate_command
 from app.import_command import import_command
 from app.input_options import FormatOption, InputFile, TargetSpace
+from app.jobs_command import jobs_app
 from app.mcp_command import mcp_command
 from engram.settings import PROJECT_ROOT, get_settings
 
@@ -175,6 +176,7 @@ def doctor() -> None:
 cli.command("import")(import_command)
 cli.command("consolidate")(consolidate_command)
 cli.command("mcp")(mcp_command)
+cli.add_typer(jobs_app, name="jobs")
 
 
 api_commands.register(cli)

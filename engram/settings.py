@@ -80,6 +80,21 @@ class WorkerSettings(BaseSettings):
     consolidation_time_limit_s: int = Field(default=5 * 3600 + 300, ge=1)
     # A new pool process (at start, or replacing one killed at its hard limit) loads the embedding model first.
     process_start_timeout_s: float = Field(default=180.0, gt=0)
+    # Fair scheduling between spaces (workers/scheduler.py, docs/fairness.md). Share of the live worker slots (every
+    # worker's pool processes, on every machine) one space's ingest stages may hold while another space is about
+    # (at least one slot): with 2 slots a flooding tenant runs on one and the other tenants' jobs find the other free.
+    space_share: float = Field(default=0.5, gt=0, le=1)
+    # A space past its share borrows free slots once no other space has been active (a job submitted, a stage
+    # dispatched or ended) for this long: a lone tenant's backlog uses every slot. A tenant coming back after that
+    # waits for at most one stage of the borrower's before it has a slot.
+    borrow_after_idle_s: float = Field(default=30.0, ge=0)
+    # Each worker's main process renews its slots' registration (expiring after 3 times this) and runs the
+    # reconciler (one process at a time) this often: lost stage messages requeued, charges of finished jobs released.
+    reconcile_interval_s: float = Field(default=5.0, gt=0)
+    # A dispatched stage whose message is in no queue and held by no worker is requeued when it is still missing this
+    # long after it was first found missing (twice in a row: a message moving from a queue to a worker is in neither
+    # for an instant). Also the age after which an unfinished job nobody schedules is scheduled.
+    lost_message_grace_s: float = Field(default=10.0, gt=0)
     # Per stage [soft, hard] over the above, e.g. ENGRAM_WORKER_STAGE_TIME_LIMITS_S='{"write": [3600, 3700]}'
     # (stages: standardize, extract, embed, write, consolidate, and consolidation for a consolidation run).
     stage_time_limits_s: dict[str, tuple[int, int]] = {}

@@ -27,7 +27,8 @@ from kombu import Queue  # type: ignore[attr-defined]
 import workers.broker_restart  # noqa: F401  (the worker survives a Redis restart)
 from engram.logs import adopt_handlers, correlation_id, set_correlation_id
 from engram.settings import get_settings
-from workers.jobs import STAGES
+from workers.jobs import STAGES, JobStore
+from workers.scheduler import Scheduler, SchedulerHeartbeat
 from workers.visibility import VisibilityHeartbeat
 
 CPU_QUEUE = "cpu"
@@ -126,20 +127,36 @@ def create_celery_app() -> Celery:
 
 app = create_celery_app()
 _heartbeat: VisibilityHeartbeat | None = None
+_scheduler_heartbeat: SchedulerHeartbeat | None = None
+
+
+def _scheduler_and_store() -> tuple[Scheduler, JobStore]:
+    from workers.resources import get_job_store
+    from workers.tasks.ingest import get_scheduler  # the tasks module imports this one
+
+    return get_scheduler(), get_job_store()
 
 
 @worker_ready.connect
-def _start_visibility_heartbeat(**_: object) -> None:
-    """In the worker's main process, which holds the messages its pool processes work on."""
-    global _heartbeat
+def _start_visibility_heartbeat(sender: Any = None, **_: object) -> None:
+    """In the worker's main process, which holds the messages its pool processes work on. It also announces the
+    worker's slots to the fair scheduler and runs its reconciler (workers/scheduler.py)."""
+    global _heartbeat, _scheduler_heartbeat
     _heartbeat = VisibilityHeartbeat(app, get_settings().worker.visibility_timeout_s)
     _heartbeat.start()
+    controller = getattr(sender, "controller", None)
+    hostname = str(getattr(controller, "hostname", None) or getattr(sender, "hostname", "worker"))
+    concurrency = int(getattr(controller, "concurrency", None) or get_settings().worker.concurrency)
+    _scheduler_heartbeat = SchedulerHeartbeat(_scheduler_and_store, hostname, concurrency)
+    _scheduler_heartbeat.start()
 
 
 @worker_shutdown.connect
 def _stop_visibility_heartbeat(**_: object) -> None:
     if _heartbeat is not None:
         _heartbeat.stop()
+    if _scheduler_heartbeat is not None:
+        _scheduler_heartbeat.stop()
 
 
 @worker_process_init.connect

@@ -246,9 +246,13 @@ class JobStore:
         self._redis.hset(self._key(job_id), mapping=mapping)
 
     def fail(self, job_id: str, error: str) -> None:
-        """Marks the job failed, unless it has already succeeded: a stage redelivered late may fail on the artifacts
-        the completed job dropped, and must not turn a finished job into a failed one."""
-        if self._redis.hget(self._key(job_id), "state") == JobState.SUCCEEDED.value.encode():
+        """Marks the job failed, unless it has already finished: a stage redelivered late may fail on the artifacts
+        the completed job dropped, and must not turn a finished job into a failed one, nor replace the error a failed
+        (or purged) job was given first."""
+        if self._redis.hget(self._key(job_id), "state") in (
+            JobState.SUCCEEDED.value.encode(),
+            JobState.FAILED.value.encode(),
+        ):
             return
         # The tenant resubmits a failed job: its payload and stage outputs are of no use.
         self._close(

@@ -16,7 +16,6 @@ from typing import Any
 import neo4j.exceptions
 import numpy as np
 import redis.exceptions
-from celery import chain
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 from numpy.typing import NDArray
 
@@ -26,17 +25,19 @@ from engram.extraction.factory import ExtractionSettings, create_extractor
 from engram.formats.loading import validate_records
 from engram.formats.records import Record
 from engram.ids import validate_space
+from engram.logs import correlation_id
 from engram.settings import get_settings
 from graph.driver import get_driver
 from graph.key_schema import publish_removed_keys, publish_written_keys
 from graph.memory_writer import MemoryBatch, MemoryWriter, refresh_concepts
 from graph.schema_keys import load_concept_keys
-from workers.celery_app import CPU_QUEUE, GPU_QUEUE, EngramTask, app
-from workers.jobs import JobState, JobStatus, JobStore
+from workers.celery_app import CORRELATION_HEADER, CPU_QUEUE, GPU_QUEUE, EngramTask, app
+from workers.jobs import JOB_INDEX, JobState, JobStatus, JobStore, UnknownJob
 from workers.pipeline.embed import embed_batch
 from workers.pipeline.extract import ExtractedKnowledge, extract
 from workers.pipeline.standardize import StandardizedBatch, standardize
 from workers.resources import get_job_store, get_redis
+from workers.scheduler import Scheduler
 from workers.vector_cache import cache_key, cached_embedder
 
 TRANSIENT_ERRORS = (
@@ -69,6 +70,7 @@ class IngestStage(EngramTask):
         if isinstance(exc, TimeLimitExceeded | SoftTimeLimitExceeded) and args:
             stage, job_id = self.name.rsplit(".", 1)[-1], str(args[0])
             get_job_store().fail(job_id, time_limit_error(stage, job_id, hard=isinstance(exc, TimeLimitExceeded)))
+            get_scheduler().forget(job_id)
 
 
 STAGE_OPTIONS: dict[str, Any] = {
@@ -90,6 +92,34 @@ def get_extractor() -> PropositionExtractor:
     return create_extractor(ExtractionSettings())
 
 
+def _publish_stage(job_id: str, stage: str, correlation: str) -> None:
+    """The scheduler's way to send a stage's message (the embed stage on the gpu queue), with the correlation id of
+    the request that submitted the job, whichever job's process hands out the slot."""
+    task = app.tasks[f"engram.ingest.{stage}"]
+    queue = GPU_QUEUE if stage == "embed" else CPU_QUEUE
+    task.apply_async((job_id,), queue=queue, headers={CORRELATION_HEADER: correlation})
+
+
+@lru_cache(maxsize=1)
+def get_scheduler() -> Scheduler:
+    return Scheduler(get_redis(), get_settings().worker, _publish_stage, (CPU_QUEUE, GPU_QUEUE))
+
+
+def _fail(store: JobStore, job_id: str, error: str) -> None:
+    store.fail(job_id, error)
+    get_scheduler().forget(job_id)
+
+
+def _superseded(status: JobStatus, stage: str) -> bool:
+    """Nothing for this run of the stage to do: its job has finished (succeeded, or failed: a purged job's stage
+    redelivered after its worker died runs nothing), or the stage is done and the scheduler has moved the job on (a
+    stage redelivered after it finished, its worker having died before acknowledging it)."""
+    if status.state in (JobState.SUCCEEDED, JobState.FAILED):
+        return True
+    current = get_scheduler().current_stage(status.id)
+    return stage in status.stages_done and current is not None and current != stage
+
+
 @contextmanager
 def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[JobStatus]:
     """Yields the job's status: a stage redelivered after its job succeeded (its worker died before acknowledging
@@ -103,23 +133,24 @@ def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[
     except (*TRANSIENT_ERRORS, redis.exceptions.ConnectionError):
         if not retrying:
             log.exception("ingest job %s: stage %s failed after retries", job_id, name)
-            store.fail(job_id, f"stage {name}: the database or queue stayed unavailable after retries (job {job_id})")
+            _fail(store, job_id, f"stage {name}: the database or queue stayed unavailable after retries (job {job_id})")
         raise
     except SoftTimeLimitExceeded:
         # A wedged or oversized stage: stopped, its open transaction rolled back, the pool process free again.
         log.error("ingest job %s: stage %s stopped at its time limit", job_id, name)
-        store.fail(job_id, time_limit_error(name, job_id))
+        _fail(store, job_id, time_limit_error(name, job_id))
         raise
     except Exception:
         log.exception("ingest job %s: stage %s failed", job_id, name)
-        store.fail(job_id, f"stage {name} failed on an internal error (job {job_id}); the worker log has the details")
+        _fail(store, job_id, f"stage {name} failed on an internal error (job {job_id}); the worker log has the details")
         raise
     log.info("ingest job %s: stage %s done in %.2f s", job_id, name, time.perf_counter() - started)
 
 
 def outlasting_redis(stage: Callable[[Any, str], str]) -> Callable[[Any, str], str]:
     """Re-runs an (idempotent) stage while Redis is unreachable, for up to REDIS_OUTAGE_S: its job record, inputs
-    and outputs are in Redis, and so is the broker a Celery retry would need."""
+    and outputs are in Redis, and so is the broker a Celery retry would need. Once the stage has run, the scheduler
+    moves its job on to the next stage (a duplicate run moves nothing) and hands out the slot."""
 
     @wraps(stage)
     def run(task: Any, job_id: str) -> str:
@@ -127,7 +158,9 @@ def outlasting_redis(stage: Callable[[Any, str], str]) -> Callable[[Any, str], s
         pause = 1.0
         while True:
             try:
-                return stage(task, job_id)
+                result = stage(task, job_id)
+                get_scheduler().advance(job_id, stage.__name__.removesuffix("_stage"))
+                return result
             except redis.exceptions.ConnectionError:
                 if time.monotonic() + pause > deadline:
                     raise
@@ -157,7 +190,7 @@ def _can_retry(task: Any) -> bool:
 def standardize_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
     with _stage(store, job_id, "standardize", _can_retry(self)) as status:
-        if status.state is JobState.SUCCEEDED:
+        if _superseded(status, "standardize"):
             return job_id
         started = store.start_stage(job_id, "standardize")
         batch = standardize(status.space, validate_records(store.payload(job_id)))
@@ -173,7 +206,7 @@ def standardize_stage(self: Any, job_id: str) -> str:
 def extract_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
     with _stage(store, job_id, "extract", _can_retry(self)) as status:
-        if status.state is JobState.SUCCEEDED:
+        if _superseded(status, "extract"):
             return job_id
         started = store.start_stage(job_id, "extract")
         batch = StandardizedBatch.model_validate(store.get_artifact(job_id, "standardize")[0])
@@ -198,7 +231,7 @@ def extract_stage(self: Any, job_id: str) -> str:
 def embed_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
     with _stage(store, job_id, "embed", _can_retry(self)) as status:
-        if status.state is JobState.SUCCEEDED:
+        if _superseded(status, "embed"):
             return job_id
         started = store.start_stage(job_id, "embed")
         batch = StandardizedBatch.model_validate(store.get_artifact(job_id, "standardize")[0])
@@ -214,7 +247,7 @@ def embed_stage(self: Any, job_id: str) -> str:
 def write_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
     with _stage(store, job_id, "write", _can_retry(self)) as status:
-        if status.state is JobState.SUCCEEDED:
+        if _superseded(status, "write"):
             return job_id
         started = store.start_stage(job_id, "write")
         batch = StandardizedBatch.model_validate(store.get_artifact(job_id, "standardize")[0])
@@ -257,7 +290,7 @@ def write_stage(self: Any, job_id: str) -> str:
 def consolidate_stage(self: Any, job_id: str) -> str:
     store = get_job_store()
     with _stage(store, job_id, "consolidate", _can_retry(self)) as status:
-        if status.state is JobState.SUCCEEDED:
+        if _superseded(status, "consolidate"):
             return job_id
         started = store.start_stage(job_id, "consolidate")
         space = status.space
@@ -282,19 +315,37 @@ def consolidate_stage(self: Any, job_id: str) -> str:
 
 def submit_ingest(space: str, records: list[Record], store: JobStore | None = None, max_pending_bytes: int = 0) -> str:
     """Queue an ingest job for validated records; returns the job id to poll. With `max_pending_bytes`, refuses it
-    (PendingLimit, nothing queued) when the space's unfinished jobs would hold more payload than that."""
+    (PendingLimit, nothing queued) when the space's unfinished jobs would hold more payload than that. The job waits
+    in its space's list of the fair scheduler (workers/scheduler.py), which queues its stages one at a time."""
     validate_space(space)
     store = store or get_job_store()
     job_id = store.create(space, [r.model_dump(mode="json") for r in records], max_pending_bytes)
     try:
-        chain(
-            standardize_stage.si(job_id).set(queue=CPU_QUEUE),
-            extract_stage.si(job_id).set(queue=CPU_QUEUE),
-            embed_stage.si(job_id).set(queue=GPU_QUEUE),
-            write_stage.si(job_id).set(queue=CPU_QUEUE),
-            consolidate_stage.si(job_id).set(queue=CPU_QUEUE),
-        ).apply_async()
+        get_scheduler().submit(job_id, space, correlation_id())
     except Exception:
-        store.discard(job_id, space)  # never queued: it must neither linger nor count against its space
+        store.discard(job_id, space)  # never scheduled: it must neither linger nor count against its space
         raise
     return job_id
+
+
+PURGED_ERROR = (
+    "PURGED: the operator cancelled this job (engram jobs purge) before it finished; resubmit it if it is wanted"
+)
+
+
+def purge_jobs(space: str | None = None, store: JobStore | None = None) -> list[str]:
+    """Cancels every unfinished ingest job (of `space`, or of every space): each is failed with PURGED_ERROR, its
+    payload and charge released, and it leaves the scheduler. A message of one already taken by a worker (and
+    redelivered should that worker die) finds its job finished and runs nothing. Returns the cancelled job ids."""
+    store = store or get_job_store()
+    cancelled: list[str] = []
+    ids: list[bytes] = get_redis().zrange(JOB_INDEX, 0, -1)  # type: ignore[assignment]
+    for raw in ids:
+        try:
+            status = store.status(raw.decode())
+        except UnknownJob:
+            continue
+        if status.state in (JobState.QUEUED, JobState.RUNNING) and space in (None, status.space):
+            _fail(store, status.id, PURGED_ERROR)
+            cancelled.append(status.id)
+    return cancelled
