@@ -201,15 +201,78 @@ def locomo_figures(rows: Sequence[dict[str, Any]], model: RelevanceModel, minimu
     }
 
 
+def collect_lme(
+    engine: RecallEngine, config: RecallConfig, answerable: list[LmeQuestion], abstaining: list[LmeQuestion]
+) -> list[dict[str, Any]]:
+    for question in tqdm([*abstaining, *answerable], desc="ingest haystacks (reused when complete)"):
+        ingest(question, reuse=True)
+    split = halves(answerable)
+    half_of = {q.id: half for half, members in split.items() for q in members}
+    half_of |= {q.id: ("tune", "report")[i % 2] for i, q in enumerate(abstaining)}
+    rows = []
+    for question in tqdm([*answerable, *abstaining], desc="LongMemEval questions"):
+        evidence = set(question.evidence)
+        items, coverage = recall_rows(
+            engine, config, space_of(question), question.text, evidence,
+            asker=ASKER, addressee=ADDRESSEE, now=question.asked_at,
+        )  # fmt: skip
+        rows.append(
+            {
+                "id": question.id,
+                "type": question.type,
+                "question": question.text,
+                "abstention": question.abstention,
+                "half": half_of[question.id],
+                "evidence": sorted(evidence),
+                "coverage": coverage,
+                "items": items,
+            }
+        )
+    return rows
+
+
+def collect_locomo(engine: RecallEngine, config: RecallConfig) -> list[dict[str, Any]]:
+    """LoCoMo's questions of the conversations bench/locomo_recall.py has ingested (complete spaces only)."""
+    turns, questions = load_locomo(LOCOMO_PATH)
+    driver = get_driver()
+    rows = []
+    for sample_id, sample_turns in turns.items():
+        found, _, _ = driver.execute_query(
+            "MATCH (e:Episode {space: $s}) RETURN count(e) AS n", s=locomo_space(sample_id)
+        )
+        if found[0]["n"] != len(sample_turns):
+            continue
+        for question in tqdm([q for q in questions if q.sample_id == sample_id], desc=sample_id):
+            items, coverage = recall_rows(
+                engine, config, locomo_space(sample_id), question.text, set(question.evidence)
+            )
+            rows.append(
+                {
+                    "sample": sample_id,
+                    "question": question.text,
+                    "category": question.category,
+                    "evidence": list(question.evidence),
+                    "coverage": coverage,
+                    "items": items,
+                }
+            )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Abstention: recall's 'nothing relevant' on LongMemEval and LoCoMo")
     parser.add_argument("--per-type", type=int, default=0, help="answerable questions: the first N of each type")
-    parser.add_argument("--locomo", action="store_true", help="also LoCoMo's questions in its ingested spaces")
+    parser.add_argument(
+        "--recall",
+        nargs="*",
+        choices=("lme", "locomo"),
+        default=["lme", "locomo"],
+        help="the question sets to recall now; the others' rows come from the cache of an earlier run",
+    )
     parser.add_argument(
         "--coefficients", choices=("fit", "engine"), default="fit", help="fit the calibration or keep the engine's"
     )
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/engram/bench/abstention/rows.json")
-    parser.add_argument("--from-cache", action="store_true", help="reuse the recalled rows of the last run")
     parser.add_argument(
         "--ingested-only", action="store_true", help="only the questions whose haystack is already ingested"
     )
@@ -217,67 +280,24 @@ def main() -> None:
     args = parser.parse_args()
 
     config = RecallConfig()
-    answerable, abstaining = lme_questions(args.per_type)
-    if args.from_cache:
-        cached = json.loads(args.cache.read_text())
-        lme_rows, locomo_rows = cached["lme"], cached["locomo"]
-    else:
+    cached: dict[str, list[dict[str, Any]]] = {"lme": [], "locomo": []}
+    if args.cache.exists():
+        cached |= json.loads(args.cache.read_text())
+    if args.recall:
+        answerable, abstaining = lme_questions(args.per_type)
         if args.ingested_only:
             answerable, abstaining = ingested(answerable), ingested(abstaining)
-        for question in tqdm([*abstaining, *answerable], desc="ingest haystacks (reused when complete)"):
-            ingest(question, reuse=True)
         embedder = get_embedder()
         engine = RecallEngine(get_driver(), get_settings().neo4j.database, embedder.encode, embedder.count_tokens)
         settle_heap()
-        split = halves(answerable)
-        half_of = {q.id: half for half, members in split.items() for q in members}
-        half_of |= {q.id: ("tune", "report")[i % 2] for i, q in enumerate(abstaining)}
-        lme_rows = []
-        for question in tqdm([*answerable, *abstaining], desc="LongMemEval questions"):
-            evidence = set(question.evidence)
-            items, coverage = recall_rows(
-                engine, config, space_of(question), question.text, evidence,
-                asker=ASKER, addressee=ADDRESSEE, now=question.asked_at,
-            )  # fmt: skip
-            lme_rows.append(
-                {
-                    "id": question.id,
-                    "type": question.type,
-                    "question": question.text,
-                    "abstention": question.abstention,
-                    "half": half_of[question.id],
-                    "evidence": sorted(evidence),
-                    "coverage": coverage,
-                    "items": items,
-                }
-            )
-        locomo_rows = []
-        if args.locomo:
-            turns, questions = load_locomo(LOCOMO_PATH)
-            driver = get_driver()
-            for sample_id, sample_turns in turns.items():
-                found, _, _ = driver.execute_query(
-                    "MATCH (e:Episode {space: $s}) RETURN count(e) AS n", s=locomo_space(sample_id)
-                )
-                if found[0]["n"] != len(sample_turns):
-                    continue  # not ingested (bench/locomo_recall.py ingests them)
-                for question in tqdm([q for q in questions if q.sample_id == sample_id], desc=sample_id):
-                    items, coverage = recall_rows(
-                        engine, config, locomo_space(sample_id), question.text, set(question.evidence)
-                    )
-                    locomo_rows.append(
-                        {
-                            "sample": sample_id,
-                            "question": question.text,
-                            "category": question.category,
-                            "evidence": list(question.evidence),
-                            "coverage": coverage,
-                            "items": items,
-                        }
-                    )
+        if "lme" in args.recall:
+            cached["lme"] = collect_lme(engine, config, answerable, abstaining)
+        if "locomo" in args.recall:
+            cached["locomo"] = collect_locomo(engine, config)
         engine.close()
         args.cache.parent.mkdir(parents=True, exist_ok=True)
-        args.cache.write_text(json.dumps({"lme": lme_rows, "locomo": locomo_rows}))
+        args.cache.write_text(json.dumps(cached))
+    lme_rows, locomo_rows = cached["lme"], cached["locomo"]
 
     tune = [q for q in lme_rows if q["half"] == "tune"]
     report = [q for q in lme_rows if q["half"] == "report"]

@@ -67,9 +67,14 @@ def question_concepts(query: str, limit: int) -> tuple[list[str], dict[str, floa
     return [p.display for p in phrases], {p.display: p.score for p in phrases}
 
 
-def query_coverage(phrases: Sequence[str], weights: Mapping[str, float], keys: Iterable[str]) -> QueryCoverage:
-    """Which of the question's `phrases` the space's concept `keys` (those found among the phrases' spans) match."""
+def query_coverage(
+    phrases: Sequence[str], weights: Mapping[str, float], keys: Iterable[str], nearby: Iterable[str] = ()
+) -> QueryCoverage:
+    """Which of the question's `phrases` the space's concept `keys` (those found among the phrases' spans) match;
+    what memory holds near a missing phrase: its words that are keys, and the `nearby` keys (the concepts closest to
+    the question) sharing a word with it."""
     found = set(keys)
+    close = sorted(set(nearby))
     matched: list[str] = []
     missing: list[str] = []
     near: dict[str, list[str]] = {}
@@ -80,9 +85,11 @@ def query_coverage(phrases: Sequence[str], weights: Mapping[str, float], keys: I
             matched.append(phrase)
             continue
         missing.append(phrase)
-        singles = [w for w in words if normalize_key(w) in found and normalize_key(w) != normalize_key(phrase)]
-        if singles:
-            near[phrase] = singles
+        own = {normalize_key(w) for w in words}
+        held = [normalize_key(w) for w in words if normalize_key(w) in found]
+        held += [k for k in close if k not in held and own & set(k.split()) and k != normalize_key(phrase)]
+        if held:
+            near[phrase] = held
     return QueryCoverage(list(phrases), dict(weights), matched, missing, near)
 
 

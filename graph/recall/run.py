@@ -15,7 +15,7 @@ from graph.recall.abstraction import Abstractor
 from graph.recall.candidates import Candidate, Ranked
 from graph.recall.config import RecallConfig
 from graph.recall.controller import HopController
-from graph.recall.hits import Hit
+from graph.recall.hits import ConceptHit, Hit
 from graph.recall.models import MemoryType, RecallItem, RecallRequest, TraceStep
 from graph.recall.relevance import QueryCoverage
 from graph.recall.router import Router
@@ -73,6 +73,7 @@ class RecallRun:
     hops: int = 1
     items: list[RecallItem] = field(default_factory=list)  # what is returned (prune)
     pruned: list[dict[str, Any]] = field(default_factory=list)  # what was not, and why
+    query_concepts: list[ConceptHit] = field(default_factory=list)  # the query's concepts (abstract)
     coverage: QueryCoverage | None = None  # the question's concepts the space's keys match (relevance)
     reason: str | None = None  # why nothing is returned, when nothing is (prune)
 

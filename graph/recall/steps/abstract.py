@@ -75,6 +75,7 @@ def join_abstraction(run: RecallRun, abstraction: Abstraction) -> None:
     merge_expansion(abstraction.expansion, run.candidates, "concepts")
     run.trace.add("expand", concepts_expanded=len(abstraction.expanded), candidates=len(run.candidates))
     run.activated = set(abstraction.activation)
+    run.query_concepts = list(abstraction.concepts)
 
 
 def concepts_to_expand(

@@ -27,7 +27,8 @@ class Relevance(Step[QueryCoverage]):
         phrases, weights = question_concepts(run.request.query, run.config.relevance_phrases)
         lookups = QueryCoverage(phrases, weights, [], []).lookups()
         found = run.searcher.concepts_by_key(lookups) if lookups else []
-        return query_coverage(phrases, weights, [concept.key for concept in found])
+        nearby = [concept.key for concept in run.query_concepts]
+        return query_coverage(phrases, weights, [concept.key for concept in found], nearby)
 
     def apply(self, run: RecallRun, found: QueryCoverage | None) -> None:
         if found is None:

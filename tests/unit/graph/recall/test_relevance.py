@@ -61,6 +61,12 @@ def test_a_phrase_no_key_matches_is_missing_and_its_words_that_are_keys_are_near
     assert coverage.share == pytest.approx(1.0 / 4.0)  # a three-word phrase weighs 3, a word 1
 
 
+def test_the_concepts_nearest_the_question_sharing_a_word_are_near_a_missing_phrase() -> None:
+    phrases, weights = question_concepts("How often does Priya play table tennis?", 8)
+    coverage = query_coverage(phrases, weights, ["priya"], nearby=["tennis ball", "beagle", "priya"])
+    assert coverage.near == {"play table tennis": ["tennis ball"]}
+
+
 def test_a_key_of_two_words_of_the_phrase_matches_it() -> None:
     coverage = coverage_of("How often do I play table tennis?", ["table tennis"])
     assert coverage.matched == ["play table tennis"] and coverage.missing == ["often"]
