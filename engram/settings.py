@@ -131,7 +131,7 @@ class EmbeddingSettings(BaseSettings):
     batch_tokens: int = Field(default=2048, ge=1)
     device: str = "cpu"
     backend: EmbeddingBackend = Field(
-        default="torch",
+        default="onnx",
         description="onnx: the model's ONNX graph, fused for CPU, on ONNX Runtime (exported from the installed "
         "weights by infra/install.sh: python -m engram.embedding_export); torch: sentence-transformers on PyTorch "
         "(any device; the one for GPUs). Same vectors within cosine 0.99 (docs/embedding.md).",
