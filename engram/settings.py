@@ -88,6 +88,9 @@ class WorkerSettings(BaseSettings):
     # dispatched or ended) for this long: a lone tenant's backlog uses every slot. A tenant coming back after that
     # waits for at most one stage of the borrower's before it has a slot.
     borrow_after_idle_s: float = Field(default=30.0, ge=0)
+    # A space's past slot time counts against it in the choice of who gets the next free slot, halved every this
+    # many seconds: the space that used the workers least lately goes first (small jobs ahead of a flood's).
+    usage_half_life_s: float = Field(default=60.0, gt=0)
     # Each worker's main process renews its slots' registration (expiring after 3 times this) and runs the
     # reconciler (one process at a time) this often: lost stage messages requeued, charges of finished jobs released.
     reconcile_interval_s: float = Field(default=5.0, gt=0)

@@ -9,7 +9,10 @@ handed out again. So the broker holds about one message per worker slot, and the
 - a space runs at most `space_share` of the live slots (at least one) while another space was active in the last
   `borrow_after_idle_s` and has no work in flight (its next job may come any moment: a slot is kept for it); with
   nobody else about, a space borrows every free slot;
-- a space with fewer stages running goes first, then the ring's order (the space served last goes to the back);
+- the space that has used the workers least lately goes first (its slot time, decayed by half every
+  `usage_half_life_s`, plus its running stages' time so far), then the ring's order (the space served last goes to
+  the back): slot *time* is shared, not turns, so a tenant of small jobs goes ahead of one whose long stages have
+  held a slot, and a small job goes ahead of a large one;
 - workers announce their slots (`register_worker`, renewed every `reconcile_interval_s`, expiring 3 times that):
   slots are counted over every live worker, on every machine.
 
@@ -54,6 +57,23 @@ PENDING_PATTERN = "engram:pending:*"  # workers/jobs.py: per space, unfinished j
 UNACKED = "unacked"
 PRIORITY_SEPARATOR = "\x06\x16"
 
+# Lua: a space's slot time, decayed by half every ARGV half-life seconds (`usage_half_life_s`), and its update
+# when one of its stages ends (the time since the job was dispatched is added).
+_USAGE = """
+local function usage(p, space, now, half)
+  local stored = redis.call('HMGET', p .. 'usage', space, space .. '@')
+  if not stored[1] then return 0 end
+  return tonumber(stored[1]) * math.pow(0.5, (now - tonumber(stored[2])) / half)
+end
+local function charge_usage(p, job, space, now, half)
+  local dispatched = redis.call('ZSCORE', p .. 'inflight', job)
+  if dispatched and space then
+    local used = usage(p, space, now, half) + math.max(0, now - tonumber(dispatched))
+    redis.call('HSET', p .. 'usage', space, used, space .. '@', now)
+  end
+end
+"""
+
 _ENQUEUE = """
 local p = ARGV[6]
 redis.call('HSET', p .. 'stage', ARGV[1], ARGV[3])
@@ -68,30 +88,44 @@ redis.call('ZADD', p .. 'active', ARGV[5], ARGV[2])
 return 1
 """
 
-# ARGV: now, space_share, borrow_after_idle_s, prefix. Returns {job, stage, job, stage, ...} now dispatched.
-_DISPATCH = """
+# ARGV: now, space_share, borrow_after_idle_s, prefix, usage half-life. Returns {job, stage, job, stage, ...}
+# now dispatched. Among the spaces that may take a slot, the one that has used the workers least lately (its decayed
+# slot time plus its running stages' time so far) goes first, ties in ring order: a space with small jobs goes ahead
+# of one whose long stages have held a slot, whatever the number of turns each had.
+_DISPATCH = (
+    _USAGE
+    + """
 local p = ARGV[4]
+local half = tonumber(ARGV[5])
 local now = tonumber(ARGV[1])
 redis.call('ZREMRANGEBYSCORE', p .. 'workers', '-inf', now)
 local slots = 0
 for _, worker in ipairs(redis.call('ZRANGE', p .. 'workers', 0, -1)) do
   slots = slots + tonumber(redis.call('HGET', p .. 'slots', worker) or '0')
 end
-local running, total = {}, 0
-for _, job in ipairs(redis.call('ZRANGE', p .. 'inflight', 0, -1)) do
-  local space = redis.call('HGET', p .. 'space', job)
-  if space then running[space] = (running[space] or 0) + 1 end
+local running, used, total = {}, {}, 0
+local inflight = redis.call('ZRANGE', p .. 'inflight', 0, -1, 'WITHSCORES')
+for i = 1, #inflight, 2 do
+  local space = redis.call('HGET', p .. 'space', inflight[i])
+  if space then
+    running[space] = (running[space] or 0) + 1
+    used[space] = (used[space] or 0) + math.max(0, now - tonumber(inflight[i + 1]))
+  end
   total = total + 1
+end
+local past = {}
+local function cost(space)
+  if past[space] == nil then past[space] = usage(p, space, now, half) end
+  return past[space] + (used[space] or 0)
 end
 local cap = math.max(1, math.floor(slots * tonumber(ARGV[2])))
 local out = {}
 while total < slots do
   local ring = redis.call('LRANGE', p .. 'ring', 0, -1)
   if #ring == 0 then break end
-  local chosen, fewest = nil, nil
+  local chosen, least = nil, nil
   for _, space in ipairs(ring) do
-    local n = running[space] or 0
-    if n < cap and (fewest == nil or n < fewest) then chosen, fewest = space, n end
+    if (running[space] or 0) < cap and (least == nil or cost(space) < least) then chosen, least = space, cost(space) end
   end
   if chosen == nil then
     -- Every space with ready jobs is at its share. A free slot is lent unless a space active lately is idle now
@@ -105,8 +139,7 @@ while total < slots do
     end
     if waiting then break end
     for _, space in ipairs(ring) do
-      local n = running[space] or 0
-      if fewest == nil or n < fewest then chosen, fewest = space, n end
+      if least == nil or cost(space) < least then chosen, least = space, cost(space) end
     end
   end
   local job = redis.call('LPOP', p .. 'ready:' .. chosen)
@@ -128,17 +161,21 @@ while total < slots do
 end
 return out
 """
+)
 
-# ARGV: job, the stage that ended, the next stage ('' after the last), now, prefix. Returns 1 if the job moved on,
-# 0 for a stage that was not the job's dispatched one (a duplicate, or a job the scheduler does not hold).
-_ADVANCE = """
+# ARGV: job, the stage that ended, the next stage ('' after the last), now, prefix, usage half-life. Returns 1 if the
+# job moved on, 0 for a stage that was not the job's dispatched one (a duplicate, or a job the scheduler does not hold).
+_ADVANCE = (
+    _USAGE
+    + """
 local p = ARGV[5]
 if not redis.call('ZSCORE', p .. 'inflight', ARGV[1]) or redis.call('HGET', p .. 'stage', ARGV[1]) ~= ARGV[2] then
   return 0
 end
+local space = redis.call('HGET', p .. 'space', ARGV[1])
+charge_usage(p, ARGV[1], space, tonumber(ARGV[4]), tonumber(ARGV[6]))
 redis.call('ZREM', p .. 'inflight', ARGV[1])
 redis.call('HDEL', p .. 'missing', ARGV[1])
-local space = redis.call('HGET', p .. 'space', ARGV[1])
 redis.call('ZADD', p .. 'active', ARGV[4], space)
 if ARGV[3] == '' then
   redis.call('HDEL', p .. 'stage', ARGV[1])
@@ -151,11 +188,15 @@ redis.call('LPUSH', p .. 'ready:' .. space, ARGV[1])
 if redis.call('SADD', p .. 'ringset', space) == 1 then redis.call('RPUSH', p .. 'ring', space) end
 return 1
 """
+)
 
-# ARGV: job, prefix. Drops every trace of a job (finished, failed, purged).
-_FORGET = """
+# ARGV: job, prefix, now, usage half-life. Drops every trace of a job (finished, failed, purged).
+_FORGET = (
+    _USAGE
+    + """
 local p = ARGV[2]
 local space = redis.call('HGET', p .. 'space', ARGV[1])
+charge_usage(p, ARGV[1], space, tonumber(ARGV[3]), tonumber(ARGV[4]))
 local was_running = redis.call('ZREM', p .. 'inflight', ARGV[1])
 if space and was_running == 0 then
   redis.call('LREM', p .. 'ready:' .. space, 0, ARGV[1])
@@ -170,6 +211,7 @@ redis.call('HDEL', p .. 'correlation', ARGV[1])
 redis.call('HDEL', p .. 'missing', ARGV[1])
 return was_running
 """
+)
 
 # ARGV: job, prefix. A dispatched stage whose message was lost goes back to the front of its space's list.
 _REQUEUE = """
@@ -221,13 +263,21 @@ class Scheduler:
     def advance(self, job_id: str, stage: str) -> bool:
         """After `stage` of the job ended well: its next stage waits at the front of its space's list (a started job
         is finished first), and free slots are handed out. False for a duplicate run of a stage."""
-        moved = bool(self._scripts["advance"](args=[job_id, stage, next_stage(stage), time.time(), PREFIX]))
+        args: list[str | float] = [
+            job_id,
+            stage,
+            next_stage(stage),
+            time.time(),
+            PREFIX,
+            self._settings.usage_half_life_s,
+        ]
+        moved = bool(self._scripts["advance"](args=args))
         self.dispatch()
         return moved
 
     def forget(self, job_id: str) -> None:
         """A job finished for good (failed, purged): it leaves the scheduler and its slot is handed out."""
-        self._scripts["forget"](args=[job_id, PREFIX])
+        self._scripts["forget"](args=[job_id, PREFIX, time.time(), self._settings.usage_half_life_s])
         self.dispatch()
 
     def current_stage(self, job_id: str) -> str | None:
@@ -238,7 +288,14 @@ class Scheduler:
     def dispatch(self) -> list[tuple[str, str]]:
         """Hands out free slots and publishes a message for each stage given one; returns (job id, stage) pairs."""
         worker = self._settings
-        flat = self._scripts["dispatch"](args=[time.time(), worker.space_share, worker.borrow_after_idle_s, PREFIX])
+        args: list[str | float] = [
+            time.time(),
+            worker.space_share,
+            worker.borrow_after_idle_s,
+            PREFIX,
+            worker.usage_half_life_s,
+        ]
+        flat = self._scripts["dispatch"](args=args)
         pairs = [(flat[i].decode(), flat[i + 1].decode()) for i in range(0, len(flat), 2)]
         for job_id, stage in pairs:
             correlation = self._redis.hget(CORRELATION, job_id)
@@ -292,7 +349,7 @@ class Scheduler:
         for raw_job in held:
             job_id = raw_job.decode()
             if not _unfinished(store, job_id):
-                self._scripts["forget"](args=[job_id, PREFIX])
+                self._scripts["forget"](args=[job_id, PREFIX, time.time(), self._settings.usage_half_life_s])
                 done["forgotten"] += 1
         inflight: list[tuple[bytes, float]] = self._redis.zrange(INFLIGHT, 0, -1, withscores=True)  # type: ignore[assignment]
         for raw_job, dispatched in inflight:
