@@ -339,7 +339,9 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
     not (CHROMIUM and CHROMEDRIVER),
     reason="Chromium or chromedriver is not installed (infra/install.sh installs Debian chromium + chromium-driver)",
 )
-def test_the_plain_browser_url_connects_to_this_stack(settings: EngramSettings, tmp_path: Path) -> None:
+def test_the_plain_browser_url_connects_to_this_stack(
+    driver: neo4j.Driver, settings: EngramSettings, tmp_path: Path
+) -> None:
     """http://<host>:<http port>/browser/ with nothing in the query: Browser's default connect URL (neo4j://, from
     the server's discovery document) must reach this stack's Neo4j, not time out or reach another one (issue 44; a
     stack on other ports, as the test command's, advertised the default Bolt port). The URL `engram browser` prints
@@ -357,6 +359,7 @@ def test_the_plain_browser_url_connects_to_this_stack(settings: EngramSettings, 
     assert browser_url(settings).startswith(printed)
     routed = settings.model_copy(update={"neo4j": settings.neo4j.model_copy(update={"uri": f"neo4j://{bolt}"})})
     assert browser_url(routed).startswith(printed)  # a neo4j:// setting still prints the direct Bolt URL
+    store = rows(driver, "CALL db.info() YIELD id RETURN id")[0]["id"]
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,900"):
@@ -372,9 +375,13 @@ def test_the_plain_browser_url_connects_to_this_stack(settings: EngramSettings, 
         password.clear()
         password.send_keys(settings.neo4j.password.get_secret_value())
         browser.find_element(By.CSS_SELECTOR, "[data-testid=connect]").click()
-        # Connected within the wait, and to this server: its Bolt port is the one Browser shows.
         wait.until(lambda b: "Connected to Neo4j" in b.page_source, "the plain Browser URL did not connect")
-        assert bolt.split(":")[1] in browser.find_element(By.TAG_NAME, "body").text
+        # And to this server, not to one the routing table named (the same password opens a neighbour stack): the
+        # queries Browser runs answer with this store's id.
+        wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "#monaco-main-editor")).click()
+        browser.execute_script(PASTE, "CALL db.info() YIELD id RETURN 'store:' + id AS store")
+        browser.find_element(By.CSS_SELECTOR, "[data-testid=editor-Run]").click()
+        wait.until(lambda b: f"store:{store}" in b.page_source, "Browser's queries went to another server")
     except Exception:
         browser.save_screenshot(str(tmp_path / "plain-url-failure.png"))
         print("Browser text at the failure:", " ".join(browser.find_element(By.TAG_NAME, "body").text.split())[-2000:])
