@@ -13,12 +13,12 @@ def stable_id(kind: str, *parts: str) -> str:
     return f"{kind}_{digest}"
 
 
-_SPACE_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
+SPACE_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
 
 
 def validate_space(name: str) -> str:
     """Space names are short slugs: they appear in ids, logs and Browser queries."""
-    if not _SPACE_NAME.match(name):
+    if not SPACE_NAME.match(name):
         raise ValueError(
             f"invalid space name {name!r}: use 1-64 characters of a-z, 0-9, '_', '.', '-', "
             "starting with a letter or digit"

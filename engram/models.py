@@ -34,7 +34,16 @@ class Space(Node):
     name: str
 
 
-class Source(Node):
+class Scoped(Node):
+    """A source or episode's scope labels (engram/scope.py); the user is the partition the node is stored in."""
+
+    user: str | None = None
+    agent: str | None = None
+    session: str | None = None
+    metadata: dict[str, str | bool | int | float] = Field(default_factory=dict)
+
+
+class Source(Scoped):
     kind: SourceKind
     external_id: str
     title: str = ""
@@ -44,7 +53,7 @@ class Source(Node):
     title_key: str | None = None
 
 
-class Episode(Node):
+class Episode(Scoped):
     """One standardized step e_t: an utterance, a passage or a trajectory step."""
 
     source_id: str
@@ -95,6 +104,10 @@ class Prescription(Node):
     terms: str
     intent_id: str
     steps: list[str]
+    # Its ordered parts (a trajectory's subgoal segments, docs/procedures.md): part i pursues part_intents[i] with
+    # steps[part_ends[i-1]:part_ends[i]]. Two lists, as a Neo4j property holds no maps.
+    part_intents: list[str] = Field(default_factory=list)
+    part_ends: list[int] = Field(default_factory=list)
     return_score: float = Field(ge=1.0, le=10.0)
     episode_ids: list[str] = Field(default_factory=list)
 

@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from engram.ids import stable_id
 from engram.models import Concept, Episode, Intent, Prescription, Proposition, Source, SourceKind
+from engram.scope import metadata_properties
 from graph.cypher import load
 from graph.dimension_names import rename_dimensions
 from graph.params import vector_param
@@ -47,6 +48,9 @@ class MemoryBatch:
 
 def _rows(models: Sequence[Any], vectors: NDArray[np.float32] | None = None) -> list[dict[str, Any]]:
     rows = [m.model_dump(mode="python") for m in models]
+    for row in rows:
+        if "metadata" in row:  # Neo4j holds no maps: one property per key
+            row["metadata"] = metadata_properties(row["metadata"])
     if vectors is not None:
         for row, vector in zip(rows, vectors, strict=True):
             row["embedding"] = vector_param(vector)
@@ -160,9 +164,17 @@ class MemoryWriter:
         tx.run(load("ingest/merge_propositions"), space=space, propositions=propositions)
         tx.run(load("ingest/link_mentions"), space=space, mentions=mentions)
         left = tx.run(load("ingest/merge_prescriptions"), space=space, prescriptions=prescriptions).single(strict=True)
+        trajectories = [s["id"] for s in sources if s["kind"] == SourceKind.TRAJECTORY.value]
+        replaced = tx.run(
+            load("ingest/retire_replaced_prescriptions"),
+            space=space,
+            sources=trajectories,
+            keep=[p["id"] for p in prescriptions],
+        ).single(strict=True)
         label_written(tx, space, propositions=[p["id"] for p in propositions], episodes=[e["id"] for e in episodes])
         concept_ids = _retire(tx, space, _record_lengths(sources, episodes), unlinked)
-        intents = tx.run(load("ingest/retire_unsolved_intents"), space=space, intent_ids=left["left_intents"])
+        left_intents = sorted({*left["left_intents"], *replaced["left_intents"]})
+        intents = tx.run(load("ingest/retire_unsolved_intents"), space=space, intent_ids=left_intents)
         return concept_ids, intents.single(strict=True)["texts"]
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import neo4j
 
-from engram.ids import validate_space
+from engram.scope import validate_memory_space
 from graph.cypher import load
 from graph.reads import timed
 
@@ -99,7 +99,7 @@ def _ddl(name: str, index: str, label: str = "") -> str:
 def dedicate(driver: neo4j.Driver, database: str, space: str, threshold: int = DEDICATE_FROM) -> bool:
     """Gives the space indexes of its own once it holds `threshold` propositions or episodes; returns whether it
     has them."""
-    validate_space(space)
+    validate_memory_space(space)
     names = SpaceIndexes.of(space)
     records, _, _ = driver.execute_query(
         load("space_indexes/size"),

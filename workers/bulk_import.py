@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 from engram.extraction.assimilation import SchemaKey
 from engram.extraction.base import PropositionExtractor
 from engram.formats.records import Record
-from engram.ids import validate_space
+from engram.scope import validate_memory_space
 from graph.consolidation.associations import refresh_all
 from graph.cypher import load
 from graph.key_schema import publish_written_keys
@@ -95,7 +95,7 @@ class BulkImporter:
         at a time: the model's tokenizer is not safe across threads, and one call already uses every core."""
         self._driver = driver
         self._database = database
-        self._space = validate_space(space)
+        self._space = validate_memory_space(space)
         self._extractor = extractor
         self._embed_lock = threading.Lock()
         self._in_process = embed

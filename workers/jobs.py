@@ -23,6 +23,8 @@ import redis
 from numpy.typing import NDArray
 from pydantic import BaseModel
 
+from engram.scope import parent_space
+
 JOB_TTL_S = 7 * 24 * 3600  # a job still queued or running after a week is abandoned
 FINISHED_JOB_TTL_S = 24 * 3600  # the status of a finished job (a few hundred bytes), for clients polling late
 # redis-py's own key/value union: its `hset(mapping=...)` is invariant in these types.
@@ -35,6 +37,13 @@ JOB_INDEX = "engram:jobs"
 # Per space: unfinished job id -> the bytes it is charged. An entry leaves when its job finishes, or, should a job be
 # abandoned, when its payload key has expired (checked at each reservation).
 _PENDING_KEY = "engram:pending:{space}"
+
+
+def _pending_key(space: str) -> str:
+    """A space's charge: its users' jobs (engram/scope.py partitions) count against the space, not apart."""
+    return _PENDING_KEY.format(space=parent_space(space))
+
+
 # What a job holds in Redis besides its payload (its status record, ~0.4 KB, and its Celery message, ~2.4 KB), charged
 # with it: a backlog of tiny jobs counts for what it takes, and the cap bounds the entries a reservation reads.
 JOB_OVERHEAD_BYTES = 4096
@@ -123,7 +132,7 @@ class JobStore:
         job_id = uuid.uuid4().hex
         body = json.dumps(payload)
         charged = len(body.encode()) + JOB_OVERHEAD_BYTES
-        pending_key = _PENDING_KEY.format(space=space)
+        pending_key = _pending_key(space)
         stored, pending = self._redis.eval(
             _RESERVE_SCRIPT,
             2,
@@ -172,7 +181,7 @@ class JobStore:
         pipe = self._redis.pipeline(transaction=True)
         pipe.delete(self._key(job_id), self._key(job_id, "payload"))
         pipe.zrem(JOB_INDEX, job_id)
-        pipe.hdel(_PENDING_KEY.format(space=space), job_id)
+        pipe.hdel(_pending_key(space), job_id)
         pipe.execute()
 
     def counts(self, batch: int = 1_000) -> dict[tuple[str, str], int]:
@@ -199,7 +208,7 @@ class JobStore:
     def pending_bytes(self, space: str) -> int:
         """Bytes the space's unfinished jobs are charged (payload plus JOB_OVERHEAD_BYTES each; abandoned jobs count
         until the next reservation drops them)."""
-        sizes: list[bytes] = self._redis.hvals(_PENDING_KEY.format(space=space))  # type: ignore[assignment]
+        sizes: list[bytes] = self._redis.hvals(_pending_key(space))  # type: ignore[assignment]
         return sum(int(size) for size in sizes)
 
     def status(self, job_id: str) -> JobStatus:
@@ -294,7 +303,7 @@ class JobStore:
         pipe.hset(self._key(job_id), mapping=final)
         pipe.delete(*keys)
         if space is not None:
-            pipe.hdel(_PENDING_KEY.format(space=space.decode()), job_id)
+            pipe.hdel(_pending_key(space.decode()), job_id)
         pipe.expire(self._key(job_id), FINISHED_JOB_TTL_S)
         pipe.execute()
 

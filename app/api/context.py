@@ -9,12 +9,15 @@ from functools import cached_property
 
 from strawberry.fastapi import BaseContext
 
-from app.api.errors import Forbidden, Unauthenticated
+from app.api.errors import Forbidden, InvalidArgument, Unauthenticated
 from app.api.loaders import Loaders
 from app.api.security import Caller
 from app.api.services import ApiServices
+from engram.scope import memory_space
 from graph.api_keys import KeyRole
 from graph.lookup import GraphReader
+
+MAX_USER_CHARS = 200
 
 
 class ApiContext(BaseContext):
@@ -23,9 +26,39 @@ class ApiContext(BaseContext):
         self.services = services
         self.caller = caller
         self.extra_queries = 0  # statements issued outside the reader (recall, writes), for the cost report
+        # The user whose memory this request reads and writes (engram/scope.py), fixed by the first field that names
+        # one or reads memory: every node a request returns comes from one user's memory.
+        self._user: str | None = None
+        self._user_fixed = False
+
+    def for_user(self, user: str | None) -> str:
+        """The memory space of `user` in the caller's space (None: the space's shared memory), fixed for the rest of
+        the request: one request reads one user's memory, so nested fields never mix two."""
+        if user is not None and (not user.strip() or len(user) > MAX_USER_CHARS or not user.isprintable()):
+            raise InvalidArgument(f"user: 1-{MAX_USER_CHARS} printable characters")
+        if self._user_fixed and user != self._user:
+            raise InvalidArgument(
+                f"user: this request already reads the memory of {self._user!r}; one user per request"
+                if self._user is not None
+                else "user: this request already reads the space's shared memory; one user per request"
+            )
+        self._user, self._user_fixed = user, True
+        return memory_space(self.key_space, user)
+
+    @property
+    def user(self) -> str | None:
+        return self._user
 
     @property
     def space(self) -> str:
+        """The memory this request reads: the caller's space (from the API key, never from an argument), or the
+        partition of the user a field named (`for_user`)."""
+        if not self._user_fixed:
+            self.for_user(None)
+        return memory_space(self.key_space, self._user)
+
+    @property
+    def key_space(self) -> str:
         """The caller's space: from the API key, never from an argument."""
         if self.caller is None:
             raise Unauthenticated("send an API key: 'Authorization: Bearer egk_...' or 'X-API-Key: egk_...'")
@@ -34,12 +67,17 @@ class ApiContext(BaseContext):
         return self.caller.space
 
     def space_for(self, role: KeyRole) -> str:
-        """The caller's space, for an operation that needs a key of `role` or above (writes need a writer)."""
-        space = self.space
+        """The request's memory space (`space`), for an operation that needs a key of `role` or above (writes need a
+        writer)."""
+        self.require(role)
+        return self.space
+
+    def require(self, role: KeyRole) -> None:
+        """Refuses a caller whose key is below `role` (or who has no space key)."""
+        self.key_space  # noqa: B018 - raises for a missing key or the admin key
         held = self.caller.role if self.caller is not None else None
         if held is not None and held.rank < role.rank:
             raise Forbidden(f"this operation needs a {role.value} key; this key is a {held.value} key")
-        return space
 
     def require_admin(self) -> None:
         if self.caller is None or not self.caller.admin:

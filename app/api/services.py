@@ -5,6 +5,7 @@ Built once by the app's lifespan and kept on `app.state`, never in module global
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import neo4j
@@ -18,6 +19,7 @@ from graph.forget import Forgetter
 from graph.key_schema import reset_key_logs
 from graph.recall.abstraction import create_abstractor
 from graph.recall.engine import RecallEngine
+from graph.scoped import ScopedMemory
 from workers.jobs import JobStore
 from workers.vector_cache import drop_space_vectors
 
@@ -32,6 +34,7 @@ class ApiServices:
     jobs: JobStore
     keys: ApiKeyStore
     forgetter: Forgetter
+    scoped: ScopedMemory
 
     @property
     def database(self) -> str:
@@ -65,8 +68,14 @@ def create_services(settings: EngramSettings) -> ApiServices:
         ),
         jobs=JobStore(client),
         keys=ApiKeyStore(driver, database),
-        forgetter=Forgetter(driver, database, lambda space: _drop_forgotten_text(client, space)),
+        forgetter=Forgetter(driver, database, forgotten_text_dropper(client)),
+        scoped=ScopedMemory(driver, database),
     )
+
+
+def forgotten_text_dropper(client: redis.Redis) -> Callable[[str], None]:
+    """`_drop_forgotten_text` for a Redis client."""
+    return lambda space: _drop_forgotten_text(client, space)
 
 
 def _drop_forgotten_text(client: redis.Redis, space: str) -> None:

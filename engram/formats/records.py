@@ -1,16 +1,18 @@
 """The generic input records (one JSON object per record; JSONL = one per line).
 
 A record is a conversation (sessions of turns), a document (text split into passages) or an agent
-trajectory (steps). Validation is strict: unknown fields, empty texts and oversize texts are errors that
-name the record and the field.
+trajectory (steps), each optionally scoped (`user`, `agent`, `session`, `metadata`: engram/scope.py). Validation is
+strict: unknown fields, empty texts and oversize texts are errors that name the record and the field.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
+
+from engram.scope import MetadataValue, ScopeFields, check_metadata
 
 MAX_TURN_CHARS = 20_000
 MAX_DOCUMENT_CHARS = 2_000_000
@@ -39,6 +41,16 @@ class Turn(Strict):
     timestamp: UtcDatetime | None = None
     image_caption: Annotated[str, Field(max_length=2_000)] = ""
     id: Identifier | None = Field(default=None, description="an external turn id such as 'D1:3'")
+    metadata: dict[str, MetadataValue] = Field(
+        default_factory=dict, description="this turn's own metadata, over the record's (engram/scope.py)"
+    )
+
+    @field_validator("metadata", mode="before")
+    @classmethod
+    def _bounded_metadata(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ValueError("metadata must be an object of strings, numbers and booleans")
+        return check_metadata(value)
 
 
 def _refuse_duplicates(kind: str, ids: list[str], merged_into: str) -> None:
@@ -65,7 +77,7 @@ class Session(Strict):
         return self
 
 
-class ConversationRecord(Strict):
+class ConversationRecord(ScopeFields):
     type: Literal["conversation"]
     id: Identifier
     title: Annotated[str, Field(max_length=500)] = ""
@@ -77,7 +89,7 @@ class ConversationRecord(Strict):
         return self
 
 
-class DocumentRecord(Strict):
+class DocumentRecord(ScopeFields):
     type: Literal["document"]
     id: Identifier
     title: Annotated[str, Field(max_length=500)] = ""
@@ -93,7 +105,7 @@ class Step(Strict):
     timestamp: UtcDatetime | None = None
 
 
-class TrajectoryRecord(Strict):
+class TrajectoryRecord(ScopeFields):
     type: Literal["trajectory"]
     id: Identifier
     task: Annotated[str, Field(min_length=1, max_length=2_000)]

@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 import neo4j
 from pydantic import BaseModel, Field
 
-from engram.ids import validate_space
+from engram.scope import validate_memory_space
 from engram.settings import get_settings
 from graph.consolidation.aliases import AliasRules, link_aliases
 from graph.consolidation.associations import refresh_all
@@ -67,7 +67,7 @@ def consolidate(
     weights: ReliabilityWeights | None = None,
 ) -> ConsolidationReport:
     """Consolidate one memory space; returns before/after figures and what each job did."""
-    validate_space(space)
+    validate_memory_space(space)
     driver = driver or get_driver()
     database = database or get_settings().neo4j.database
     options = options or ConsolidationOptions()

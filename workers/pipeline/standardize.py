@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
+from typing import Any
 
 from pydantic import BaseModel
 
 from engram.extraction.keyphrases import title_key
+from engram.formats.passages import split_passages
 from engram.formats.records import ConversationRecord, DocumentRecord, Record, TrajectoryRecord
 from engram.ids import stable_id
 from engram.models import Episode, Source, SourceKind
-
-PASSAGE_WORDS = 150
-# A passage's bound in characters too: a text without spaces (a URL list, base64) has no words to split on.
-PASSAGE_MAX_CHARS = 2_000
 
 
 class TrajectoryPlan(BaseModel):
@@ -31,52 +28,6 @@ class StandardizedBatch(BaseModel):
     trajectories: list[TrajectoryPlan]
 
 
-def _bounded(piece: str, max_words: int) -> list[str]:
-    """A piece cut on word boundaries into runs of at most max_words words and PASSAGE_MAX_CHARS characters (a
-    word longer than that is cut inside): a paragraph with no sentence end would otherwise be one passage, one
-    episode and one proposition however long it is."""
-    runs: list[str] = []
-    words: list[str] = []
-    chars = 0
-    for word in piece.split():
-        for start in range(0, len(word), PASSAGE_MAX_CHARS):
-            part = word[start : start + PASSAGE_MAX_CHARS]
-            if words and (len(words) == max_words or chars + 1 + len(part) > PASSAGE_MAX_CHARS):
-                runs.append(" ".join(words))
-                words, chars = [], -1
-            words.append(part)
-            chars += 1 + len(part)
-    if words:
-        runs.append(" ".join(words))
-    return runs
-
-
-def split_passages(text: str, max_words: int = PASSAGE_WORDS) -> list[str]:
-    """Paragraphs packed into passages of at most ~max_words words (long paragraphs split on sentences, sentences
-    still too long on words), none longer than PASSAGE_MAX_CHARS."""
-    pieces: list[str] = []
-    for paragraph in re.split(r"\n\s*\n", text):
-        paragraph = " ".join(paragraph.split())
-        if not paragraph:
-            continue
-        if len(paragraph.split()) <= max_words and len(paragraph) <= PASSAGE_MAX_CHARS:
-            pieces.append(paragraph)
-        else:
-            for sentence in re.split(r"(?<=[.!?])\s+", paragraph):
-                pieces.extend(_bounded(sentence, max_words))
-    passages: list[str] = []
-    for piece in pieces:
-        if (
-            passages
-            and len(passages[-1].split()) + len(piece.split()) <= max_words
-            and len(passages[-1]) + 1 + len(piece) <= PASSAGE_MAX_CHARS
-        ):
-            passages[-1] = f"{passages[-1]} {piece}"
-        else:
-            passages.append(piece)
-    return passages
-
-
 def turn_text(speaker: str, text: str, caption: str) -> str:
     shown = f"{speaker}: {text}"
     return f"{shown} [shares an image: {caption}]" if caption else shown
@@ -88,9 +39,15 @@ def passage_text(title: str, passage: str) -> str:
     return f"{title}\n{passage}" if title else passage
 
 
+def _scope(record: Record) -> dict[str, Any]:
+    """The scope labels a record's source and episodes carry."""
+    return {"user": record.user, "agent": record.agent, "session": record.session, "metadata": record.metadata}
+
+
 def _conversation(space: str, record: ConversationRecord, batch: StandardizedBatch) -> None:
     for session in record.sessions:
         source = Source(
+            **_scope(record),
             space=space,
             id=stable_id("src", space, "conversation", record.id, session.id),
             kind=SourceKind.CONVERSATION,
@@ -105,6 +62,7 @@ def _conversation(space: str, record: ConversationRecord, batch: StandardizedBat
             external = turn.id or str(seq)
             batch.episodes.append(
                 Episode(
+                    **{**_scope(record), "metadata": {**record.metadata, **turn.metadata}},
                     space=space,
                     id=stable_id("ep", source.id, external),
                     source_id=source.id,
@@ -120,14 +78,19 @@ def _conversation(space: str, record: ConversationRecord, batch: StandardizedBat
 
 
 def _add_source(
-    batch: StandardizedBatch, kind: SourceKind, record_id: str, title: str, created_at: datetime | None
+    batch: StandardizedBatch,
+    kind: SourceKind,
+    record: DocumentRecord | TrajectoryRecord,
+    title: str,
+    created_at: datetime | None,
 ) -> Source:
     """A document or trajectory source (one per record, no speakers)."""
     source = Source(
+        **_scope(record),
         space=batch.space,
-        id=stable_id("src", batch.space, kind.value, record_id),
+        id=stable_id("src", batch.space, kind.value, record.id),
         kind=kind,
-        external_id=record_id,
+        external_id=record.id,
         title=title,
         created_at=created_at,
         # A conversation's or a trajectory's title names the record, not a subject it is about.
@@ -139,10 +102,11 @@ def _add_source(
 
 
 def _document(space: str, record: DocumentRecord, batch: StandardizedBatch) -> None:
-    source = _add_source(batch, SourceKind.DOCUMENT, record.id, record.title, record.created_at)
+    source = _add_source(batch, SourceKind.DOCUMENT, record, record.title, record.created_at)
     for seq, passage in enumerate(split_passages(record.text)):
         batch.episodes.append(
             Episode(
+                **_scope(record),
                 space=space,
                 id=stable_id("ep", source.id, str(seq)),
                 source_id=source.id,
@@ -156,13 +120,14 @@ def _document(space: str, record: DocumentRecord, batch: StandardizedBatch) -> N
 
 
 def _trajectory(space: str, record: TrajectoryRecord, batch: StandardizedBatch) -> None:
-    source = _add_source(batch, SourceKind.TRAJECTORY, record.id, record.task, record.started_at)
+    source = _add_source(batch, SourceKind.TRAJECTORY, record, record.task, record.started_at)
     ids = []
     for seq, step in enumerate(record.steps):
         text = (
             f"Observation: {step.observation}\nAction: {step.action}" if step.observation else f"Action: {step.action}"
         )
         episode = Episode(
+            **_scope(record),
             space=space,
             id=stable_id("ep", source.id, str(seq)),
             source_id=source.id,

@@ -15,7 +15,7 @@ from typing import Any
 import neo4j
 from pydantic import BaseModel
 
-from engram.ids import validate_space
+from engram.scope import validate_memory_space
 from engram.settings import get_settings
 from graph.consolidation.report import ConsolidationReport
 from graph.consolidation.run import consolidate
@@ -35,7 +35,7 @@ class ConsolidationOutcome(BaseModel):
 
 def consolidate_locked(space: str, wait_s: float = 0.0) -> ConsolidationOutcome:
     """Consolidate `space` unless another run holds its lock (waiting up to `wait_s` seconds for it)."""
-    validate_space(space)
+    validate_memory_space(space)
     ttl_s = get_settings().worker.lock_ttl_s
     with held_lock(get_redis(), consolidation_lock_name(space), ttl_s, wait_s) as taken:
         if not taken:
@@ -70,5 +70,5 @@ def consolidate_all(self: Any) -> list[str]:
 
 def submit_consolidation(space: str) -> str:
     """Queue a consolidation of `space` on the cpu queue; returns the Celery task id."""
-    validate_space(space)
+    validate_memory_space(space)
     return str(consolidate_space.apply_async(args=(space,), queue=CPU_QUEUE).id)

@@ -24,8 +24,8 @@ from engram.extraction.base import PropositionExtractor
 from engram.extraction.factory import ExtractionSettings, create_extractor
 from engram.formats.loading import validate_records
 from engram.formats.records import Record
-from engram.ids import validate_space
 from engram.logs import correlation_id
+from engram.scope import validate_memory_space
 from engram.settings import get_settings
 from graph.driver import get_driver
 from graph.key_schema import publish_removed_keys, publish_written_keys
@@ -317,7 +317,7 @@ def submit_ingest(space: str, records: list[Record], store: JobStore | None = No
     """Queue an ingest job for validated records; returns the job id to poll. With `max_pending_bytes`, refuses it
     (PendingLimit, nothing queued) when the space's unfinished jobs would hold more payload than that. The job waits
     in its space's list of the fair scheduler (workers/scheduler.py), which queues its stages one at a time."""
-    validate_space(space)
+    validate_memory_space(space)
     store = store or get_job_store()
     job_id = store.create(space, [r.model_dump(mode="json") for r in records], max_pending_bytes)
     try:

@@ -25,6 +25,7 @@ from app.api.schema.mutation import MemoryMutation
 from app.api.schema.nodes import Concept, Dimension, Episode, Intent, Prescription, Proposition, Source
 from app.api.schema.query import MemoryQuery
 from app.api.schema.scalars import DateTime
+from app.api.schema.scope_types import ScopeMutation, ScopeQuery
 from app.api.schema.subscription import Subscription
 from engram.settings import ApiSettings
 
@@ -44,12 +45,12 @@ class Neo4jCost(SchemaExtension):
 
 
 @strawberry.type
-class Query(MemoryQuery, MaintenanceQuery):
+class Query(MemoryQuery, MaintenanceQuery, ScopeQuery):
     pass
 
 
 @strawberry.type
-class Mutation(MemoryMutation, MaintenanceMutation):
+class Mutation(MemoryMutation, MaintenanceMutation, ScopeMutation):
     pass
 
 

@@ -12,6 +12,7 @@ from strawberry.scalars import JSON
 
 from app.api.schema.nodes import Info, Proposition
 from app.api.schema.outcomes import InvalidInput, NotFound, invalid
+from app.api.schema.scope_args import UserArg
 from graph.api_keys import KeyRole
 from graph.consolidation.correction import (
     CorrectionError,
@@ -89,7 +90,8 @@ def _space_key(task_id: str) -> str:
 @strawberry.type
 class MaintenanceMutation:
     @strawberry.mutation(description="Correct a fact: a new proposition supersedes it; history is kept.")
-    async def correct(self, info: Info, input: CorrectInput) -> CorrectPayload:
+    async def correct(self, info: Info, input: CorrectInput, user: UserArg = None) -> CorrectPayload:
+        info.context.for_user(user)
         services = info.context.services
         try:
             result = await asyncio.to_thread(
@@ -117,7 +119,8 @@ class MaintenanceMutation:
         )
 
     @strawberry.mutation(description="Queue a consolidation of the caller's space (merge, resolve, re-weigh).")
-    async def consolidate(self, info: Info) -> Consolidation:
+    async def consolidate(self, info: Info, user: UserArg = None) -> Consolidation:
+        info.context.for_user(user)
         from workers.tasks.consolidate import submit_consolidation
 
         space = info.context.space_for(KeyRole.WRITER)
@@ -129,7 +132,8 @@ class MaintenanceMutation:
 @strawberry.type
 class MaintenanceQuery:
     @strawberry.field(description="A consolidation run of this space and its report.")
-    async def consolidation(self, info: Info, id: strawberry.ID) -> ConsolidationResult:
+    async def consolidation(self, info: Info, id: strawberry.ID, user: UserArg = None) -> ConsolidationResult:
+        info.context.for_user(user)
         from celery.result import AsyncResult
 
         from workers.celery_app import app
@@ -143,7 +147,8 @@ class MaintenanceQuery:
         return Consolidation(id=id, state=result.state, report=json.loads(json.dumps(report, default=str)))
 
     @strawberry.field(description="A fact's history: what stands for it now and what it replaced.")
-    async def history(self, info: Info, proposition_id: strawberry.ID) -> HistoryResult:
+    async def history(self, info: Info, proposition_id: strawberry.ID, user: UserArg = None) -> HistoryResult:
+        info.context.for_user(user)
         services = info.context.services
         found = await asyncio.to_thread(
             lineage, info.context.space, str(proposition_id), driver=services.driver, database=services.database

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 from typing import Annotated
 
 import strawberry
+from pydantic import ValidationError
 from strawberry.file_uploads import Upload
 from strawberry.scalars import JSON
 
@@ -18,11 +20,16 @@ from app.api.schema.admin_types import ApiKey, IssuedApiKey, SpaceCreated, Space
 from app.api.schema.job_types import Job
 from app.api.schema.nodes import Info
 from app.api.schema.outcomes import InvalidInput, NotFound, OverBudget, invalid
+from app.api.schema.scope_args import UserArg
+from app.api.schema.scope_types import scope_filter
 from app.api.security import RateLimited, RateLimiter
+from app.api.services import forgotten_text_dropper
 from engram.formats.loading import InputFormat, parse_payload, validate_records
 from engram.formats.loading import InvalidInput as InvalidRecords
-from engram.formats.records import MAX_RECORDS_PER_JOB, Record
+from engram.formats.records import MAX_DOCUMENT_CHARS, MAX_RECORDS_PER_JOB, Record
 from engram.ids import validate_space
+from engram.remember import remember_record
+from graph.admin import delete_space
 from graph.api_keys import KeyLimitReached, KeyRole, RevokeRefused, check_label
 from workers.jobs import PendingLimit
 from workers.tasks.ingest import submit_ingest
@@ -41,13 +48,26 @@ class IngestInput:
     format: InputFormat = InputFormat.JSONL
 
 
-@strawberry.input(description="What to forget. Knowledge proven only by forgotten episodes goes with them.")
+@strawberry.input(
+    description="What to forget: ids (internal, or the app's own given at ingest), or what matches agent, session and "
+    "metadata. Knowledge proven only by forgotten episodes goes with them."
+)
 class ForgetInput:
-    episode_ids: list[strawberry.ID] = strawberry.field(default_factory=list)
-    source_ids: list[strawberry.ID] = strawberry.field(default_factory=list)
+    episode_ids: list[strawberry.ID] = strawberry.field(
+        default_factory=list,
+        description="episode ids, the app's turn ids ('s2-3', refused where several sources have it) or "
+        "'record/session/turn'",
+    )
+    source_ids: list[strawberry.ID] = strawberry.field(
+        default_factory=list,
+        description="source ids, or the app's record ids ('client-chat': every session of it) or 'record/session'",
+    )
     knowledge_ids: list[strawberry.ID] = strawberry.field(
         default_factory=list, description="propositions or prescriptions themselves (their episodes stay)"
     )
+    agent: str | None = strawberry.field(default=None, description="forget what was made with this agent")
+    session: str | None = strawberry.field(default=None, description="forget what was said in this session")
+    metadata: JSON | None = strawberry.field(default=None, description="forget what carries this metadata (exact)")
 
 
 @strawberry.type(description="What a forget request removed.")
@@ -57,13 +77,45 @@ class Forgotten:
     source_ids: list[strawberry.ID]
     intent_ids: list[strawberry.ID]
     concepts_removed: int
-    not_found: list[strawberry.ID] = strawberry.field(description="ids asked for that were not in this space")
+    not_found: list[strawberry.ID] = strawberry.field(description="ids asked for that were not in this memory")
+    episodes_removed: int | None = strawberry.field(
+        default=None, description="when a user's whole memory went: how many episodes (the ids are not listed)"
+    )
+    knowledge_removed: int | None = strawberry.field(
+        default=None, description="when a user's whole memory went: how many propositions and prescriptions"
+    )
 
 
 IngestPayload = Annotated[Job | InvalidInput | OverBudget, strawberry.union("IngestPayload")]
 ForgetPayload = Annotated[Forgotten | InvalidInput | OverBudget, strawberry.union("ForgetPayload")]
 CreateSpacePayload = Annotated[SpaceCreated | SpaceExists | InvalidInput, strawberry.union("CreateSpacePayload")]
 RevokePayload = Annotated[ApiKey | NotFound, strawberry.union("RevokeApiKeyPayload")]
+
+
+async def _queue(info: Info, space: str, records: list[Record]) -> IngestPayload:
+    """Queue validated records as a job of `space` (a memory space: the caller's or one of its users')."""
+    services = info.context.services
+    try:
+        job_id = await asyncio.to_thread(
+            submit_ingest, space, records, services.jobs, services.settings.api.max_pending_ingest_bytes
+        )
+    except PendingLimit as exc:
+        return OverBudget(message=str(exc), limit=exc.limit, requested=exc.pending + exc.size)
+    log.info("ingest job %s queued: %d records", job_id, len(records))
+    status = await asyncio.to_thread(services.jobs.status, job_id)
+    return await asyncio.to_thread(Job.queued, status, records)
+
+
+async def _forget_user(info: Info, space: str) -> Forgotten:
+    """A user's whole memory: every node of their partition, and what Redis holds of it."""
+    services = info.context.services
+    stats = await asyncio.to_thread(services.scoped.counts, space)
+    await asyncio.to_thread(delete_space, services.driver, services.database, space)
+    await asyncio.to_thread(forgotten_text_dropper(services.redis), space)
+    return Forgotten(
+        episode_ids=[], knowledge_ids=[], source_ids=[], intent_ids=[], concepts_removed=stats.get("concepts", 0),
+        not_found=[], episodes_removed=stats.get("episodes", 0), knowledge_removed=stats.get("knowledge", 0),
+    )  # fmt: skip
 
 
 def _records(data: IngestInput) -> list[Record]:
@@ -77,9 +129,12 @@ def _records(data: IngestInput) -> list[Record]:
 
 @strawberry.type
 class MemoryMutation:
-    @strawberry.mutation(description="Validate a payload whole and queue it as an ingest job (nothing partial).")
+    @strawberry.mutation(
+        description="Validate a payload whole and queue it as an ingest job (nothing partial). Records may name a "
+        "`user` (whose memory they go to; one user per request), `agent`, `session` and `metadata`."
+    )
     async def ingest(self, info: Info, input: IngestInput) -> IngestPayload:
-        space = info.context.space_for(KeyRole.WRITER)
+        info.context.require(KeyRole.WRITER)
         if isinstance(input.records, list) and len(input.records) > MAX_RECORDS_PER_JOB:
             return OverBudget(
                 message=f"{len(input.records)} records in one job; the limit is {MAX_RECORDS_PER_JOB}",
@@ -90,15 +145,50 @@ class MemoryMutation:
             records = await asyncio.to_thread(_records, input)
         except InvalidRecords as exc:
             return invalid(exc.errors)
-        services = info.context.services
-        try:
-            job_id = await asyncio.to_thread(
-                submit_ingest, space, records, services.jobs, services.settings.api.max_pending_ingest_bytes
+        users = sorted({r.user for r in records}, key=lambda u: u or "")
+        if len(users) > 1:
+            return invalid([f"records name {len(users)} users ({', '.join(repr(u) for u in users)}): one per request"])
+        return await _queue(info, info.context.for_user(users[0]), records)
+
+    @strawberry.mutation(
+        description="Remember one text: a turn of the scope's running conversation (user, agent, session), spoken by "
+        "the user unless `speaker` says otherwise, at `at` (now by default). An over-long text is split into "
+        "passages. Give `id` (or `at`) to make a retry write nothing new."
+    )
+    async def remember(
+        self,
+        info: Info,
+        text: str,
+        user: UserArg = None,
+        agent: str | None = None,
+        session: str | None = None,
+        speaker: str | None = None,
+        at: datetime | None = None,
+        id: Annotated[str | None, strawberry.argument(description="the app's id for this memory")] = None,
+        metadata: Annotated[
+            JSON | None, strawberry.argument(description="a flat map of strings, numbers and booleans")
+        ] = None,
+    ) -> IngestPayload:
+        info.context.require(KeyRole.WRITER)
+        space = info.context.for_user(user)
+        if len(text) > MAX_DOCUMENT_CHARS:
+            return OverBudget(
+                message=f"text of {len(text)} characters; the limit is {MAX_DOCUMENT_CHARS}",
+                limit=MAX_DOCUMENT_CHARS,
+                requested=len(text),
             )
-        except PendingLimit as exc:
-            return OverBudget(message=str(exc), limit=exc.limit, requested=exc.pending + exc.size)
-        log.info("ingest job %s queued: %d records", job_id, len(records))
-        return Job.of(await asyncio.to_thread(services.jobs.status, job_id))
+        if not text.strip():
+            return invalid(["text: empty; give something to remember"])
+        if metadata is not None and not isinstance(metadata, dict):
+            return invalid(["metadata: an object of strings, numbers and booleans"])
+        try:
+            record = remember_record(
+                text, user=user, agent=agent, session=session, speaker=speaker, at=at, memory_id=id,
+                metadata=metadata or {},
+            )  # fmt: skip
+        except ValidationError as exc:
+            return invalid([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)])
+        return await _queue(info, space, [record])
 
     @strawberry.mutation(
         description="Ingest an uploaded file (GraphQL multipart request): JSON or JSONL, validated whole."
@@ -112,35 +202,62 @@ class MemoryMutation:
         payload: IngestPayload = await MemoryMutation.ingest(self, info, IngestInput(payload=text, format=format))
         return payload
 
-    @strawberry.mutation(description="Forget episodes, sources or knowledge, with cascade; returns what went.")
-    async def forget(self, info: Info, input: ForgetInput) -> ForgetPayload:
-        space = info.context.space_for(KeyRole.WRITER)
-        asked = [*input.episode_ids, *input.source_ids, *input.knowledge_ids]
-        if not asked:
-            return invalid(["give at least one of episodeIds, sourceIds, knowledgeIds"])
+    @strawberry.mutation(
+        description="Forget episodes, sources or knowledge (by internal or the app's own ids), or what matches "
+        "agent, session and metadata, with cascade; with `user` and nothing else, that user's whole memory. "
+        "Returns what went."
+    )
+    async def forget(self, info: Info, input: ForgetInput | None = None, user: UserArg = None) -> ForgetPayload:
+        info.context.require(KeyRole.WRITER)
+        space = info.context.for_user(user)
+        wanted = input or ForgetInput()
+        asked = [*wanted.episode_ids, *wanted.source_ids, *wanted.knowledge_ids]
+        scope = scope_filter(wanted.agent, wanted.session, wanted.metadata)
+        filtered = scope.agent is not None or scope.session is not None or bool(scope.metadata)
+        if asked and filtered:
+            return invalid(["give ids or a filter (agent, session, metadata), not both"])
         if len(asked) > MAX_FORGET_IDS:
             return OverBudget(
                 message=f"{len(asked)} ids; the limit is {MAX_FORGET_IDS}", limit=MAX_FORGET_IDS, requested=len(asked)
             )
-        forgetter = info.context.services.forgetter
+        services = info.context.services
+        forgetter, scoped = services.forgetter, services.scoped
+        if not asked and not filtered:
+            if user is None:
+                return invalid(["give ids, a filter (agent, session, metadata) or a user whose memory to forget"])
+            return await _forget_user(info, space)
         results = []
-        if input.source_ids:
-            results.append(await asyncio.to_thread(forgetter.forget_sources, space, [str(i) for i in input.source_ids]))
-        if input.episode_ids:
-            ids = [str(i) for i in input.episode_ids]
-            results.append(await asyncio.to_thread(forgetter.forget_episodes, space, ids))
-        if input.knowledge_ids:
-            ids = [str(i) for i in input.knowledge_ids]
-            results.append(await asyncio.to_thread(forgetter.forget_knowledge, space, ids))
-        info.context.extra_queries += 3 * len(results)
-        removed = {i for r in results for i in (*r.episodes, *r.knowledge, *r.sources)}
+        not_found: list[str] = []
+        if filtered:
+            episodes = await asyncio.to_thread(scoped.matching_episodes, space, scope)
+            results.append(await asyncio.to_thread(forgetter.forget_episodes, space, episodes))
+        else:
+            refs = await asyncio.to_thread(
+                scoped.resolve, space, [str(i) for i in wanted.source_ids], [str(i) for i in wanted.episode_ids]
+            )
+            if refs.ambiguous:
+                return invalid(
+                    [f"episode id {r!r} names episodes of several sources: give 'record/session/turn'"
+                     for r in refs.ambiguous]
+                )  # fmt: skip
+            not_found = refs.not_found
+            if refs.source_ids:
+                results.append(await asyncio.to_thread(forgetter.forget_sources, space, refs.source_ids))
+            if refs.episode_ids:
+                results.append(await asyncio.to_thread(forgetter.forget_episodes, space, refs.episode_ids))
+            if wanted.knowledge_ids:
+                ids = [str(i) for i in wanted.knowledge_ids]
+                forgot = await asyncio.to_thread(forgetter.forget_knowledge, space, ids)
+                results.append(forgot)
+                not_found += [i for i in ids if i not in set(forgot.knowledge)]
+        info.context.extra_queries += 3 * len(results) + 1
         return Forgotten(
             episode_ids=[strawberry.ID(i) for r in results for i in r.episodes],
             knowledge_ids=[strawberry.ID(i) for r in results for i in r.knowledge],
             source_ids=[strawberry.ID(i) for r in results for i in r.sources],
             intent_ids=[strawberry.ID(i) for r in results for i in r.intents],
             concepts_removed=sum(r.concepts_removed for r in results),
-            not_found=[i for i in asked if str(i) not in removed],
+            not_found=[strawberry.ID(i) for i in not_found],
         )
 
     @strawberry.mutation(
@@ -170,7 +287,7 @@ class MemoryMutation:
         "of active keys, minted under their own rate limit."
     )
     async def create_api_key(self, info: Info, label: str = "", role: KeyRole | None = None) -> IssuedApiKey:
-        space, caller = info.context.space, info.context.caller
+        space, caller = info.context.key_space, info.context.caller
         assert caller is not None and caller.role is not None  # a space's key: `space` refused anything else
         wanted = role or caller.role
         try:
@@ -201,7 +318,7 @@ class MemoryMutation:
         "but those it was minted from."
     )
     async def revoke_api_key(self, info: Info, id: strawberry.ID) -> RevokePayload:
-        space, caller = info.context.space, info.context.caller
+        space, caller = info.context.key_space, info.context.caller
         assert caller is not None
         try:
             revoked = await asyncio.to_thread(info.context.services.keys.revoke, space, str(id), caller.key_id)

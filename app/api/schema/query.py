@@ -25,6 +25,8 @@ from app.api.schema.navigation_types import (
 from app.api.schema.nodes import Dimension, Episode, Info, Node, node_from_row
 from app.api.schema.outcomes import InvalidInput, NotFound, OverBudget, invalid
 from app.api.schema.recall_types import Recall
+from app.api.schema.scope_args import UserArg
+from engram.scope import parent_space
 from graph.navigation import LinkType
 from graph.navigation import NotFound as NavigationNotFound
 from graph.recall.models import MemoryType, RecallRequest
@@ -98,6 +100,7 @@ class MemoryQuery:
                 description='When the query is asked: its relative times ("two weeks ago") are read against it.'
             ),
         ] = None,
+        user: UserArg = None,
         min_relevance: Annotated[
             float | None,
             strawberry.argument(
@@ -106,6 +109,7 @@ class MemoryQuery:
             ),
         ] = None,
     ) -> RecallPayload:
+        info.context.for_user(user)
         space = info.context.space
         if len(query) > MAX_QUERY_CHARS:
             return _over("query length", MAX_QUERY_CHARS, len(query))
@@ -139,12 +143,14 @@ class MemoryQuery:
         return Recall.of(result)
 
     @strawberry.field(description="Any node of the caller's space by id (null if there is none).")
-    async def node(self, info: Info, id: strawberry.ID) -> Node | None:
+    async def node(self, info: Info, id: strawberry.ID, user: UserArg = None) -> Node | None:
+        info.context.for_user(user)
         found = await info.context.loaders.node.load(str(id))
         return node_from_row(*found) if found else None
 
     @strawberry.field(description="Nodes by id, in the order asked (null where there is none).")
-    async def nodes(self, info: Info, ids: list[strawberry.ID]) -> list[Node | None]:
+    async def nodes(self, info: Info, ids: list[strawberry.ID], user: UserArg = None) -> list[Node | None]:
+        info.context.for_user(user)
         cap = info.context.services.settings.api.max_page
         if len(ids) > cap:
             raise InvalidArgument(f"at most {cap} ids per request, got {len(ids)}")
@@ -152,14 +158,18 @@ class MemoryQuery:
         return [node_from_row(*row) if row else None for row in found]
 
     @strawberry.field(description="An episode by id.")
-    async def episode(self, info: Info, id: strawberry.ID) -> EpisodeResult:
+    async def episode(self, info: Info, id: strawberry.ID, user: UserArg = None) -> EpisodeResult:
+        info.context.for_user(user)
         found = await info.context.loaders.node.load(str(id))
         if found is None or found[0] != "Episode":
             return NotFound(message=f"no episode {id!r} in this space", id=str(id))
         return Episode.from_row(found[1])
 
     @strawberry.field(description="The dimensions (communities of concepts) of memory, largest first.")
-    async def dimensions(self, info: Info, first: int = 20, after: str | None = None) -> Connection[DimensionPage]:
+    async def dimensions(
+        self, info: Info, first: int = 20, after: str | None = None, user: UserArg = None
+    ) -> Connection[DimensionPage]:
+        info.context.for_user(user)
         size = page_size(first, info.context.services.settings.api.max_page)
         offset = decode_cursor(after)
         views = await asyncio.to_thread(navigator(info).dimensions)
@@ -173,7 +183,8 @@ class MemoryQuery:
         return Connection.from_page(pages[offset : offset + size + 1], offset, size, lambda p: p, len(pages))
 
     @strawberry.field(description="One dimension and its concept pages.")
-    async def dimension(self, info: Info, id: strawberry.ID) -> DimensionResult:
+    async def dimension(self, info: Info, id: strawberry.ID, user: UserArg = None) -> DimensionResult:
+        info.context.for_user(user)
         views = await asyncio.to_thread(navigator(info).dimensions)
         for v in views:
             if v.id == str(id):
@@ -182,7 +193,8 @@ class MemoryQuery:
         return NotFound(message=f"no dimension {id!r} in this space", id=str(id))
 
     @strawberry.field(description="A concept page by key: the concept, its neighbours, aliases and propositions.")
-    async def concept(self, info: Info, key: str) -> ConceptPageResult:
+    async def concept(self, info: Info, key: str, user: UserArg = None) -> ConceptPageResult:
+        info.context.for_user(user)
         try:
             page = await asyncio.to_thread(navigator(info).concept_page, key, 1, 0)
         except NavigationNotFound:
@@ -190,7 +202,10 @@ class MemoryQuery:
         return await concept_page_of(info, page)
 
     @strawberry.field(description="Follow one type of link from a node (strongest first).")
-    async def follow(self, info: Info, node_id: strawberry.ID, link_type: LinkType, first: int = 20) -> FollowResult:
+    async def follow(
+        self, info: Info, node_id: strawberry.ID, link_type: LinkType, first: int = 20, user: UserArg = None
+    ) -> FollowResult:
+        info.context.for_user(user)
         size = page_size(first, info.context.services.settings.api.max_page)
         if await info.context.loaders.node.load(str(node_id)) is None:
             return NotFound(message=f"no node {node_id!r} in this space", id=str(node_id))
@@ -206,22 +221,24 @@ class MemoryQuery:
 
     @strawberry.field(description="An ingest job of this space.")
     async def job(self, info: Info, id: strawberry.ID) -> JobResult:
-        space = info.context.space
+        space = info.context.key_space
         try:
             status = await asyncio.to_thread(info.context.services.jobs.status, str(id))
         except UnknownJob:
             status = None
-        if status is None or status.space != space:  # another space's job does not exist for this caller
+        # Another space's job does not exist for this caller; its users' jobs are the space's.
+        if status is None or parent_space(status.space) != space:
             return NotFound(message=f"no job {id!r} in this space", id=str(id))
         return Job.of(status)
 
     @strawberry.field(description="How much the caller's space holds.")
-    async def stats(self, info: Info) -> SpaceStats:
+    async def stats(self, info: Info, user: UserArg = None) -> SpaceStats:
+        info.context.for_user(user)
         row = await asyncio.to_thread(info.context.reader.stats)
         return SpaceStats(space=info.context.space, **row)
 
     @strawberry.field(description="The API keys of the caller's space (never their secrets).")
     async def api_keys(self, info: Info) -> list[ApiKey]:
-        keys = await asyncio.to_thread(info.context.services.keys.keys, info.context.space)
+        keys = await asyncio.to_thread(info.context.services.keys.keys, info.context.key_space)
         info.context.extra_queries += 1
         return [ApiKey.of(k) for k in keys]

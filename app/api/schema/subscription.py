@@ -10,6 +10,7 @@ import strawberry
 from app.api.errors import NotFoundError
 from app.api.schema.job_types import Job
 from app.api.schema.nodes import Info
+from engram.scope import parent_space
 from workers.jobs import JobState, UnknownJob
 
 POLL_S = 0.25
@@ -20,7 +21,7 @@ MAX_FOLLOW_S = 3600
 class Subscription:
     @strawberry.subscription(description="Progress of an ingest job of this space: an event per change, then done.")
     async def job_progress(self, info: Info, id: strawberry.ID) -> AsyncGenerator[Job, None]:
-        space = info.context.space
+        space = info.context.key_space
         jobs = info.context.services.jobs
         last = None
         loop = asyncio.get_running_loop()
@@ -30,7 +31,7 @@ class Subscription:
                 status = await asyncio.to_thread(jobs.status, str(id))
             except UnknownJob:
                 status = None
-            if status is None or status.space != space:
+            if status is None or parent_space(status.space) != space:  # a user's job is the space's
                 raise NotFoundError(f"no job {id!r} in this space")
             snapshot = status.model_dump()
             if snapshot != last:

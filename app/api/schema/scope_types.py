@@ -1,0 +1,257 @@
+"""The app's view of its memory: users, sources and memories listed page by page, export in the ingest format, and
+the admin's deleteSpace (engram/scope.py, graph/scoped.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Any
+
+import strawberry
+from pydantic import ValidationError
+from strawberry.scalars import JSON
+
+from app.api.errors import InvalidArgument
+from app.api.pagination import Connection, decode_cursor, encode_cursor, page_size
+from app.api.schema.json import to_json
+from app.api.schema.nodes import Info
+from app.api.schema.outcomes import NotFound
+from app.api.schema.scope_args import UserArg
+from engram.ids import validate_space
+from engram.scope import ScopeFilter, memory_space
+from graph.admin import delete_space
+from graph.scoped import export_records
+
+EXPORT_MAX_SOURCES = 200  # sources per export page: a page is one JSONL string in one response
+
+
+@strawberry.enum(description="The kinds of memory `memories` lists.")
+class MemoryKind(StrEnum):
+    PROPOSITION = "proposition"
+    PRESCRIPTION = "prescription"
+    EPISODE = "episode"
+
+
+MetadataArg = Annotated[
+    JSON | None,
+    strawberry.argument(description="exact-match filter on metadata (a flat map); combined with the others by AND"),
+]
+AgentArg = Annotated[str | None, strawberry.argument(description="only what was made with this agent")]
+SessionArg = Annotated[str | None, strawberry.argument(description="only what was said in this session")]
+
+
+def scope_filter(agent: str | None, session: str | None, metadata: Any) -> ScopeFilter:
+    """The filter, or InvalidArgument naming the field at fault."""
+    try:
+        return ScopeFilter(agent=agent, session=session, metadata=metadata if metadata is not None else {})
+    except ValidationError as exc:
+        raise InvalidArgument(
+            "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
+        ) from exc
+
+
+@strawberry.type(description="A user of the space with a memory of their own.")
+class User:
+    user: str
+
+
+@strawberry.type(description="An ingested source: a conversation session, a document or a trajectory.")
+class ListedSource:
+    id: strawberry.ID
+    external_id: str = strawberry.field(description="the app's id: the record's, 'record/session' for a session")
+    kind: str
+    title: str
+    created_at: datetime | None
+    agent: str | None
+    session: str | None
+    metadata: JSON
+    episodes: int = strawberry.field(description="how many episodes (turns, passages, steps) it has")
+
+    @staticmethod
+    def of(row: dict[str, Any]) -> ListedSource:
+        return ListedSource(
+            id=strawberry.ID(row["id"]),
+            external_id=row["external_id"] or "",
+            kind=row["kind"] or "",
+            title=row.get("title") or "",
+            created_at=_native(row.get("created_at")),
+            agent=row.get("agent"),
+            session=row.get("session"),
+            metadata=to_json(row.get("metadata") or {}),
+            episodes=int(row["episodes"]),
+        )
+
+
+@strawberry.type(description="Where a memory comes from, in the app's ids.")
+class MemoryOrigin:
+    episode_id: strawberry.ID
+    episode_external_id: str
+    source_id: strawberry.ID | None
+    source_external_id: str | None
+
+
+@strawberry.type(description="One memory: a fact, a procedure or an episode, with where it comes from.")
+class Memory:
+    id: strawberry.ID
+    kind: MemoryKind
+    text: str
+    status: str = strawberry.field(description="active, or superseded by a later statement or a correction")
+    at: datetime | None = strawberry.field(description="when it was true or happened (else when it was recorded)")
+    valid_to: datetime | None
+    origins: list[MemoryOrigin]
+
+    @staticmethod
+    def of(row: dict[str, Any]) -> Memory:
+        return Memory(
+            id=strawberry.ID(row["id"]),
+            kind=MemoryKind(row["kind"]),
+            text=row.get("text") or "",
+            status=row.get("status") or "active",
+            at=_native(row.get("at")),
+            valid_to=_native(row.get("valid_to")),
+            origins=[
+                MemoryOrigin(
+                    episode_id=strawberry.ID(e["id"]),
+                    episode_external_id=e.get("external_id") or "",
+                    source_id=strawberry.ID(e["source"]["id"]) if e.get("source") else None,
+                    source_external_id=e["source"]["external_id"] if e.get("source") else None,
+                )
+                for e in row["episodes"]
+            ],
+        )
+
+
+@strawberry.type(description="A page of an export: JSONL in the ingest format, one record per line.")
+class ExportPage:
+    jsonl: str = strawberry.field(description="ingest it back (`ingest(input: {payload})` or `engram import`)")
+    records: int
+    sources: int = strawberry.field(description="sources on this page")
+    total_sources: int
+    end_cursor: str | None = strawberry.field(description="pass as `after` for the next page (null: the last)")
+
+
+def _native(value: Any) -> Any:
+    return value.to_native() if hasattr(value, "to_native") else value
+
+
+@strawberry.type
+class ScopeQuery:
+    @strawberry.field(description="The users of the caller's space who have a memory of their own.")
+    async def users(self, info: Info) -> list[User]:
+        space = info.context.key_space
+        found = await asyncio.to_thread(info.context.services.scoped.users, space)
+        info.context.extra_queries += 1
+        return [User(user=user) for user, _ in found]
+
+    @strawberry.field(description="The sources of a memory (its conversations' sessions, documents, trajectories).")
+    async def sources(
+        self,
+        info: Info,
+        user: UserArg = None,
+        agent: AgentArg = None,
+        session: SessionArg = None,
+        metadata: MetadataArg = None,
+        kind: Annotated[str | None, strawberry.argument(description="conversation, document or trajectory")] = None,
+        first: int = 20,
+        after: str | None = None,
+    ) -> Connection[ListedSource]:
+        space = info.context.for_user(user)
+        scope = scope_filter(agent, session, metadata)
+        size = page_size(first, info.context.services.settings.api.max_page)
+        offset = decode_cursor(after)
+        page = await asyncio.to_thread(info.context.services.scoped.sources, space, scope, kind, offset, size + 1)
+        info.context.extra_queries += 1
+        return Connection.from_page(page.rows, offset, size, ListedSource.of, page.total)
+
+    @strawberry.field(
+        description="A memory's memories, newest first: current facts and procedures, and the episodes they come "
+        "from, filtered by kind, time, agent, session and metadata."
+    )
+    async def memories(
+        self,
+        info: Info,
+        user: UserArg = None,
+        kinds: list[MemoryKind] | None = None,
+        agent: AgentArg = None,
+        session: SessionArg = None,
+        metadata: MetadataArg = None,
+        since: Annotated[datetime | None, strawberry.argument(description="from this time (inclusive)")] = None,
+        until: Annotated[datetime | None, strawberry.argument(description="before this time")] = None,
+        include_superseded: bool = False,
+        first: int = 20,
+        after: str | None = None,
+    ) -> Connection[Memory]:
+        space = info.context.for_user(user)
+        scope = scope_filter(agent, session, metadata)
+        size = page_size(first, info.context.services.settings.api.max_page)
+        offset = decode_cursor(after)
+        wanted = [k.value for k in (kinds or [MemoryKind.PROPOSITION, MemoryKind.PRESCRIPTION])]
+        page = await asyncio.to_thread(
+            info.context.services.scoped.memories, space, scope, wanted, since, until, include_superseded, offset,
+            size + 1,
+        )  # fmt: skip
+        info.context.extra_queries += 1
+        return Connection.from_page(page.rows, offset, size, Memory.of, page.total)
+
+    @strawberry.field(
+        description="A memory (or what matches agent, session and metadata in it) as JSONL in the ingest format, "
+        "page by page: ingesting the pages into an empty memory writes the same sources, episodes and ids."
+    )
+    async def export(
+        self,
+        info: Info,
+        user: UserArg = None,
+        agent: AgentArg = None,
+        session: SessionArg = None,
+        metadata: MetadataArg = None,
+        first: Annotated[int, strawberry.argument(description=f"sources per page (1-{EXPORT_MAX_SOURCES})")] = 100,
+        after: str | None = None,
+    ) -> ExportPage:
+        space = info.context.for_user(user)
+        scope = scope_filter(agent, session, metadata)
+        size = page_size(first, EXPORT_MAX_SOURCES)
+        offset = decode_cursor(after)
+        page = await asyncio.to_thread(info.context.services.scoped.export_page, space, scope, offset, size)
+        info.context.extra_queries += 1
+        records = list(export_records(page.rows, user))
+        more = offset + len(page.rows) < page.total
+        return ExportPage(
+            jsonl="".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records),
+            records=len(records),
+            sources=len(page.rows),
+            total_sources=page.total,
+            end_cursor=encode_cursor(offset + len(page.rows) - 1) if more and page.rows else None,
+        )
+
+
+@strawberry.type(description="A space deleted with every user's memory in it.")
+class SpaceDeleted:
+    space: str
+    users: int = strawberry.field(description="users' memories deleted with it")
+
+
+DeleteSpacePayload = Annotated[SpaceDeleted | NotFound, strawberry.union("DeleteSpacePayload")]
+
+
+@strawberry.type
+class ScopeMutation:
+    @strawberry.mutation(
+        description="Admin only: delete a space, every user's memory in it and its API keys. Cannot be undone."
+    )
+    async def delete_space(self, info: Info, name: str) -> DeleteSpacePayload:
+        info.context.require_admin()
+        try:
+            validate_space(name)
+        except ValueError as exc:
+            raise InvalidArgument(str(exc)) from exc
+        services = info.context.services
+        users = await asyncio.to_thread(services.scoped.users, name)
+        exists = await asyncio.to_thread(services.scoped.exists, name)
+        if not exists and not users:
+            return NotFound(message=f"no space {name!r}", id=name)
+        for _, partition in users:
+            await asyncio.to_thread(delete_space, services.driver, services.database, partition)
+        await asyncio.to_thread(delete_space, services.driver, services.database, memory_space(name, None))
+        return SpaceDeleted(space=name, users=len(users))
