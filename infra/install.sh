@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Engram needs, idempotently: quick when everything is already there.
-#   - Debian packages: Java 17, Maven, redis-server, Chromium + chromedriver (only when missing)
+#   - Debian packages: Java 17, Maven, redis-server, curl, jq, Chromium + chromedriver (only when missing)
 #   - a Python 3.11 virtualenv at $ENGRAM_VENV with the project (reinstalled when pyproject.toml changes)
 #   - the embedding model's ONNX export in that virtualenv (re-exported when the weights or libraries change)
 #   - the Neo4j server home assembled from Maven Central (re-assembled when infra/neo4j/pom.xml changes)
@@ -21,6 +21,7 @@ if ! command -v java >/dev/null || [ "$(java_major)" -lt 17 ]; then apt_install 
 command -v mvn >/dev/null || apt_install maven
 command -v redis-server >/dev/null || apt_install redis-server
 command -v curl >/dev/null || apt_install curl
+command -v jq >/dev/null || apt_install jq  # the README's quickstart reads GraphQL answers with it
 # Headless Chromium and its WebDriver for the Neo4j Browser test (tests/e2e/test_browser.py).
 { command -v chromium >/dev/null && command -v chromedriver >/dev/null; } || apt_install chromium chromium-driver
 
