@@ -99,6 +99,20 @@ def cosines(vectors: NDArray[np.float32], reference: NDArray[np.float32]) -> dic
     }
 
 
+def neighbour_overlap(vectors: NDArray[np.float32], reference: NDArray[np.float32], queries: int, k: int = 10) -> float:
+    """Mean share of torch's k nearest texts (by cosine, the query itself left out) that the backend's vectors also
+    put in their k nearest, over the first `queries` texts: what the vectors do to a dense ranking."""
+    shared = 0
+    for row in range(min(queries, len(vectors))):
+        found = []
+        for space in (vectors, reference):
+            scores = space @ space[row]
+            scores[row] = -np.inf
+            found.append(set(np.argpartition(-scores, k)[:k].tolist()))
+        shared += len(found[0] & found[1])
+    return round(shared / (k * min(queries, len(vectors))), 4)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--texts", type=int, default=10_000, help="real texts for the agreement check")
@@ -108,6 +122,7 @@ def main() -> None:
     parser.add_argument("--batch-tokens", default="1024,4096", help="other batch_tokens to time (onnx-fp32 and torch, "
                         "all threads) besides the default; empty: none")  # fmt: skip
     parser.add_argument("--backends", default=",".join(BACKENDS), help="comma-separated, from " + ", ".join(BACKENDS))
+    parser.add_argument("--neighbour-queries", type=int, default=2000, help="texts whose 10 nearest are compared")
     parser.add_argument("--seed", type=int, default=48)
     parser.add_argument("--name", default="embedding", help="results file name (bench/results/NAME.json)")
     args = parser.parse_args()
@@ -161,6 +176,12 @@ def main() -> None:
         full_seconds[name], vectors[name] = timed(models[(name, most)], texts, most)
         print(f"{name}: {len(texts)} texts in {full_seconds[name]:.1f} s", flush=True)
     agreement = {name: cosines(vectors[name], vectors[REFERENCE]) for name in names if name != REFERENCE}
+    for name in agreement:
+        # Queries spread over the sources (texts are grouped by source).
+        spread = np.random.default_rng(args.seed).permutation(len(texts))[: args.neighbour_queries]
+        agreement[name]["top10_neighbour_overlap"] = neighbour_overlap(
+            vectors[name][spread], vectors[REFERENCE][spread], len(spread)
+        )
     by_source: dict[str, dict[str, float]] = {}
     start = 0
     for source, group in sources.items():
