@@ -1,8 +1,10 @@
 """Procedural knowledge from agent trajectories.
 
-A trajectory is cut into segments where the embeddings of consecutive subgoals fall below a similarity
-threshold; each segment becomes one Intent (what was being attempted) and one Prescription (the actions
-that did it), with a 1-10 return score from the segment's rewards.
+A trajectory is one procedure (docs/procedures.md): its task is the Intent, and one Prescription holds all its
+actions in order, with a 1-10 return score from its rewards. The steps are cut into segments where the embeddings of
+consecutive subgoals fall below a similarity threshold; the segments are the prescription's ordered parts (the
+subgoal each pursued and where it ends), not procedures of their own: a subgoal is a stage of the task, and as a
+procedure apart it competed with the whole and lost the order of the stages.
 """
 
 from __future__ import annotations
@@ -83,3 +85,60 @@ def segment_trajectory(
             previous_vector = vector
     segments.append(Segment(intent, current))
     return segments
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """A whole trajectory: its task, and the segments of its steps as ordered parts."""
+
+    task: str
+    parts: list[Segment]
+
+    @property
+    def steps(self) -> list[StepView]:
+        return [step for part in self.parts for step in part.steps]
+
+    @property
+    def return_score(self) -> float:
+        return Segment(self.task, self.steps).return_score
+
+    @property
+    def part_intents(self) -> list[str]:
+        return [part.intent for part in self.parts]
+
+    @property
+    def part_ends(self) -> list[int]:
+        """Where each part ends in `steps` (exclusive): part i is steps[ends[i-1]:ends[i]]."""
+        ends, end = [], 0
+        for part in self.parts:
+            end += len(part.steps)
+            ends.append(end)
+        return ends
+
+    def _subgoals(self) -> list[str]:
+        """The parts' own goals: those that say more than the task."""
+        return [intent for intent in dict.fromkeys(self.part_intents) if intent != self.task]
+
+    def prescription_terms(self) -> str:
+        """The task, then the words of the subgoals, actions and observations, each once (Segment.prescription_terms
+        says why): a subgoal names a stage of the procedure as its actions do. Without subgoals, a segment's terms."""
+        steps = [*self._subgoals(), *(s.action for s in self.steps), *(s.observation for s in self.steps)]
+        return f"{self.task} {distinct_words(' ; '.join(steps))}"
+
+    def prescription_text(self) -> str:
+        """The task, then each part's subgoal before its steps ("To <task>: <subgoal>: 1. a; 2. b. Then <subgoal>:
+        3. c"), steps numbered through the whole; a part pursuing the task itself has no heading."""
+        pieces, number = [], 1
+        for index, part in enumerate(self.parts):
+            actions = "; ".join(f"{number + i}. {s.action}" for i, s in enumerate(part.steps))
+            number += len(part.steps)
+            heading = "" if part.intent == self.task else f"{part.intent}: "
+            pieces.append(("Then " if index else "") + heading + actions)
+        return f"To {self.task}: " + ". ".join(pieces)
+
+
+def whole_procedure(
+    task: str, steps: Sequence[StepView], subgoal_vectors: NDArray[np.float32], threshold: float = 0.6
+) -> Procedure:
+    """The trajectory as one procedure for its task, its subgoal segments (segment_trajectory) as its parts."""
+    return Procedure(task, segment_trajectory(task, steps, subgoal_vectors, threshold))

@@ -147,21 +147,23 @@ def test_a_document_passage_is_read_under_its_title(driver: neo4j.Driver, space:
     assert episode["text"] == f"Alfercam Museum\n{text}"
 
 
-def test_trajectory_segments_become_intents_and_prescriptions(
+def test_a_trajectory_becomes_one_prescription_solving_its_task_with_its_segments_as_parts(
     driver: neo4j.Driver, space: str, trajectory: dict[str, Any]
 ) -> None:
     ingest(space, [trajectory])
     found = rows(
         driver,
         "MATCH (p:Prescription {space: $s})-[:SOLVES]->(i:Intent), (p)-[:PROVEN_BY]->(e:Episode) "
-        "RETURN i.text AS intent, p.return_score AS score, p.steps AS steps, collect(e.external_id) AS episodes "
-        "ORDER BY intent",
+        "RETURN i.text AS intent, p.return_score AS score, p.steps AS steps, p.part_intents AS parts, "
+        "p.part_ends AS ends, collect(e.external_id) AS episodes",
         s=space,
     )
-    assert [f["intent"] for f in found] == ["find ingredients for pasta", "plan the holiday trip"]
-    assert found[0]["steps"] == ["open the fridge", "take tomatoes and basil"]
-    assert sorted(found[1]["episodes"]) == ["step-2", "step-3"]
-    assert found[1]["score"] > found[0]["score"] > 5.5  # reward 1.0 beats 0.5 beats none
+    assert [f["intent"] for f in found] == ["prepare dinner"]
+    (whole,) = found
+    assert whole["steps"] == [s["action"] for s in trajectory["steps"]]
+    assert whole["parts"] == ["find ingredients for pasta", "plan the holiday trip"] and whole["ends"] == [2, 4]
+    assert sorted(whole["episodes"]) == ["step-0", "step-1", "step-2", "step-3"]
+    assert whole["score"] > 5.5  # rewarded steps
 
 
 def test_progress_is_recorded_per_stage(space: str, conversation: dict[str, Any]) -> None:

@@ -1,4 +1,4 @@
-"""Stage 2: episodes -> propositions with assimilated concept keys; trajectory segments -> intents and
+"""Stage 2: episodes -> propositions with assimilated concept keys; trajectories -> intents and whole
 prescriptions. Deterministic ids make a re-run produce the same nodes."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from engram.extraction.assimilation import Assimilator, SchemaKey
 from engram.extraction.base import EpisodeContext, PropositionExtractor
-from engram.extraction.trajectory import StepView, segment_trajectory
+from engram.extraction.trajectory import StepView, whole_procedure
 from engram.ids import normalize_text, stable_id
 from engram.models import Concept, Episode, Intent, Prescription, Proposition, SourceKind
 from workers.pipeline.standardize import StandardizedBatch
@@ -91,6 +91,7 @@ def extract_propositions(
 def extract_procedures(
     batch: StandardizedBatch, embed: EmbedFn, threshold: float = SEGMENT_SIMILARITY
 ) -> tuple[list[Intent], list[Prescription]]:
+    """One prescription per trajectory, solving its task, with its subgoal segments as ordered parts."""
     episodes: dict[str, Episode] = {e.id: e for e in batch.episodes}
     intents: dict[str, Intent] = {}
     prescriptions: list[Prescription] = []
@@ -98,23 +99,25 @@ def extract_procedures(
         steps = [episodes[i] for i in plan.episode_ids]
         views = [StepView(e.id, e.action, e.subgoal, e.reward, e.observation) for e in steps]
         vectors = embed([e.subgoal or plan.task for e in steps])
-        for index, segment in enumerate(segment_trajectory(plan.task, views, vectors, threshold)):
-            intent = Intent(
-                space=batch.space, id=stable_id("int", batch.space, normalize_text(segment.intent)), text=segment.intent
+        procedure = whole_procedure(plan.task, views, vectors, threshold)
+        intent = Intent(space=batch.space, id=stable_id("int", batch.space, normalize_text(plan.task)), text=plan.task)
+        intents.setdefault(intent.id, intent)
+        prescriptions.append(
+            Prescription(
+                space=batch.space,
+                # The id the first segment had when segments were procedures of their own: a re-ingest of a
+                # trajectory written then replaces it in place (ingest/retire_replaced_prescriptions takes the rest).
+                id=stable_id("pre", plan.source_id, "0"),
+                text=procedure.prescription_text(),
+                terms=procedure.prescription_terms(),
+                intent_id=intent.id,
+                steps=[s.action for s in procedure.steps],
+                part_intents=procedure.part_intents,
+                part_ends=procedure.part_ends,
+                return_score=procedure.return_score,
+                episode_ids=[s.episode_id for s in procedure.steps],
             )
-            intents.setdefault(intent.id, intent)
-            prescriptions.append(
-                Prescription(
-                    space=batch.space,
-                    id=stable_id("pre", plan.source_id, str(index)),
-                    text=segment.prescription_text(),
-                    terms=segment.prescription_terms(),
-                    intent_id=intent.id,
-                    steps=[s.action for s in segment.steps],
-                    return_score=segment.return_score,
-                    episode_ids=[s.episode_id for s in segment.steps],
-                )
-            )
+        )
     return list(intents.values()), prescriptions
 
 

@@ -99,10 +99,27 @@ class Proposition(Node):
         return [Concept.from_row(row) for row in await info.context.loaders.concepts.load(str(self.id))]
 
 
-@strawberry.type(description="A reusable procedure ('knowing how') that solves an intent.")
+@strawberry.type(description="One ordered part of a procedure: a subgoal of its trajectory and the steps pursuing it.")
+class PrescriptionPart:
+    order: int = strawberry.field(description="0 for the first part")
+    intent: str = strawberry.field(description="the subgoal it pursues (the task itself where none was given)")
+    steps: list[str]
+
+
+def prescription_parts(row: Row) -> list[PrescriptionPart]:
+    """The parts stored as two lists (engram/models.py Prescription); none for a prescription written without."""
+    steps, parts, start = list(row.get("steps") or []), [], 0
+    for order, (intent, end) in enumerate(zip(row.get("part_intents") or [], row.get("part_ends") or [], strict=True)):
+        parts.append(PrescriptionPart(order=order, intent=intent, steps=steps[start:end]))
+        start = end
+    return parts
+
+
+@strawberry.type(description="A reusable procedure ('knowing how') that solves an intent: a whole trajectory.")
 class Prescription(Node):
     text: str
-    steps: list[str]
+    steps: list[str] = strawberry.field(description="every step, in order")
+    parts: list[PrescriptionPart] = strawberry.field(description="the steps by subgoal, in order")
     return_score: float = strawberry.field(description="1-10, from the rewards of the trajectory")
     intent_id: strawberry.ID
 
@@ -112,6 +129,7 @@ class Prescription(Node):
             id=strawberry.ID(row["id"]),
             text=row.get("text") or "",
             steps=list(row.get("steps") or []),
+            parts=prescription_parts(row),
             return_score=float(row.get("return_score") or 1.0),
             intent_id=strawberry.ID(row.get("intent_id") or ""),
         )

@@ -75,6 +75,11 @@ def rank(run: RecallRun) -> list[Ranked]:
     oldest, newest = (min(times), max(times)) if times else (None, None)
     w = config.value
     ceiling = prescription_ceiling(config.list_weights, config.rrf_k)
+    # Activation spreads over concepts, which a prescription does not mention: its 0 there is a part it lacks, not a
+    # low one (it put a fact sharing one word before the one matching procedure). A procedure is scored on the parts it
+    # has, over the weight they hold, so on the scale of an item scored on all.
+    total_weight = w.relevance + w.similarity + w.activation + w.confidence + w.importance + w.recency
+    unactivated_scale = total_weight / (total_weight - w.activation) if total_weight > w.activation else 1.0
     items = []
     for fused_rank, candidate in pool:
         if candidate.id not in rows:
@@ -90,14 +95,14 @@ def rank(run: RecallRun) -> list[Ranked]:
         }
         # Prescription rows carry no count (focus 1): a prescription is its trajectory's one lesson, on its own scale.
         components["focus"] = focus(int(row.get("statements", 1)), w.focus, w.focus_after)
-        score = components["focus"] * (
-            w.relevance * components["relevance"]
-            + w.similarity * components["similarity"]
-            + w.activation * components["activation"]
-            + w.confidence * components["confidence"]
-            + w.importance * components["importance"]
-            + w.recency * components["recency"]
-        )
+        weighed = w.relevance * components["relevance"] + w.similarity * components["similarity"]
+        weighed += w.confidence * components["confidence"] + w.importance * components["importance"]
+        weighed += w.recency * components["recency"]
+        if candidate.kind is ItemKind.PRESCRIPTION:
+            weighed *= unactivated_scale
+        else:
+            weighed += w.activation * components["activation"]
+        score = components["focus"] * weighed
         items.append(
             Ranked(
                 id=candidate.id,
