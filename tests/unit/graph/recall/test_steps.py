@@ -227,6 +227,24 @@ def test_rank_scores_every_candidate_best_first_with_its_components(make_run: Ma
     assert [p.episode_id for p in salmon.provenance] == ["e4"] and salmon.provenance[0].speaker == ALICE
 
 
+def test_rank_scores_a_prescription_on_the_parts_it_has(make_run: MakeRun) -> None:
+    """Activation spreads over concepts, which prescriptions do not mention: a prescription's score leaves it out and
+    is scaled by the share of the weight the other parts hold; every other item is scored on all parts."""
+    run = perform(make_run("How do I make a cup of tea?"), Route(), Together(Seed(), Abstract()), Rank())
+    w = run.config.value
+    total = w.relevance + w.similarity + w.activation + w.confidence + w.importance + w.recency
+    assert {item.kind for item in run.ranked} >= {ItemKind.PRESCRIPTION, ItemKind.PROPOSITION}
+    for item in run.ranked:
+        c = item.components
+        parts = sum(getattr(w, name) * c[name] for name in ("relevance", "similarity", "confidence", "importance"))
+        parts += w.recency * c["recency"]
+        if item.kind is ItemKind.PRESCRIPTION:
+            expected = c["focus"] * parts * total / (total - w.activation) * c["goal_fit"]
+        else:
+            expected = c["focus"] * (parts + w.activation * c["activation"])
+        assert item.score == pytest.approx(expected, abs=1e-5), item.id
+
+
 def test_rank_breaks_a_tie_by_id(make_run: MakeRun, graph: MemoryGraph) -> None:
     graph.add_episode("x1", "Rex chased a ball", source="x")
     graph.add_episode("x2", "Rex chased a ball", source="y")
@@ -733,6 +751,7 @@ def test_the_pipeline_declares_its_steps_in_order() -> None:
         "mmr",
         "newer restatements first",
         "latest version first",
+        "in span first",
         "relevance",
         "prune",
     ]
