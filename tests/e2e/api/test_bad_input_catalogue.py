@@ -1,6 +1,6 @@
 """The bad-input catalogue: every entry is tried against the real service (GraphQL in-process, the `engram` CLI,
-files), answered with a clear error, and writes nothing. The README's table ("Bad input: the catalogue") lists the
-same entries; a test keeps the two equal."""
+files), answered with a clear error, and writes nothing. The table in docs/api.md ("Bad input: the catalogue")
+lists the same entries; a test keeps the two equal."""
 
 from __future__ import annotations
 
@@ -43,8 +43,8 @@ class Probe:
 @dataclass(frozen=True)
 class BadInput:
     surface: str  # GraphQL, CLI or file
-    given: str  # what is sent, in a few words (the README's "input" column)
-    answer: str  # a fragment of the error the caller reads (the README's "answer" column)
+    given: str  # what is sent, in a few words (the table's "input" column, docs/api.md)
+    answer: str  # a fragment of the error the caller reads (the table's "answer" column)
     run: Callable[[Probe], str]  # sends it; returns the whole answer (HTTP status and body, or CLI output)
 
 
@@ -234,14 +234,14 @@ def test_each_bad_input_gets_a_clear_answer_and_writes_nothing(
     assert [k.model_dump() for k in ApiKeyStore(driver, "neo4j").keys(space)] == keys_before  # none revoked either
 
 
-def _readme_rows() -> list[tuple[str, str, str]]:
-    text = (PROJECT_ROOT / "README.md").read_text()
+def _documented_rows() -> list[tuple[str, str, str]]:
+    text = (PROJECT_ROOT / "docs" / "api.md").read_text()
     section = text.split("### Bad input: the catalogue", 1)[1].split("\n#", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| surface")]
     cells = [[cell.strip().strip("`") for cell in row.strip("|").split(" | ")] for row in rows]
     return [(c[0], c[1], c[2]) for c in cells if not re.fullmatch(r"-+", c[0])]
 
 
-def test_the_readme_lists_the_catalogue() -> None:
+def test_the_api_docs_list_the_catalogue() -> None:
     assert len(CATALOGUE) >= 30
-    assert _readme_rows() == [(e.surface, e.given, e.answer) for e in CATALOGUE]
+    assert _documented_rows() == [(e.surface, e.given, e.answer) for e in CATALOGUE]
