@@ -37,6 +37,11 @@ from .create_space import (
     CreateSpaceCreateSpaceSpaceCreatedKeyKey,
     CreateSpaceCreateSpaceSpaceExists,
 )
+from .delete_space import (
+    DeleteSpace,
+    DeleteSpaceDeleteSpaceNotFound,
+    DeleteSpaceDeleteSpaceSpaceDeleted,
+)
 from .dimensions import (
     Dimensions,
     DimensionsDimensions,
@@ -54,6 +59,7 @@ from .enums import (
     JobState,
     KnowledgeStatus,
     LinkType,
+    MemoryKind,
     MemoryType,
 )
 from .exceptions import (
@@ -63,6 +69,7 @@ from .exceptions import (
     GraphQLClientHttpError,
     GraphQLClientInvalidResponseError,
 )
+from .export import Export, ExportExport
 from .follow import (
     Follow,
     FollowFollowLinks,
@@ -86,11 +93,21 @@ from .ingest import (
     Ingest,
     IngestIngestInvalidInput,
     IngestIngestJob,
+    IngestIngestJobSources,
+    IngestIngestJobSourcesEpisodes,
     IngestIngestOverBudget,
 )
 from .input_types import CorrectInput, ForgetInput, IngestInput
 from .job import Job, JobJobJob, JobJobNotFound
 from .job_progress import JobProgress, JobProgressJobProgress
+from .memories import (
+    Memories,
+    MemoriesMemories,
+    MemoriesMemoriesEdges,
+    MemoriesMemoriesEdgesNode,
+    MemoriesMemoriesEdgesNodeOrigins,
+    MemoriesMemoriesPageInfo,
+)
 from .recall import (
     Recall,
     RecallRecallInvalidInput,
@@ -103,6 +120,14 @@ from .recall import (
     RecallRecallRecallItemsProvenance,
     RecallRecallRecallSources,
     RecallRecallRecallTrace,
+)
+from .remember import (
+    Remember,
+    RememberRememberInvalidInput,
+    RememberRememberJob,
+    RememberRememberJobSources,
+    RememberRememberJobSourcesEpisodes,
+    RememberRememberOverBudget,
 )
 from .revoke_api_key import (
     RevokeApiKey,
@@ -120,7 +145,15 @@ from .source_episodes import (
     SourceEpisodesNodeSourceEpisodesEdgesNodeKnowledgeProposition,
     SourceEpisodesNodeSourceEpisodesPageInfo,
 )
+from .sources import (
+    Sources,
+    SourcesSources,
+    SourcesSourcesEdges,
+    SourcesSourcesEdgesNode,
+    SourcesSourcesPageInfo,
+)
 from .stats import Stats, StatsStats
+from .users import Users, UsersUsers
 from .base_client import BaseClient
 from .sync_client import EngramClient
 
@@ -161,6 +194,9 @@ __all__ = [
     "CreateSpaceCreateSpaceSpaceCreatedKey",
     "CreateSpaceCreateSpaceSpaceCreatedKeyKey",
     "CreateSpaceCreateSpaceSpaceExists",
+    "DeleteSpace",
+    "DeleteSpaceDeleteSpaceNotFound",
+    "DeleteSpaceDeleteSpaceSpaceDeleted",
     "Dimensions",
     "DimensionsDimensions",
     "DimensionsDimensionsEdges",
@@ -170,6 +206,8 @@ __all__ = [
     "DimensionsDimensionsEdgesNodeConceptsEdgesNode",
     "DimensionsDimensionsEdgesNodeConceptsEdgesNodeConcept",
     "DimensionsDimensionsEdgesNodeDimension",
+    "Export",
+    "ExportExport",
     "Follow",
     "FollowFollowLinks",
     "FollowFollowLinksLinks",
@@ -194,6 +232,8 @@ __all__ = [
     "Ingest",
     "IngestIngestInvalidInput",
     "IngestIngestJob",
+    "IngestIngestJobSources",
+    "IngestIngestJobSourcesEpisodes",
     "IngestIngestOverBudget",
     "IngestInput",
     "InputFormat",
@@ -205,6 +245,13 @@ __all__ = [
     "JobState",
     "KnowledgeStatus",
     "LinkType",
+    "Memories",
+    "MemoriesMemories",
+    "MemoriesMemoriesEdges",
+    "MemoriesMemoriesEdgesNode",
+    "MemoriesMemoriesEdgesNodeOrigins",
+    "MemoriesMemoriesPageInfo",
+    "MemoryKind",
     "MemoryType",
     "Recall",
     "RecallRecallInvalidInput",
@@ -217,6 +264,12 @@ __all__ = [
     "RecallRecallRecallItemsProvenance",
     "RecallRecallRecallSources",
     "RecallRecallRecallTrace",
+    "Remember",
+    "RememberRememberInvalidInput",
+    "RememberRememberJob",
+    "RememberRememberJobSources",
+    "RememberRememberJobSourcesEpisodes",
+    "RememberRememberOverBudget",
     "RevokeApiKey",
     "RevokeApiKeyRevokeApiKeyApiKey",
     "RevokeApiKeyRevokeApiKeyNotFound",
@@ -229,7 +282,14 @@ __all__ = [
     "SourceEpisodesNodeSourceEpisodesEdgesNodeKnowledgePrescription",
     "SourceEpisodesNodeSourceEpisodesEdgesNodeKnowledgeProposition",
     "SourceEpisodesNodeSourceEpisodesPageInfo",
+    "Sources",
+    "SourcesSources",
+    "SourcesSourcesEdges",
+    "SourcesSourcesEdgesNode",
+    "SourcesSourcesPageInfo",
     "Stats",
     "StatsStats",
     "Upload",
+    "Users",
+    "UsersUsers",
 ]

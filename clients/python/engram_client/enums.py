@@ -39,6 +39,12 @@ class LinkType(str, Enum):
     SOLVES = "SOLVES"
 
 
+class MemoryKind(str, Enum):
+    PROPOSITION = "PROPOSITION"
+    PRESCRIPTION = "PRESCRIPTION"
+    EPISODE = "EPISODE"
+
+
 class MemoryType(str, Enum):
     EPISODIC = "EPISODIC"
     SEMANTIC = "SEMANTIC"

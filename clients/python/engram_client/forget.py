@@ -1,4 +1,4 @@
-from typing import Literal, Union
+from typing import Literal, Optional, Union
 
 from pydantic import Field
 
@@ -19,11 +19,14 @@ class ForgetForgetForgotten(BaseModel):
     intent_ids: list[str] = Field(alias="intentIds")
     concepts_removed: int = Field(alias="conceptsRemoved")
     not_found: list[str] = Field(alias="notFound")
+    episodes_removed: Optional[int] = Field(alias="episodesRemoved")
+    knowledge_removed: Optional[int] = Field(alias="knowledgeRemoved")
 
 
 class ForgetForgetInvalidInput(BaseModel):
     typename__: Literal["InvalidInput"] = Field(alias="__typename")
     message: str
+    problems: list[str]
 
 
 class ForgetForgetOverBudget(BaseModel):

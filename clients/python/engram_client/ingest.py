@@ -16,6 +16,19 @@ class IngestIngestJob(BaseModel):
     typename__: Literal["Job"] = Field(alias="__typename")
     id: str
     state: JobState
+    sources: list["IngestIngestJobSources"]
+
+
+class IngestIngestJobSources(BaseModel):
+    id: str
+    external_id: str = Field(alias="externalId")
+    kind: str
+    episodes: list["IngestIngestJobSourcesEpisodes"]
+
+
+class IngestIngestJobSourcesEpisodes(BaseModel):
+    id: str
+    external_id: str = Field(alias="externalId")
 
 
 class IngestIngestInvalidInput(BaseModel):
@@ -32,3 +45,5 @@ class IngestIngestOverBudget(BaseModel):
 
 
 Ingest.model_rebuild()
+IngestIngestJob.model_rebuild()
+IngestIngestJobSources.model_rebuild()

@@ -18,12 +18,20 @@ class CorrectInput(BaseModel):
 
 
 class ForgetInput(BaseModel):
-    """What to forget. Knowledge proven only by forgotten episodes goes with them."""
+    """What to forget: ids (internal, or the app's own given at ingest), or what matches agent, session and metadata. Knowledge proven only by forgotten episodes goes with them."""
 
     episode_ids: list[str] = Field(alias="episodeIds", default_factory=lambda: [])
+    "episode ids, the app's turn ids ('s2-3', refused where several sources have it) or 'record/session/turn'"
     source_ids: list[str] = Field(alias="sourceIds", default_factory=lambda: [])
+    "source ids, or the app's record ids ('client-chat': every session of it) or 'record/session'"
     knowledge_ids: list[str] = Field(alias="knowledgeIds", default_factory=lambda: [])
     "propositions or prescriptions themselves (their episodes stay)"
+    agent: Optional[str] = None
+    "forget what was made with this agent"
+    session: Optional[str] = None
+    "forget what was said in this session"
+    metadata: Optional[Any] = None
+    "forget what carries this metadata (exact)"
 
 
 class IngestInput(BaseModel):

@@ -8,16 +8,22 @@ from .concept_page import ConceptPage
 from .correct import Correct
 from .create_api_key import CreateApiKey
 from .create_space import CreateSpace
+from .delete_space import DeleteSpace
 from .dimensions import Dimensions
-from .enums import ApiKeyRole, LinkType, MemoryType
+from .enums import ApiKeyRole, LinkType, MemoryKind, MemoryType
+from .export import Export
 from .follow import Follow
 from .forget import Forget
 from .ingest import Ingest
 from .job import Job
+from .memories import Memories
 from .recall import Recall
+from .remember import Remember
 from .revoke_api_key import RevokeApiKey
 from .source_episodes import SourceEpisodes
+from .sources import Sources
 from .stats import Stats
+from .users import Users
 
 
 def gql(q: str) -> str:
@@ -99,11 +105,12 @@ class EngramClient(BaseClient):
         key: str,
         first: Union[Optional[int], UnsetType] = UNSET,
         after: Union[Optional[str], UnsetType] = UNSET,
+        user: Union[Optional[str], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> ConceptPage:
         query = gql("""
-            query ConceptPage($key: String!, $first: Int = 10, $after: String) {
-              concept(key: $key) {
+            query ConceptPage($key: String!, $first: Int = 10, $after: String, $user: String) {
+              concept(key: $key, user: $user) {
                 __typename
                 ... on ConceptPage {
                   concept {
@@ -148,7 +155,12 @@ class EngramClient(BaseClient):
               }
             }
             """)
-        variables: dict[str, object] = {"key": key, "first": first, "after": after}
+        variables: dict[str, object] = {
+            "key": key,
+            "first": first,
+            "after": after,
+            "user": user,
+        }
         response = self.execute(
             query=query, operation_name="ConceptPage", variables=variables, **kwargs
         )
@@ -161,12 +173,14 @@ class EngramClient(BaseClient):
         text: str,
         valid_from: Union[Optional[datetime], UnsetType] = UNSET,
         reason: Union[Optional[str], UnsetType] = UNSET,
+        user: Union[Optional[str], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Correct:
         query = gql("""
-            mutation Correct($propositionId: ID!, $text: String!, $validFrom: DateTime, $reason: String = "") {
+            mutation Correct($propositionId: ID!, $text: String!, $validFrom: DateTime, $reason: String = "", $user: String) {
               correct(
                 input: {propositionId: $propositionId, text: $text, validFrom: $validFrom, reason: $reason}
+                user: $user
               ) {
                 __typename
                 ... on Corrected {
@@ -197,6 +211,7 @@ class EngramClient(BaseClient):
             "text": text,
             "validFrom": valid_from,
             "reason": reason,
+            "user": user,
         }
         response = self.execute(
             query=query, operation_name="Correct", variables=variables, **kwargs
@@ -237,10 +252,34 @@ class EngramClient(BaseClient):
         data = self.get_data(response)
         return CreateSpace.model_validate(data)
 
-    def dimensions(self, **kwargs: Any) -> Dimensions:
+    def delete_space(self, name: str, **kwargs: Any) -> DeleteSpace:
         query = gql("""
-            query Dimensions {
-              dimensions(first: 10) {
+            mutation DeleteSpace($name: String!) {
+              deleteSpace(name: $name) {
+                __typename
+                ... on SpaceDeleted {
+                  space
+                  users
+                }
+                ... on NotFound {
+                  message
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {"name": name}
+        response = self.execute(
+            query=query, operation_name="DeleteSpace", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return DeleteSpace.model_validate(data)
+
+    def dimensions(
+        self, user: Union[Optional[str], UnsetType] = UNSET, **kwargs: Any
+    ) -> Dimensions:
+        query = gql("""
+            query Dimensions($user: String) {
+              dimensions(first: 10, user: $user) {
                 totalCount
                 edges {
                   node {
@@ -264,17 +303,65 @@ class EngramClient(BaseClient):
               }
             }
             """)
-        variables: dict[str, object] = {}
+        variables: dict[str, object] = {"user": user}
         response = self.execute(
             query=query, operation_name="Dimensions", variables=variables, **kwargs
         )
         data = self.get_data(response)
         return Dimensions.model_validate(data)
 
-    def follow(self, node_id: str, link_type: LinkType, **kwargs: Any) -> Follow:
+    def export(
+        self,
+        first: int,
+        user: Union[Optional[str], UnsetType] = UNSET,
+        agent: Union[Optional[str], UnsetType] = UNSET,
+        session: Union[Optional[str], UnsetType] = UNSET,
+        metadata: Union[Optional[Any], UnsetType] = UNSET,
+        after: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> Export:
         query = gql("""
-            query Follow($nodeId: ID!, $linkType: LinkType!) {
-              follow(nodeId: $nodeId, linkType: $linkType) {
+            query Export($user: String, $agent: String, $session: String, $metadata: JSON, $first: Int! = 100, $after: String) {
+              export(
+                user: $user
+                agent: $agent
+                session: $session
+                metadata: $metadata
+                first: $first
+                after: $after
+              ) {
+                jsonl
+                records
+                sources
+                totalSources
+                endCursor
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "user": user,
+            "agent": agent,
+            "session": session,
+            "metadata": metadata,
+            "first": first,
+            "after": after,
+        }
+        response = self.execute(
+            query=query, operation_name="Export", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Export.model_validate(data)
+
+    def follow(
+        self,
+        node_id: str,
+        link_type: LinkType,
+        user: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> Follow:
+        query = gql("""
+            query Follow($nodeId: ID!, $linkType: LinkType!, $user: String) {
+              follow(nodeId: $nodeId, linkType: $linkType, user: $user) {
                 __typename
                 ... on Links {
                   links {
@@ -312,7 +399,11 @@ class EngramClient(BaseClient):
               }
             }
             """)
-        variables: dict[str, object] = {"nodeId": node_id, "linkType": link_type}
+        variables: dict[str, object] = {
+            "nodeId": node_id,
+            "linkType": link_type,
+            "user": user,
+        }
         response = self.execute(
             query=query, operation_name="Follow", variables=variables, **kwargs
         )
@@ -324,12 +415,17 @@ class EngramClient(BaseClient):
         episode_ids: Union[Optional[list[str]], UnsetType] = UNSET,
         source_ids: Union[Optional[list[str]], UnsetType] = UNSET,
         knowledge_ids: Union[Optional[list[str]], UnsetType] = UNSET,
+        agent: Union[Optional[str], UnsetType] = UNSET,
+        session: Union[Optional[str], UnsetType] = UNSET,
+        metadata: Union[Optional[Any], UnsetType] = UNSET,
+        user: Union[Optional[str], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Forget:
         query = gql("""
-            mutation Forget($episodeIds: [ID!] = [], $sourceIds: [ID!] = [], $knowledgeIds: [ID!] = []) {
+            mutation Forget($episodeIds: [ID!] = [], $sourceIds: [ID!] = [], $knowledgeIds: [ID!] = [], $agent: String, $session: String, $metadata: JSON, $user: String) {
               forget(
-                input: {episodeIds: $episodeIds, sourceIds: $sourceIds, knowledgeIds: $knowledgeIds}
+                input: {episodeIds: $episodeIds, sourceIds: $sourceIds, knowledgeIds: $knowledgeIds, agent: $agent, session: $session, metadata: $metadata}
+                user: $user
               ) {
                 __typename
                 ... on Forgotten {
@@ -339,9 +435,14 @@ class EngramClient(BaseClient):
                   intentIds
                   conceptsRemoved
                   notFound
+                  episodesRemoved
+                  knowledgeRemoved
                 }
                 ... on UserError {
                   message
+                }
+                ... on InvalidInput {
+                  problems
                 }
               }
             }
@@ -350,6 +451,10 @@ class EngramClient(BaseClient):
             "episodeIds": episode_ids,
             "sourceIds": source_ids,
             "knowledgeIds": knowledge_ids,
+            "agent": agent,
+            "session": session,
+            "metadata": metadata,
+            "user": user,
         }
         response = self.execute(
             query=query, operation_name="Forget", variables=variables, **kwargs
@@ -365,6 +470,15 @@ class EngramClient(BaseClient):
                 ... on Job {
                   id
                   state
+                  sources {
+                    id
+                    externalId
+                    kind
+                    episodes {
+                      id
+                      externalId
+                    }
+                  }
                 }
                 ... on InvalidInput {
                   message
@@ -415,6 +529,76 @@ class EngramClient(BaseClient):
         data = self.get_data(response)
         return Job.model_validate(data)
 
+    def memories(
+        self,
+        include_superseded: bool,
+        first: int,
+        user: Union[Optional[str], UnsetType] = UNSET,
+        kinds: Union[Optional[list[MemoryKind]], UnsetType] = UNSET,
+        agent: Union[Optional[str], UnsetType] = UNSET,
+        session: Union[Optional[str], UnsetType] = UNSET,
+        metadata: Union[Optional[Any], UnsetType] = UNSET,
+        since: Union[Optional[datetime], UnsetType] = UNSET,
+        until: Union[Optional[datetime], UnsetType] = UNSET,
+        after: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> Memories:
+        query = gql("""
+            query Memories($user: String, $kinds: [MemoryKind!], $agent: String, $session: String, $metadata: JSON, $since: DateTime, $until: DateTime, $includeSuperseded: Boolean! = false, $first: Int! = 20, $after: String) {
+              memories(
+                user: $user
+                kinds: $kinds
+                agent: $agent
+                session: $session
+                metadata: $metadata
+                since: $since
+                until: $until
+                includeSuperseded: $includeSuperseded
+                first: $first
+                after: $after
+              ) {
+                totalCount
+                pageInfo {
+                  hasNextPage
+                  endCursor
+                }
+                edges {
+                  node {
+                    id
+                    kind
+                    text
+                    status
+                    at
+                    validTo
+                    origins {
+                      episodeId
+                      episodeExternalId
+                      sourceId
+                      sourceExternalId
+                    }
+                  }
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "user": user,
+            "kinds": kinds,
+            "agent": agent,
+            "session": session,
+            "metadata": metadata,
+            "since": since,
+            "until": until,
+            "includeSuperseded": include_superseded,
+            "first": first,
+            "after": after,
+        }
+        response = self.execute(
+            query=query, operation_name="Memories", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Memories.model_validate(data)
+
     def recall(
         self,
         query: str,
@@ -427,10 +611,11 @@ class EngramClient(BaseClient):
         addressee: Union[Optional[str], UnsetType] = UNSET,
         now: Union[Optional[datetime], UnsetType] = UNSET,
         min_relevance: Union[Optional[float], UnsetType] = UNSET,
+        user: Union[Optional[str], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Recall:
         _query = gql("""
-            query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float) {
+            query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float, $user: String) {
               recall(
                 query: $query
                 tokenBudget: $tokenBudget
@@ -442,6 +627,7 @@ class EngramClient(BaseClient):
                 addressee: $addressee
                 now: $now
                 minRelevance: $minRelevance
+                user: $user
               ) {
                 __typename
                 ... on Recall {
@@ -504,6 +690,7 @@ class EngramClient(BaseClient):
             "addressee": addressee,
             "now": now,
             "minRelevance": min_relevance,
+            "user": user,
         }
         response = self.execute(
             query=_query, operation_name="Recall", variables=variables, **kwargs
@@ -511,16 +698,83 @@ class EngramClient(BaseClient):
         data = self.get_data(response)
         return Recall.model_validate(data)
 
+    def remember(
+        self,
+        text: str,
+        user: Union[Optional[str], UnsetType] = UNSET,
+        agent: Union[Optional[str], UnsetType] = UNSET,
+        session: Union[Optional[str], UnsetType] = UNSET,
+        speaker: Union[Optional[str], UnsetType] = UNSET,
+        at: Union[Optional[datetime], UnsetType] = UNSET,
+        id: Union[Optional[str], UnsetType] = UNSET,
+        metadata: Union[Optional[Any], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> Remember:
+        query = gql("""
+            mutation Remember($text: String!, $user: String, $agent: String, $session: String, $speaker: String, $at: DateTime, $id: String, $metadata: JSON) {
+              remember(
+                text: $text
+                user: $user
+                agent: $agent
+                session: $session
+                speaker: $speaker
+                at: $at
+                id: $id
+                metadata: $metadata
+              ) {
+                __typename
+                ... on Job {
+                  id
+                  state
+                  sources {
+                    id
+                    externalId
+                    kind
+                    episodes {
+                      id
+                      externalId
+                    }
+                  }
+                }
+                ... on InvalidInput {
+                  message
+                  problems
+                }
+                ... on OverBudget {
+                  message
+                  limit
+                  requested
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "text": text,
+            "user": user,
+            "agent": agent,
+            "session": session,
+            "speaker": speaker,
+            "at": at,
+            "id": id,
+            "metadata": metadata,
+        }
+        response = self.execute(
+            query=query, operation_name="Remember", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Remember.model_validate(data)
+
     def source_episodes(
         self,
         id: str,
         first: Union[Optional[int], UnsetType] = UNSET,
         after: Union[Optional[str], UnsetType] = UNSET,
+        user: Union[Optional[str], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> SourceEpisodes:
         query = gql("""
-            query SourceEpisodes($id: ID!, $first: Int = 20, $after: String) {
-              node(id: $id) {
+            query SourceEpisodes($id: ID!, $first: Int = 20, $after: String, $user: String) {
+              node(id: $id, user: $user) {
                 __typename
                 ... on Source {
                   kind
@@ -550,17 +804,82 @@ class EngramClient(BaseClient):
               }
             }
             """)
-        variables: dict[str, object] = {"id": id, "first": first, "after": after}
+        variables: dict[str, object] = {
+            "id": id,
+            "first": first,
+            "after": after,
+            "user": user,
+        }
         response = self.execute(
             query=query, operation_name="SourceEpisodes", variables=variables, **kwargs
         )
         data = self.get_data(response)
         return SourceEpisodes.model_validate(data)
 
-    def stats(self, **kwargs: Any) -> Stats:
+    def sources(
+        self,
+        first: int,
+        user: Union[Optional[str], UnsetType] = UNSET,
+        agent: Union[Optional[str], UnsetType] = UNSET,
+        session: Union[Optional[str], UnsetType] = UNSET,
+        metadata: Union[Optional[Any], UnsetType] = UNSET,
+        kind: Union[Optional[str], UnsetType] = UNSET,
+        after: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> Sources:
         query = gql("""
-            query Stats {
-              stats {
+            query Sources($user: String, $agent: String, $session: String, $metadata: JSON, $kind: String, $first: Int! = 20, $after: String) {
+              sources(
+                user: $user
+                agent: $agent
+                session: $session
+                metadata: $metadata
+                kind: $kind
+                first: $first
+                after: $after
+              ) {
+                totalCount
+                pageInfo {
+                  hasNextPage
+                  endCursor
+                }
+                edges {
+                  node {
+                    id
+                    externalId
+                    kind
+                    title
+                    createdAt
+                    agent
+                    session
+                    metadata
+                    episodes
+                  }
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "user": user,
+            "agent": agent,
+            "session": session,
+            "metadata": metadata,
+            "kind": kind,
+            "first": first,
+            "after": after,
+        }
+        response = self.execute(
+            query=query, operation_name="Sources", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Sources.model_validate(data)
+
+    def stats(
+        self, user: Union[Optional[str], UnsetType] = UNSET, **kwargs: Any
+    ) -> Stats:
+        query = gql("""
+            query Stats($user: String) {
+              stats(user: $user) {
                 space
                 sources
                 episodes
@@ -573,9 +892,24 @@ class EngramClient(BaseClient):
               }
             }
             """)
-        variables: dict[str, object] = {}
+        variables: dict[str, object] = {"user": user}
         response = self.execute(
             query=query, operation_name="Stats", variables=variables, **kwargs
         )
         data = self.get_data(response)
         return Stats.model_validate(data)
+
+    def users(self, **kwargs: Any) -> Users:
+        query = gql("""
+            query Users {
+              users {
+                user
+              }
+            }
+            """)
+        variables: dict[str, object] = {}
+        response = self.execute(
+            query=query, operation_name="Users", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Users.model_validate(data)

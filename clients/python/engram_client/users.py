@@ -1,0 +1,12 @@
+from .base_model import BaseModel
+
+
+class Users(BaseModel):
+    users: list["UsersUsers"]
+
+
+class UsersUsers(BaseModel):
+    user: str
+
+
+Users.model_rebuild()
