@@ -8,9 +8,9 @@ does; spaces already ingested with every turn are reused), and the question reca
 returned item the bench keeps the relevance features (graph/recall/relevance.py) and whether its provenance holds an
 evidence turn; the calibration and the cut-off are then applied offline:
 
-1. fit: a logistic regression of "the item holds an evidence turn" on the features, over the items of the tune half
-   (questions split by type into alternate halves, bench/longmemeval_data.py `halves`; the abstention questions
-   alternately too), unless `--coefficients engine` keeps the engine's configured calibration;
+1. fit: a logistic regression of "memory answers the question" on the features of the first 10 items of each
+   question of the tune half (questions split by type into alternate halves, bench/longmemeval_data.py `halves`; the
+   abstention questions alternately too), unless `--coefficients engine` keeps the engine's configured calibration;
 2. the default minimum relevance: on the tune half, the largest share of abstention questions emptied with at most 3%
    of answerable ones emptied and turn R@10 within 1 point of no cut-off;
 3. report: on the report half and on all questions, the share of abstention questions answered with no item, the
@@ -58,11 +58,13 @@ from graph.recall.relevance import (
     content_terms,
     item_features,
     question_concepts,
+    with_support,
 )
 
 LME_DIR = SHARED_DATA / "longmemeval"
 DEV = LME_DIR / "longmemeval_s_dev100.json.gz"
 ABSTENTION = LME_DIR / "longmemeval_s_abstention10.json.gz"
+FIT_ITEMS = 10  # the items per question the calibration is fitted on (turn R@10's)
 MAX_EMPTIED = 0.03  # the goals: at most 3% of answerable questions emptied ...
 MAX_R10_LOSS = 1.0  # ... and turn R@10 within 1 point of no cut-off
 THRESHOLDS = [round(0.005 * i, 3) for i in range(121)]  # 0 to 0.6
@@ -93,10 +95,21 @@ def item_rows(result: RecallResult, query: str, config: RecallConfig, evidence: 
     coverage = QueryCoverage(phrases, weights, detail["matched"], detail["missing"], detail["near"])
     terms = content_terms(phrases, weights)
     top = max((item.score for item in result.items), default=0.0)
+    every = with_support(
+        [
+            item_features(
+                item.components.get("similarity", 0.0),
+                item.score,
+                top,
+                [item.text, *(p.text for p in item.provenance)],
+                coverage,
+                terms,
+            )
+            for item in result.items
+        ]
+    )
     rows = []
-    for item in result.items:
-        texts = [item.text, *(p.text for p in item.provenance)]
-        features = item_features(item.components.get("similarity", 0.0), item.score, top, texts, coverage, terms)
+    for item, features in zip(result.items, every, strict=True):
         turns = [p.external_id for p in item.provenance]
         rows.append(
             {
@@ -125,11 +138,12 @@ def relevance_of(row: dict[str, Any], model: RelevanceModel) -> float:
 
 
 def kept_turns(items: Sequence[dict[str, Any]], model: RelevanceModel, minimum: float) -> list[str]:
-    """The ranked distinct turns of the items at or above `minimum` (bench/locomo_recall.py `engram_units`)."""
+    """The ranked distinct turns of the items (bench/locomo_recall.py `engram_units`), none when no item reaches
+    `minimum` (graph/recall/steps/prune.py: the minimum gates the answer)."""
+    if minimum > 0 and max((relevance_of(item, model) for item in items), default=0.0) < minimum:
+        return []
     ranked: list[str] = []
     for item in items:
-        if minimum > 0 and relevance_of(item, model) < minimum:
-            continue
         ranked.extend(t for t in item["turns"] if t not in ranked)
     return ranked
 
@@ -157,11 +171,15 @@ def figures(questions: Sequence[dict[str, Any]], model: RelevanceModel, minimum:
 
 
 def fit(questions: Sequence[dict[str, Any]]) -> RelevanceModel:
-    """A logistic regression of "the item holds an evidence turn" over every item of `questions`."""
+    """A logistic regression of "memory answers the question" over the first FIT_ITEMS items of each question: an
+    item of an answerable question is relevant, one of an abstention question is not (an item-level "holds an
+    evidence turn" fit ranks evidence within a question but does not separate the questions: its best items of
+    abstention and answerable questions overlap)."""
     from sklearn.linear_model import LogisticRegression
 
-    x = np.array([[item["features"][f] for f in FEATURES] for q in questions for item in q["items"]])
-    y = np.array([item["evidence"] for q in questions for item in q["items"]])
+    top = [(q, item) for q in questions for item in q["items"][:FIT_ITEMS]]
+    x = np.array([[item["features"][f] for f in FEATURES] for _, item in top])
+    y = np.array([not q["abstention"] for q, _ in top])
     model = LogisticRegression(C=1.0, max_iter=1000).fit(x, y)
     weights = {f: round(float(w), 3) for f, w in zip(FEATURES, model.coef_[0], strict=True)}
     return RelevanceModel(intercept=round(float(model.intercept_[0]), 3), **weights)

@@ -5,8 +5,12 @@ The ranking's scores are relative (the best item of any query, answerable or not
 cannot tell "nothing relevant" from "this". Relevance is a logistic calibration (graph/recall/config.py
 `RelevanceModel`, fitted by bench/abstention.py on development questions) of features the engine already has:
 - the item's own match: its cosine to the query, its score against the best item's, how much of the question's
-  content words its text and its proving episodes hold, and how many of the question's phrases they hold whole (an
-  item about "tennis" holds a word of "table tennis", not the phrase);
+  content words its text and its proving episodes hold, how many of the question's phrases they hold whole (an
+  item about "tennis" holds a word of "table tennis", not the phrase), and how many of the phrases no concept key
+  matches (what memory has no concept for is in the item's words all the same, or it is not);
+- how well the first items together support the question (`support`: the most any of them holds of the phrases no
+  key matches), so that an answerable question's lower items keep their place while an unsupported question's
+  best one does not pass;
 - the question's match with the space's schema: how many of the question's concepts (its key phrases,
   engram/extraction/keyphrases.py) are concept keys of the space. A question about "table tennis" in a memory where
   only tennis was said finds "tennis" but no "table tennis" key, however close the items about tennis sit.
@@ -23,7 +27,16 @@ from engram.extraction.keyphrases import STOPWORDS, extract_keyphrases, normaliz
 from graph.recall.bm25 import analyze
 
 _NAME = re.compile(r"\b[A-Z][\w’'-]*[\w]")
-FEATURES = ("similarity", "score_share", "term_coverage", "phrase_coverage", "concept_coverage")
+FEATURES = (
+    "similarity",
+    "score_share",
+    "term_coverage",
+    "phrase_coverage",
+    "missing_coverage",
+    "concept_coverage",
+    "support",
+)
+SUPPORT_ITEMS = 10  # the first items whose best match says how well memory supports the question
 
 
 @dataclass(frozen=True)
@@ -116,8 +129,10 @@ def term_coverage(terms: Mapping[str, float], held: set[str]) -> float:
 
 
 def phrase_coverage(phrases: Sequence[str], weights: Mapping[str, float], held: set[str]) -> float:
-    """The weighted share of the question's phrases whose every content word is among the `held` terms."""
-    whole = {phrase: analyze(phrase) for phrase in phrases}
+    """The weighted share of the question's phrases whose head is among the `held` terms: the last word and the one
+    before it (English compounds end on their head: "table tennis", "new coffee creamer" is held by "coffee
+    creamer")."""
+    whole = {phrase: analyze(" ".join(phrase.split()[-2:])) for phrase in phrases}
     total = sum(weights.get(phrase, 1.0) for phrase, terms in whole.items() if terms)
     if not total:
         return 1.0
@@ -140,8 +155,15 @@ def item_features(
         "score_share": score / top_score if top_score > 0 else 0.0,
         "term_coverage": term_coverage(terms, held),
         "phrase_coverage": phrase_coverage(coverage.phrases, coverage.weights, held),
+        "missing_coverage": phrase_coverage(coverage.missing, coverage.weights, held),
         "concept_coverage": coverage.share,
     }
+
+
+def with_support(features: list[dict[str, float]]) -> list[dict[str, float]]:
+    """Each item's features (ranking order) with `support`: the best `missing_coverage` of the first items."""
+    support = max((f["missing_coverage"] for f in features[:SUPPORT_ITEMS]), default=0.0)
+    return [f | {"support": support} for f in features]
 
 
 def calibrated(features: Mapping[str, float], intercept: float, weights: Mapping[str, float]) -> float:

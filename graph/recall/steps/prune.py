@@ -1,5 +1,6 @@
-"""Prune: the best items that fit the request's item limit, token budget and minimum relevance; the rest with the
-reason. When nothing is returned, the run says why (graph/recall/relevance.py `nothing_relevant`)."""
+"""Prune: the best items that fit the request's item limit and token budget, or none when no item reaches the minimum
+relevance; the rest with the reason. When nothing is returned, the run says why (graph/recall/relevance.py
+`nothing_relevant`)."""
 
 from __future__ import annotations
 
@@ -37,13 +38,16 @@ class Prune(Step[None]):
 def prune(
     ranked: list[Ranked], budget: int, limit: int, count_tokens: Callable[[str], int], min_relevance: float = 0.0
 ) -> tuple[list[RecallItem], list[dict[str, Any]]]:
+    """The ranked items within the limit and budget, or none when no item reaches `min_relevance`: the minimum gates
+    the answer, not each item (a lower item of an answered question is often part of the answer: its relevance is
+    returned for the caller to weigh)."""
     kept: list[RecallItem] = []
     pruned: list[dict[str, Any]] = []
+    best = max((item.relevance for item in ranked if item.relevance is not None), default=None)
+    if best is not None and best < min_relevance:
+        return [], [{"id": item.id, "reason": f"best relevance {best:.3f} below {min_relevance}"} for item in ranked]
     used = 0
     for item in ranked:
-        if item.relevance is not None and item.relevance < min_relevance:
-            pruned.append({"id": item.id, "reason": f"relevance {item.relevance:.3f} below {min_relevance}"})
-            continue
         if len(kept) >= limit:
             pruned.append({"id": item.id, "reason": f"beyond the limit of {limit} items"})
             continue

@@ -13,6 +13,7 @@ from graph.recall.relevance import (
     item_features,
     query_coverage,
     question_concepts,
+    with_support,
 )
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
@@ -39,9 +40,20 @@ class Relevance(Step[QueryCoverage]):
         terms = content_terms(found.phrases, found.weights)
         top = max((item.score for item in run.ranked), default=0.0)
         traced: list[dict[str, Any]] = []
-        for item in run.ranked:
-            texts = [item.text, *(proof.text for proof in item.provenance)]
-            features = item_features(item.components.get("similarity", 0.0), item.score, top, texts, found, terms)
+        every = with_support(
+            [
+                item_features(
+                    item.components.get("similarity", 0.0),
+                    item.score,
+                    top,
+                    [item.text, *(proof.text for proof in item.provenance)],
+                    found,
+                    terms,
+                )
+                for item in run.ranked
+            ]
+        )
+        for item, features in zip(run.ranked, every, strict=True):
             item.relevance = calibrated(features, model.intercept, weights)
             if len(traced) < TRACED_ITEMS:
                 traced.append({"id": item.id, "relevance": round(item.relevance, 4)} | _rounded(features))

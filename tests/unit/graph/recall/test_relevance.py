@@ -24,6 +24,7 @@ from graph.recall.relevance import (
     query_coverage,
     question_concepts,
     term_coverage,
+    with_support,
 )
 from graph.recall.steps.prune import Prune, prune
 from graph.recall.steps.relevance import Relevance
@@ -40,7 +41,14 @@ from tests.unit.graph.recall.recall_support import (
 
 # A calibration that the toy embedder's memory separates: the question's concepts count most.
 MODEL = RelevanceModel(
-    intercept=-5.0, similarity=2.0, score_share=1.0, term_coverage=2.0, phrase_coverage=1.0, concept_coverage=3.0
+    intercept=-5.0,
+    similarity=2.0,
+    score_share=1.0,
+    term_coverage=2.0,
+    phrase_coverage=1.0,
+    missing_coverage=0.0,
+    concept_coverage=3.0,
+    support=0.0,
 )
 
 MINIMUM = 0.45  # between the unasked question's best item (0.37) and the answerable ones' (0.8 and more)
@@ -110,9 +118,13 @@ def test_term_and_phrase_coverage_count_what_the_items_texts_hold() -> None:
 def test_item_features_are_the_declared_features() -> None:
     coverage = coverage_of("table tennis", ["tennis"])
     features = item_features(0.4, 0.3, 0.6, ["tennis"], coverage, content_terms(coverage.phrases, coverage.weights))
-    assert list(features) == list(FEATURES)
+    (supported,) = with_support([features])
+    assert list(supported) == list(FEATURES) and supported["support"] == features["missing_coverage"]
     assert features["score_share"] == 0.5 and features["similarity"] == 0.4
     assert features["concept_coverage"] == coverage.share == 0.0
+    assert features["missing_coverage"] == 0.0  # "table tennis" has no key, and "tennis" alone is not it
+    held = item_features(0.4, 0.3, 0.6, ["table tennis"], coverage, content_terms(coverage.phrases, coverage.weights))
+    assert held["missing_coverage"] == 1.0
 
 
 # -- the calibration --------------------------------------------------------------------------------------------------
@@ -126,7 +138,7 @@ def test_the_calibration_is_a_logistic_of_the_weighted_features() -> None:
     ones = dict.fromkeys(FEATURES, 1.0)
     z = MODEL.intercept + sum(weights.values())
     assert calibrated(ones, MODEL.intercept, weights) == pytest.approx(1 / (1 + math.exp(-z)))
-    for name in FEATURES:  # more of any feature with a positive weight is more relevant
+    for name in (n for n in FEATURES if weights[n] > 0):  # more of a feature with a positive weight: more relevant
         assert calibrated(zero | {name: 1.0}, MODEL.intercept, weights) > calibrated(zero, MODEL.intercept, weights)
     assert 0.0 < calibrated(dict.fromkeys(FEATURES, -1e6), 0.0, weights) < 1e-20  # no overflow, still in (0, 1)
 
@@ -151,14 +163,16 @@ def test_an_unasked_concept_empties_the_answer_with_a_reason_naming_it(make_engi
     assert result.reason is not None and "below the minimum 0.45" in result.reason
     assert "'favourite movie'" in result.reason
     pruned = trace_detail_of(result, "rerank and prune")["pruned"]
-    assert pruned and all(entry["reason"].startswith("relevance ") for entry in pruned)
+    assert pruned and all(entry["reason"].startswith("best relevance 0.3") for entry in pruned)
 
 
 def test_an_answerable_question_is_still_answered_at_the_same_minimum(make_engine: MakeEngine) -> None:
     engine = make_engine(recall_config(relevance=MODEL, min_relevance=MINIMUM))
     result = engine.recall(request("What does Rex eat?"))
     assert {"p_salmon", "p_daily"} <= {item.id for item in result.items} and result.reason is None
-    assert all(item.relevance is not None and item.relevance >= MINIMUM for item in result.items)
+    # The minimum gates the answer, not each item: the lower items of an answered question stay, with their relevance.
+    relevances = [item.relevance or 0.0 for item in result.items]
+    assert max(relevances) >= MINIMUM > min(relevances)
 
 
 def test_a_requests_minimum_overrides_the_configs(make_engine: MakeEngine) -> None:
@@ -177,15 +191,18 @@ def test_a_near_concept_is_named_with_what_memory_holds() -> None:
     assert nothing_relevant(coverage, None, 0.2) == "nothing relevant: memory holds nothing that matches the question"
 
 
-def test_prune_keeps_what_reaches_the_minimum_in_ranking_order(make_run: MakeRun) -> None:
+def test_prune_returns_the_ranking_when_its_best_item_reaches_the_minimum_and_nothing_otherwise(
+    make_run: MakeRun,
+) -> None:
     run = make_run("What does Rex eat?", recall_config(relevance=MODEL))
     perform(run, *PIPELINE[:-1])
-    relevances = sorted(item.relevance or 0.0 for item in run.ranked)
-    middle = relevances[len(relevances) // 2]
-    kept, pruned = prune(run.ranked, 10_000, 200, count_tokens, middle)
-    assert [i.id for i in kept] == [r.id for r in run.ranked if (r.relevance or 0.0) >= middle]
-    assert {p["id"] for p in pruned} == {r.id for r in run.ranked if (r.relevance or 0.0) < middle}
-    assert 0 < len(kept) < len(run.ranked)
+    best = max(item.relevance or 0.0 for item in run.ranked)
+    kept, pruned = prune(run.ranked, 10_000, 200, count_tokens, best)
+    assert [i.id for i in kept] == [r.id for r in run.ranked] and pruned == []
+    kept, pruned = prune(run.ranked, 10_000, 200, count_tokens, best + 0.01)
+    assert kept == [] and [p["id"] for p in pruned] == [r.id for r in run.ranked]
+    kept, _ = prune(run.ranked, 10_000, 3, count_tokens, 0.0)  # the limit still applies
+    assert [i.id for i in kept] == [r.id for r in run.ranked[:3]]
 
 
 def test_nothing_ranked_says_memory_holds_nothing(make_run: MakeRun) -> None:
