@@ -78,6 +78,10 @@ class WorkerSettings(BaseSettings):
     ingest_time_limit_s: int = Field(default=1900, ge=1)
     consolidation_soft_time_limit_s: int = Field(default=5 * 3600, ge=1)
     consolidation_time_limit_s: int = Field(default=5 * 3600 + 300, ge=1)
+    # The ingest pipeline's consolidate stage links the revisions its propositions take part in (a later statement
+    # about the same subject's same attribute supersedes the earlier: graph/consolidation/revisions.py), so the
+    # current fact is first as soon as the job is done, not after the next periodic consolidation.
+    ingest_revisions: bool = True
     # A new pool process (at start, or replacing one killed at its hard limit) loads the embedding model first.
     process_start_timeout_s: float = Field(default=180.0, gt=0)
     # Fair scheduling between spaces (workers/scheduler.py, docs/fairness.md). Share of the live worker slots (every

@@ -186,3 +186,29 @@ def resolve_relative_times(text: str, reference: datetime | date | None) -> Reso
         last = end
     out.append(text[last:])
     return Resolution("".join(out), [span.first for *_, span in found], [span for *_, span in found])
+
+
+_MONTHS = {name: index for index, name in enumerate(calendar.month_name) if name}
+# "in March", "during May 2023", "March 2024": a calendar month named, not a verb ("May I"): after a preposition or
+# before a year, capitalised.
+_NAMED_MONTH = re.compile(
+    r"\b(?:(?:[Ii]n|[Dd]uring|[Tt]hroughout|[Oo]f|[Ee]arly|[Ll]ate|[Mm]id-?)\s+)"
+    rf"(?P<month>{'|'.join(_MONTHS)})(?:,?\s+(?P<year>\d{{4}}))?\b"
+    rf"|\b(?P<month2>{'|'.join(_MONTHS)}),?\s+(?P<year2>\d{{4}})\b"
+)
+
+
+def named_months(text: str, reference: datetime | date | None) -> list[Span]:
+    """The calendar months `text` names ("in March", "March 2024"), as spans of days; a month without its year is the
+    latest one begun by the reference day (asked in June, "in March" is this year's, "in August" last year's). Read
+    by recall only (graph/recall/steps/when.py): ingestion dates a statement by its relative times."""
+    if reference is None:
+        return []
+    ref = reference.date() if isinstance(reference, datetime) else reference
+    spans = []
+    for match in _NAMED_MONTH.finditer(text):
+        month = _MONTHS[match.group("month") or match.group("month2")]
+        year_text = match.group("year") or match.group("year2")
+        year = int(year_text) if year_text else (ref.year if month <= ref.month else ref.year - 1)
+        spans.append(_month(date(year, month, 1)))
+    return spans

@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from graph.consolidation.duplicates import Supersession, load_active, supersede
-from graph.consolidation.model import PropositionView, unit_rows
+from graph.consolidation.model import PropositionView, unit_rows, view_of
 from graph.consolidation.text import context_bound, is_question, values
 from graph.cypher import load
 
@@ -133,6 +133,11 @@ def plan_revisions(
     ]
 
 
+def _concepts(rows: Sequence[neo4j.Record]) -> tuple[dict[str, str], dict[str, NDArray[np.float32]]]:
+    unit = unit_rows([r["embedding"] for r in rows])
+    return {r["id"]: r["key"] or "" for r in rows}, {r["id"]: unit[i] for i, r in enumerate(rows)}
+
+
 def _speakers_and_concepts(
     driver: neo4j.Driver, database: str, space: str
 ) -> tuple[dict[str, list[str]], dict[str, str], dict[str, NDArray[np.float32]]]:
@@ -143,12 +148,7 @@ def _speakers_and_concepts(
     concepts, _, _ = driver.execute_query(
         load("consolidate/concept_vectors"), space=space, database_=database, routing_=read
     )
-    unit = unit_rows([r["embedding"] for r in concepts])
-    return (
-        {r["id"]: list(r["speakers"]) for r in told},
-        {r["id"]: r["key"] or "" for r in concepts},
-        {r["id"]: unit[i] for i, r in enumerate(concepts)},
-    )
+    return ({r["id"]: list(r["speakers"]) for r in told}, *_concepts(concepts))
 
 
 @dataclass(frozen=True)
@@ -169,5 +169,38 @@ def link_revisions(
     speakers, keys, concept_vectors = _speakers_and_concepts(driver, database, space)
     items = statements(views, speakers, keys)
     plans = plan_revisions(items, vectors, concept_vectors, rules)
+    replaced = supersede(driver, database, space, plans)
+    return RevisionOutcome(sum(_claims(s) for s in items), len(replaced), sorted(replaced))
+
+
+def link_revisions_of(
+    driver: neo4j.Driver, database: str, space: str, ids: Sequence[str], rules: RevisionRules | None = None
+) -> RevisionOutcome:
+    """The revisions one ingest's propositions (`ids`) take part in, revising or revised (the ingest pipeline's
+    consolidate stage, so a recall right after ingestion finds the current fact first): the rules of `link_revisions`
+    over the current propositions about their subjects only, not the whole space."""
+    rules = rules or RevisionRules()
+    if not rules.enabled or not ids:
+        return RevisionOutcome(0, 0, [])
+    read = neo4j.RoutingControl.READ
+    rows, _, _ = driver.execute_query(
+        load("consolidate/revision_neighbours"), space=space, ids=list(ids), database_=database, routing_=read
+    )
+    if len(rows) < 2:
+        return RevisionOutcome(0, 0, [])
+    data = [r.data() for r in rows]
+    views, vectors = [view_of(row) for row in data], unit_rows([row["embedding"] for row in data])
+    mentioned = sorted({c for view in views for c in view.concept_ids})
+    concepts, _, _ = driver.execute_query(
+        load("consolidate/concept_vectors_of"), space=space, ids=mentioned, database_=database, routing_=read
+    )
+    keys, concept_vectors = _concepts(concepts)
+    items = statements(views, {row["id"]: list(row["speakers"]) for row in data}, keys)
+    new = set(ids)
+    plans = [
+        plan
+        for plan in plan_revisions(items, vectors, concept_vectors, rules)
+        if plan.survivor in new or plan.replaced in new
+    ]
     replaced = supersede(driver, database, space, plans)
     return RevisionOutcome(sum(_claims(s) for s in items), len(replaced), sorted(replaced))

@@ -26,6 +26,7 @@ from graph.recall.steps.abstract import Abstract
 from graph.recall.steps.base import Step, Together
 from graph.recall.steps.context import Context
 from graph.recall.steps.hop import Hop
+from graph.recall.steps.in_span import InSpanFirst
 from graph.recall.steps.mmr import Mmr
 from graph.recall.steps.pages import Pages
 from graph.recall.steps.participants import Participants
@@ -52,6 +53,7 @@ PIPELINE: tuple[PipelineStep, ...] = (
     Mmr(),  # maximal marginal relevance: a near-duplicate gives way to the next distinct memory
     NewerRestatementsFirst(),  # a later restatement by the same speaker goes above what it restates
     LatestVersionFirst(),  # a question about a state: the latest version of the first item goes first
+    InSpanFirst(),  # a question naming a time ("last week", "in March"): what happened then goes first
     Relevance(),  # each item's calibrated relevance; the question's concepts no key of the space matches
     Prune(),  # the best items within the request's limit, token budget and minimum relevance
 )

@@ -27,6 +27,7 @@ from engram.formats.records import Record
 from engram.logs import correlation_id
 from engram.scope import validate_memory_space
 from engram.settings import get_settings
+from graph.consolidation.revisions import RevisionRules, link_revisions_of
 from graph.driver import get_driver
 from graph.key_schema import publish_removed_keys, publish_written_keys
 from graph.memory_writer import MemoryBatch, MemoryWriter, refresh_concepts
@@ -296,6 +297,10 @@ def consolidate_stage(self: Any, job_id: str) -> str:
         space = status.space
         written = store.get_artifact(job_id, "write")[0]
         settings = get_settings().neo4j
+        revisions = link_revisions_of(
+            get_driver(), settings.database, space, written["proposition_ids"],
+            RevisionRules(enabled=get_settings().worker.ingest_revisions),
+        )  # fmt: skip
         refreshed = refresh_concepts(
             get_driver(), settings.database, space, written["concept_ids"], written["proposition_ids"]
         )
@@ -308,7 +313,11 @@ def consolidate_stage(self: Any, job_id: str) -> str:
                 concepts_removed + retired["concepts_removed"],
             )
         publish_removed_keys(get_redis(), space, removed_keys)
-        counts = {"concepts_removed": concepts_removed, "association_edges": refreshed["association_edges"]}
+        counts = {
+            "concepts_removed": concepts_removed,
+            "association_edges": refreshed["association_edges"],
+            "facts_revised": revisions.revised,
+        }
         store.finish_stage(job_id, "consolidate", started, counts)  # the last stage: the job's bulk goes
     return job_id
 

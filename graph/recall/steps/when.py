@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from engram.extraction.temporal import Span, resolve_relative_times
+from engram.extraction.temporal import Span, named_months, resolve_relative_times
 from graph.recall.candidates import merge_episode_hits
 from graph.recall.hits import Hit, TimeWindow
 from graph.recall.run import RecallRun
@@ -54,11 +54,19 @@ class When(Step[WhenSearch]):
             join_when(run, found)
 
 
+def query_spans(query: str, now: datetime | None) -> list[Span]:
+    """The days each time the query names covers, read against `now`: its relative times ("last week") and the calendar
+    months it names ("in March"); none without `now`."""
+    if now is None:
+        return []
+    return resolve_relative_times(query, now).spans + named_months(query, now)
+
+
 def search_when(run: RecallRun) -> WhenSearch:
     now = run.request.now
     if now is None:
         return WhenSearch([], [], 0)
-    spans = resolve_relative_times(run.request.query, now).spans
+    spans = query_spans(run.request.query, now)
     found = run.searcher.episodes_within(windows(spans, run.config.when_days), run.vector, run.config.when_k)
     return WhenSearch(spans, found.hits, found.stated)
 
