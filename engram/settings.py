@@ -95,6 +95,10 @@ class WorkerSettings(BaseSettings):
     # A space's past slot time counts against it in the choice of who gets the next free slot, halved every this
     # many seconds: the space that used the workers least lately goes first (small jobs ahead of a flood's).
     usage_half_life_s: float = Field(default=60.0, gt=0)
+    # A large job's embed stage stops after this many seconds of work, its progress saved, and waits for its next
+    # slot like any stage: a slot turns over every few seconds whatever a document's size, so a tenant's next job does
+    # not wait for a flood's whole embedding (a 48 KB document: 19 s).
+    stage_slice_s: float = Field(default=4.0, gt=0)
     # Each worker's main process renews its slots' registration (expiring after 3 times this) and runs the
     # reconciler (one process at a time) this often: lost stage messages requeued, charges of finished jobs released.
     reconcile_interval_s: float = Field(default=5.0, gt=0)

@@ -260,13 +260,14 @@ class Scheduler:
     def _enqueue(self, job_id: str, space: str, stage: str, front: bool) -> None:
         self._scripts["enqueue"](args=[job_id, space, stage, int(front), time.time(), PREFIX])
 
-    def advance(self, job_id: str, stage: str) -> bool:
-        """After `stage` of the job ended well: its next stage waits at the front of its space's list (a started job
-        is finished first), and free slots are handed out. False for a duplicate run of a stage."""
+    def advance(self, job_id: str, stage: str, again: bool = False) -> bool:
+        """After `stage` of the job ended well: its next stage (the same one `again`, after a time slice of it) waits
+        at the front of its space's list (a started job is finished first), and free slots are handed out. False for
+        a duplicate run of a stage."""
         args: list[str | float] = [
             job_id,
             stage,
-            next_stage(stage),
+            stage if again else next_stage(stage),
             time.time(),
             PREFIX,
             self._settings.usage_half_life_s,

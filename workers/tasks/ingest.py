@@ -160,8 +160,8 @@ def outlasting_redis(stage: Callable[[Any, str], str]) -> Callable[[Any, str], s
         while True:
             try:
                 result = stage(task, job_id)
-                get_scheduler().advance(job_id, stage.__name__.removesuffix("_stage"))
-                return result
+                get_scheduler().advance(job_id, stage.__name__.removesuffix("_stage"), again=result == SLICE_OVER)
+                return job_id
             except redis.exceptions.ConnectionError:
                 if time.monotonic() + pause > deadline:
                     raise
@@ -178,6 +178,46 @@ def _embedder_with_progress(store: JobStore, job_id: str) -> Any:
     def embed(texts: Sequence[str]) -> NDArray[np.float32]:
         store.progress(job_id, 0, len(texts))
         return embedder.encode(texts, progress=lambda done: store.progress(job_id, done))
+
+    return embed
+
+
+# What a stage returns when its time slice (ENGRAM_WORKER_STAGE_SLICE_S) is spent: its progress is saved and it
+# waits for its next slot at the front of its space's list, the slot going to whoever the scheduler picks.
+SLICE_OVER = "slice over"
+# Texts embedded at a time by a sliced embed stage: each part is saved as it is done (~1-2 s of work on a CPU).
+EMBED_PART_TEXTS = 64
+
+
+class _SliceOver(Exception):
+    pass
+
+
+def _sliced_embedder(store: JobStore, job_id: str, slice_s: float) -> Any:
+    """The embed stage's encoder, in parts of EMBED_PART_TEXTS saved as they are done: a run reuses the parts of
+    earlier runs and stops (_SliceOver) once it has worked `slice_s` seconds, so that a large job's embedding holds
+    a worker slot for a few seconds at a time, not for as long as its whole document takes."""
+    encode = _embedder_with_progress(store, job_id)
+    started = time.monotonic()
+
+    def embed(texts: Sequence[str]) -> NDArray[np.float32]:
+        if not texts:
+            return encode(texts)  # type: ignore[no-any-return]
+        parts: list[NDArray[np.float32]] = []
+        worked = False
+        for index, first in enumerate(range(0, len(texts), EMBED_PART_TEXTS)):
+            try:
+                parts.append(store.get_artifact(job_id, f"embed:part{index}")[1]["vectors"])
+                continue
+            except UnknownJob:
+                pass
+            if worked and time.monotonic() - started > slice_s:
+                raise _SliceOver
+            vectors = encode(texts[first : first + EMBED_PART_TEXTS])
+            store.put_artifact(job_id, f"embed:part{index}", {}, {"vectors": vectors})
+            parts.append(vectors)
+            worked = True
+        return np.concatenate(parts)
 
     return embed
 
@@ -237,9 +277,20 @@ def embed_stage(self: Any, job_id: str) -> str:
         started = store.start_stage(job_id, "embed")
         batch = StandardizedBatch.model_validate(store.get_artifact(job_id, "standardize")[0])
         knowledge = ExtractedKnowledge.model_validate(store.get_artifact(job_id, "extract")[0])
-        vectors = embed_batch(batch, knowledge, _embedder_with_progress(store, job_id))
+        try:
+            earlier = float(store.get_artifact(job_id, "embed:slices")[0]["seconds"])
+        except UnknownJob:
+            earlier = 0.0
+        try:
+            vectors = embed_batch(
+                batch, knowledge, _sliced_embedder(store, job_id, get_settings().worker.stage_slice_s)
+            )
+        except _SliceOver:
+            worked = earlier + time.perf_counter() - started
+            store.put_artifact(job_id, "embed:slices", {"seconds": worked}, {})
+            return SLICE_OVER
         store.put_artifact(job_id, "embed", {}, vectors)
-        store.finish_stage(job_id, "embed", started)
+        store.finish_stage(job_id, "embed", started - earlier)  # the stage's time over all its slices
     return job_id
 
 
