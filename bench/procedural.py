@@ -14,7 +14,7 @@ goal asked as a question ("How do I put a clean potato in microwave?"). The engi
 and its router choosing the memory types. Halves: the held-out tasks of each type are split in two; nothing is
 tuned here, and both halves are reported. Needs the stack running (`make up`).
 
-    ~/.cache/engram/venv/bin/python -m bench.procedural [--reuse] [--limit N]
+    ~/.cache/engram/venv/bin/python -m bench.procedural [--reuse] [--limit N] [--name FILE]
 """
 
 from __future__ import annotations
@@ -215,6 +215,7 @@ def main() -> None:
     parser.add_argument("--per-type", type=int, default=100, help="trajectories ingested per type")
     parser.add_argument("--limit", type=int, default=0, help="evaluate only the first N queries (quick look)")
     parser.add_argument("--reuse", action="store_true", help="keep the space if it holds every trajectory")
+    parser.add_argument("--name", default="", help="results file name under bench/results/ (default procedural)")
     args = parser.parse_args()
 
     if not args.data.exists():
@@ -284,7 +285,7 @@ def main() -> None:
         "engram_first_item_kind": {s: dict(c) for s, c in first_kind.items()},
         "example_traces": traces,
     }
-    name = f"procedural_first{args.limit}" if args.limit else "procedural"
+    name = args.name or (f"procedural_first{args.limit}" if args.limit else "procedural")
     if not ingest_s:  # the space reused: the last timed ingestion stands (if it was of as many trajectories)
         earlier = last_timed_ingest(name, ["ingest_s", "ingest_steps_per_s", "counts"])
         if earlier.get("counts", {}).get("steps_ingested") == steps and earlier.get("ingest_s"):
