@@ -209,3 +209,19 @@ def test_dispatch_shares_slots_between_spaces(own_redis: redis.Redis) -> None:
     assert sent[-1] == ("s1", "standardize")
     scheduler.forget("f2")  # purged: it leaves its space's list
     assert own_redis.lrange("engram:sched:ready:flood", 0, -1) == [b"f0", b"f3"]
+
+
+def test_a_sliced_stage_waits_for_a_slot_again(own_redis: redis.Redis) -> None:
+    """A stage that spent its time slice (a large embed) goes back to wait at the same stage: a space waiting for
+    the one slot gets it first."""
+    sent: list[tuple[str, str]] = []
+    scheduler = Scheduler(own_redis, WorkerSettings(), lambda job, stage, _: sent.append((job, stage)), ["cpu"])
+    scheduler.register_worker("w1", 1)
+    scheduler.submit("f0", "flood")
+    assert scheduler.advance("f0", "standardize", again=True)
+    assert sent == [("f0", "standardize")] * 2  # alone: its next slice at once
+    scheduler.submit("s0", "small")
+    assert scheduler.advance("f0", "standardize", again=True)
+    assert sent[-1] == ("s0", "standardize")
+    assert scheduler.current_stage("f0") == "standardize"
+    assert own_redis.lrange("engram:sched:ready:flood", 0, -1) == [b"f0"]
