@@ -97,6 +97,8 @@ class ScopeFields(BaseModel):
 class ScopeFilter(ScopeFields):
     """Exact-match filters, combined with AND (`user` chooses the partition; the others select inside it)."""
 
-    def labels(self) -> dict[str, Any]:
-        """The filter as Cypher parameters: agent, session (None: any) and metadata as node properties."""
-        return {"agent": self.agent, "session": self.session, "metadata": metadata_properties(self.metadata)}
+    def properties(self) -> dict[str, Any]:
+        """The node properties a source or episode must have equal to match (empty: everything matches); the
+        statements test `all(key IN keys($scope) WHERE e[key] = $scope[key])`."""
+        labels = {"agent": self.agent, "session": self.session}
+        return {**{k: v for k, v in labels.items() if v is not None}, **metadata_properties(self.metadata)}

@@ -66,10 +66,10 @@ class ScopedMemory:
 
     def matching_episodes(self, space: str, scope: ScopeFilter) -> list[str]:
         """The episodes whose scope labels match `scope` (agent, session, metadata)."""
-        return list(self._record("matching_episodes", space=space, **scope.labels())[0]["episode_ids"])
+        return list(self._record("matching_episodes", space=space, scope=scope.properties())[0]["episode_ids"])
 
     def sources(self, space: str, scope: ScopeFilter, kind: str | None, skip: int, limit: int) -> Page:
-        row = self._record("list_sources", space=space, kind=kind, skip=skip, limit=limit, **scope.labels())[0]
+        row = self._record("list_sources", space=space, kind=kind, skip=skip, limit=limit, scope=scope.properties())[0]
         return Page(int(row["total"]), list(row["rows"]))
 
     def memories(
@@ -85,13 +85,13 @@ class ScopedMemory:
     ) -> Page:
         row = self._record(
             "list_memories", space=space, kinds=list(kinds), since=since, until=until,
-            include_superseded=include_superseded, skip=skip, limit=limit, **scope.labels(),
+            include_superseded=include_superseded, skip=skip, limit=limit, scope=scope.properties(),
         )[0]  # fmt: skip
         return Page(int(row["total"]), list(row["rows"]))
 
     def export_page(self, space: str, scope: ScopeFilter, skip: int, limit: int) -> Page:
         """A page of sources with their matching episodes (export_sources.cypher rows)."""
-        row = self._record("export_sources", space=space, skip=skip, limit=limit, **scope.labels())[0]
+        row = self._record("export_sources", space=space, skip=skip, limit=limit, scope=scope.properties())[0]
         return Page(int(row["total"]), list(row["rows"]))
 
     def counts(self, space: str) -> dict[str, int]:

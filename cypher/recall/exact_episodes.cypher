@@ -4,6 +4,7 @@
 MATCH (node:Episode {space: $space})
 WHERE node.embedding IS NOT NULL AND ($as_of IS NULL OR node.recorded_at <= $as_of)
   AND ($speakers IS NULL OR node.speaker IN $speakers)
+  AND all(key IN keys($scope) WHERE node[key] = $scope[key])  // $scope: the filter's labels (hydrate_episodes)
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
 ORDER BY score DESC, node.id
 LIMIT $k

@@ -1,12 +1,16 @@
 UNWIND $items AS item
 MATCH (p:Proposition {space: $space, id: item.id})
 USING INDEX p:Proposition(space, id)
+// $scope (engram/scope.py ScopeFilter.properties; empty: no filter): only proofs whose scope labels match, and
+// only items with one: a recall filtered by session, agent or metadata never returns, nor shows, another's.
 OPTIONAL MATCH (p)-[:PROVEN_BY]->(e:Episode {space: $space})
+WHERE all(key IN keys($scope) WHERE e[key] = $scope[key])
 WITH item, p, e ORDER BY e.occurred_at, e.seq, e.id
 // How much knowledge the proving utterance yielded (the most focused one's, when several prove it): the degree
 // store answers the count without reading the relationships.
 WITH item, p, collect(e {.id, .external_id, .source_id, .speaker, .text, occurred_at: toString(e.occurred_at)}) AS provenance,
      min(CASE WHEN e IS NOT NULL THEN COUNT { (e)<-[:PROVEN_BY]-() } END) AS statements
+WHERE size(keys($scope)) = 0 OR size(provenance) > 0
 // Times as ISO strings: the Python driver's temporal hydration cost more than the rest of a recall's rows.
 RETURN collect({
   id: p.id, text: p.text, valid_from: toString(p.valid_from), importance: coalesce(p.importance, 0.5),

@@ -4,8 +4,7 @@ MATCH (s:Source {space: $space})
 WITH s ORDER BY s.external_id, s.id
 CALL (s) {
   MATCH (s)<-[:PART_OF]-(e:Episode {space: $space})
-  WHERE ($agent IS NULL OR e.agent = $agent) AND ($session IS NULL OR e.session = $session)
-    AND all(key IN keys($metadata) WHERE e[key] = $metadata[key])
+  WHERE all(key IN keys($scope) WHERE e[key] = $scope[key])
   WITH e ORDER BY e.seq, e.id
   RETURN collect(e {.external_id, .speaker, .occurred_at, .observation, .action, .reward, .subgoal, .image_caption,
     metadata: apoc.map.fromPairs([key IN keys(e) WHERE key STARTS WITH 'meta_' | [substring(key, 5), e[key]]])})

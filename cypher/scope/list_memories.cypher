@@ -18,8 +18,7 @@ CALL (m, kind) {
   OPTIONAL MATCH (m)-[:PROVEN_BY]->(proof:Episode {space: $space})
   WITH m, kind, collect(proof) AS proven
   WITH CASE WHEN kind = 'episode' THEN [m] ELSE proven END AS proofs
-  RETURN [e IN proofs WHERE ($agent IS NULL OR e.agent = $agent) AND ($session IS NULL OR e.session = $session)
-    AND all(key IN keys($metadata) WHERE e[key] = $metadata[key])] AS proofs
+  RETURN [e IN proofs WHERE all(key IN keys($scope) WHERE e[key] = $scope[key])] AS proofs
 }
 WITH m, kind, at, proofs WHERE size(proofs) > 0
 WITH m, kind, at, proofs ORDER BY at DESC, m.id

@@ -1,8 +1,7 @@
 // A page of a memory space's sources (by external id), those whose scope labels match the filter, with how many
-// there are. $metadata: `meta_<key>` properties that must be equal (engram/scope.py).
+// there are. $scope: the properties that must be equal (engram/scope.py ScopeFilter.properties).
 MATCH (s:Source {space: $space})
-WHERE ($agent IS NULL OR s.agent = $agent) AND ($session IS NULL OR s.session = $session)
-  AND ($kind IS NULL OR s.kind = $kind) AND all(key IN keys($metadata) WHERE s[key] = $metadata[key])
+WHERE ($kind IS NULL OR s.kind = $kind) AND all(key IN keys($scope) WHERE s[key] = $scope[key])
 WITH s ORDER BY s.external_id, s.id
 WITH collect(s) AS matching
 RETURN size(matching) AS total, [s IN matching[$skip..$skip + $limit] | s {

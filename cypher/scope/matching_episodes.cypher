@@ -1,6 +1,5 @@
-// The episodes of a memory space whose scope labels match a filter (agent, session: null for any; metadata: the
-// `meta_<key>` properties that must be equal), for forget and export. Exact match, combined with AND.
+// The episodes of a memory space whose scope labels match a filter, for forget: $scope holds the properties that
+// must be equal (agent, session, `meta_<key>`: engram/scope.py ScopeFilter.properties). Exact match, AND.
 MATCH (e:Episode {space: $space})
-WHERE ($agent IS NULL OR e.agent = $agent) AND ($session IS NULL OR e.session = $session)
-  AND all(key IN keys($metadata) WHERE e[key] = $metadata[key])
+WHERE all(key IN keys($scope) WHERE e[key] = $scope[key])
 RETURN collect(e.id) AS episode_ids

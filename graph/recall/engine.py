@@ -140,4 +140,5 @@ class Neo4jSearchers:
             distinctive_share=config.distinctive_share if config.distinctive_exponent else 0.0,
             timeout_s=self._timeout_s,
             limits=config.search,
+            scope=request.scope.properties(),
         )

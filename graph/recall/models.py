@@ -8,6 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engram.scope import ScopeFilter
+
 
 class MemoryType(StrEnum):
     EPISODIC = "episodic"  # what happened: episodes
@@ -41,6 +43,8 @@ class RecallRequest(BaseModel):
     now: datetime | None = None
     # Items whose relevance (graph/recall/relevance.py) is below this are not returned. None: the engine's default.
     min_relevance: float | None = Field(default=None, ge=0, le=1)
+    # Only what episodes of this agent / session / metadata prove (engram/scope.py); the user is `space` already.
+    scope: ScopeFilter = Field(default_factory=ScopeFilter)
 
 
 class Provenance(BaseModel):

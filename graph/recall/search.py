@@ -117,8 +117,12 @@ class GraphSearcher:
         space_statistics: bool = True,
         distinctive_share: float = 0.0,
         limits: SearchLimits | None = None,
+        scope: dict[str, Any] | None = None,
     ) -> None:
         self._driver = driver
+        # Properties a proving episode must have equal (engram/scope.py ScopeFilter.properties; empty: none): the
+        # hydrate statements keep only what such an episode proves, and seeds come from exact scans filtered alike.
+        self._scope = scope or {}
         self._limits = limits or SearchLimits()
         # Whether a small space's full-text hits are scored with its own term statistics (graph/recall/bm25.py).
         self._space_statistics = space_statistics
@@ -151,8 +155,9 @@ class GraphSearcher:
             self.queries += 1
         query = timed(load(f"recall/{name}"), self._timeout_s)
         records = read(
-            self._driver, self._database, f"recall/{name}", query, space=self._space, as_of=self._as_of, **params
-        )
+            self._driver, self._database, f"recall/{name}", query, space=self._space, as_of=self._as_of,
+            scope=self._scope, **params,
+        )  # fmt: skip
         if len(records) != 1:
             raise LookupError(f"recall/{name} returned {len(records)} records, not 1")
         return records[0]
@@ -201,7 +206,8 @@ class GraphSearcher:
         """The k nodes of `label` closest to `vector`; `speakers` (episodes only) keeps what they said."""
         said_by = list(speakers) if speakers else None
         statement = EXACT_STATEMENTS[label]
-        if self.size(label) <= self._limits.exact_scan_max:
+        # A filtered recall scans its filter's items exactly: an index's top rows would be mostly filtered out.
+        if self._scope or self.size(label) <= self._limits.exact_scan_max:
             # fetch: room for statements merged into others, which resolve to the same current proposition
             return _hits(self._rows(statement, vector=vector, k=k, fetch=4 * k, speakers=said_by), statement)
         index = self.vector_index(label)

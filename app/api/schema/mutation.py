@@ -20,8 +20,7 @@ from app.api.schema.admin_types import ApiKey, IssuedApiKey, SpaceCreated, Space
 from app.api.schema.job_types import Job
 from app.api.schema.nodes import Info
 from app.api.schema.outcomes import InvalidInput, NotFound, OverBudget, invalid
-from app.api.schema.scope_args import UserArg
-from app.api.schema.scope_types import scope_filter
+from app.api.schema.scope_args import UserArg, scope_filter
 from app.api.security import RateLimited, RateLimiter
 from app.api.services import forgotten_text_dropper
 from engram.formats.loading import InputFormat, parse_payload, validate_records

@@ -25,7 +25,7 @@ from app.api.schema.navigation_types import (
 from app.api.schema.nodes import Dimension, Episode, Info, Node, node_from_row
 from app.api.schema.outcomes import InvalidInput, NotFound, OverBudget, invalid
 from app.api.schema.recall_types import Recall
-from app.api.schema.scope_args import UserArg
+from app.api.schema.scope_args import AgentArg, MetadataArg, SessionArg, UserArg, scope_filter
 from engram.scope import parent_space
 from graph.navigation import LinkType
 from graph.navigation import NotFound as NavigationNotFound
@@ -101,6 +101,9 @@ class MemoryQuery:
             ),
         ] = None,
         user: UserArg = None,
+        agent: AgentArg = None,
+        session: SessionArg = None,
+        metadata: MetadataArg = None,
         min_relevance: Annotated[
             float | None,
             strawberry.argument(
@@ -132,6 +135,7 @@ class MemoryQuery:
                 addressee=addressee,
                 now=now,
                 min_relevance=min_relevance,
+                scope=scope_filter(agent, session, metadata),
             )
         except ValidationError as exc:
             return invalid([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)])

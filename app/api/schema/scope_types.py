@@ -10,7 +10,6 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 import strawberry
-from pydantic import ValidationError
 from strawberry.scalars import JSON
 
 from app.api.errors import InvalidArgument
@@ -18,9 +17,9 @@ from app.api.pagination import Connection, decode_cursor, encode_cursor, page_si
 from app.api.schema.json import to_json
 from app.api.schema.nodes import Info
 from app.api.schema.outcomes import NotFound
-from app.api.schema.scope_args import UserArg
+from app.api.schema.scope_args import AgentArg, MetadataArg, SessionArg, UserArg, scope_filter
 from engram.ids import validate_space
-from engram.scope import ScopeFilter, memory_space
+from engram.scope import memory_space
 from graph.admin import delete_space
 from graph.scoped import export_records
 
@@ -32,24 +31,6 @@ class MemoryKind(StrEnum):
     PROPOSITION = "proposition"
     PRESCRIPTION = "prescription"
     EPISODE = "episode"
-
-
-MetadataArg = Annotated[
-    JSON | None,
-    strawberry.argument(description="exact-match filter on metadata (a flat map); combined with the others by AND"),
-]
-AgentArg = Annotated[str | None, strawberry.argument(description="only what was made with this agent")]
-SessionArg = Annotated[str | None, strawberry.argument(description="only what was said in this session")]
-
-
-def scope_filter(agent: str | None, session: str | None, metadata: Any) -> ScopeFilter:
-    """The filter, or InvalidArgument naming the field at fault."""
-    try:
-        return ScopeFilter(agent=agent, session=session, metadata=metadata if metadata is not None else {})
-    except ValidationError as exc:
-        raise InvalidArgument(
-            "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
-        ) from exc
 
 
 @strawberry.type(description="A user of the space with a memory of their own.")

@@ -84,8 +84,8 @@ def test_two_users_of_one_space_never_see_each_others_memories(gql: GraphQL) -> 
     remember(gql, "I moved to Lisbon and I work as a nurse at the Santa Maria hospital.", user="alice")
     remember(gql, "My favourite food is sushi and I play the cello in an orchestra.", user="bob")
 
-    alice = texts(gql, "Where does she work and what does she eat?", "alice")
-    bob = texts(gql, "Where does he work and what does he eat?", "bob")
+    alice = texts(gql, "Where does alice work?", "alice") + texts(gql, "What is alice's favourite food?", "alice")
+    bob = texts(gql, "Where does bob work?", "bob") + texts(gql, "What is bob's favourite food?", "bob")
     assert any("Lisbon" in t or "nurse" in t for t in alice) and not any("sushi" in t or "cello" in t for t in alice)
     assert any("sushi" in t or "cello" in t for t in bob) and not any("Lisbon" in t or "nurse" in t for t in bob)
     assert texts(gql, "nurse sushi cello Lisbon", None) == []  # the space's shared memory holds neither
@@ -93,7 +93,7 @@ def test_two_users_of_one_space_never_see_each_others_memories(gql: GraphQL) -> 
     listed = gql(MEMORIES, {"user": "bob", "kinds": ["PROPOSITION", "EPISODE"], "first": 50})["memories"]
     assert listed["totalCount"] > 0
     assert not any("Lisbon" in e["node"]["text"] or "nurse" in e["node"]["text"] for e in listed["edges"])
-    alice_item = gql(RECALL, {"query": "Where does she live?", "user": "alice"})["recall"]["items"][0]["id"]
+    alice_item = gql(RECALL, {"query": "Where does alice work?", "user": "alice"})["recall"]["items"][0]["id"]
     assert gql("query($id: ID!, $user: String) { node(id: $id, user: $user) { id } }",
                {"id": alice_item, "user": "bob"})["node"] is None  # fmt: skip
     assert gql("query($id: ID!, $user: String) { node(id: $id, user: $user) { id } }",
@@ -246,3 +246,17 @@ def test_bad_scope_arguments_are_refused(gql: GraphQL) -> None:
     assert empty == {"jsonl": "", "records": 0, "sources": 0, "totalSources": 0, "endCursor": None}
     assert "metadata" in gql.errors("{ memories(metadata: {a: [1]}) { totalCount } }")[0]["message"]
     assert "admin key" in gql.errors('mutation { deleteSpace(name: "x") { __typename } }')[0]["message"]
+
+
+def test_recall_filtered_by_session_or_metadata_returns_only_what_they_prove(gql: GraphQL) -> None:
+    remember(gql, "I parked the car on level 3 of the airport garage.", user="ivy", session="trip", metadata={"k": 1})
+    remember(gql, "I parked the bike in the shed behind the house.", user="ivy", session="home", metadata={"k": 2})
+    query = """query($q: String!, $session: String, $metadata: JSON) {
+      recall(query: $q, user: "ivy", session: $session, metadata: $metadata) {
+        ... on Recall { items { text provenance { text } } } } }"""
+    both = gql(query, {"q": "Where did I park?"})["recall"]["items"]
+    assert any("car" in i["text"] for i in both) and any("bike" in i["text"] for i in both)
+    for variables, kept, dropped in (({"session": "home"}, "bike", "car"), ({"metadata": {"k": 1}}, "car", "bike")):
+        items = gql(query, {"q": "Where did I park?", **variables})["recall"]["items"]
+        shown = " ".join(i["text"] + " ".join(p["text"] for p in i["provenance"]) for i in items)
+        assert kept in shown and dropped not in shown, (variables, shown)

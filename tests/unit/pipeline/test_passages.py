@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engram.formats.records import MAX_DOCUMENT_CHARS
 from engram.formats.passages import PASSAGE_MAX_CHARS, PASSAGE_WORDS, split_passages
+from engram.formats.records import MAX_DOCUMENT_CHARS
 
 
 def test_a_paragraph_with_no_sentence_end_is_split_on_word_boundaries() -> None:
