@@ -15,7 +15,7 @@ import pytest
 import redis
 
 from engram.formats.loading import validate_records
-from engram.settings import WorkerSettings, get_settings
+from engram.settings import WorkerSettings
 from graph.driver import get_driver
 from tests.support.jobs import wait_for_job
 from tests.support.workers import start_worker
@@ -177,7 +177,11 @@ def _no_stray_scheduler_state(space: str) -> Any:
 def own_redis() -> Any:
     """A Redis database of the test's own (the stack's server, database 14): the scheduler's decisions alone, with
     no other tenant's jobs and no worker."""
-    client = redis.Redis.from_url(get_settings().redis.url, db=14)
+    # Not from_url(url, db=14): the URL's own database wins over the keyword, and the stack's would be flushed.
+    client = redis.Redis(
+        connection_pool=redis.ConnectionPool(**{**get_redis().connection_pool.connection_kwargs, "db": 14})
+    )
+    assert client.connection_pool.connection_kwargs["db"] == 14 and client.client_info()["db"] == 14
     client.flushdb()
     yield client
     client.flushdb()
