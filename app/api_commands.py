@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from engram.settings import PROJECT_ROOT
-from graph.api_keys import ApiKeyStore, KeyRole
+from engram.key_roles import KeyRole
 
-SCHEMA_FILE = PROJECT_ROOT / "graphql" / "schema.graphql"
+if TYPE_CHECKING:
+    from graph.api_keys import ApiKeyStore
+
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "graphql" / "schema.graphql"
 console = Console()
 keys_cli = typer.Typer(help="Create, list and revoke the API keys of a space (talks to Neo4j directly).")
 
@@ -45,6 +47,7 @@ def schema(
 
 def _store() -> ApiKeyStore:
     from engram.settings import get_settings
+    from graph.api_keys import ApiKeyStore
     from graph.driver import get_driver
 
     return ApiKeyStore(get_driver(), get_settings().neo4j.database)
@@ -100,7 +103,7 @@ def revoke_key(
     console.print(f"revoked {key_id}")
 
 
-def register(cli: typer.Typer) -> None:
-    cli.command()(serve)
-    cli.command()(schema)
-    cli.add_typer(keys_cli, name="keys")
+def register(cli: typer.Typer, panel: str) -> None:
+    cli.command(rich_help_panel=panel)(serve)
+    cli.command(rich_help_panel=panel)(schema)
+    cli.add_typer(keys_cli, name="keys", rich_help_panel=panel)

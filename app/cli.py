@@ -1,55 +1,70 @@
-"""`engram`: run and inspect the local Engram stack."""
+"""`engram`: remember, recall, forget, list, export and import through the API (the commands an app developer uses),
+and run and inspect the local stack (the operator's commands, which talk to Neo4j, Redis and the workers directly).
+
+Client commands import neither a model nor a graph driver: this module imports the operator commands' heavy parts
+inside their functions."""
 
 from __future__ import annotations
 
 import subprocess
-from datetime import datetime
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from app import api_commands
+from app import api_commands, client_commands
+from app.client_options import MEMORY_PANEL, OPERATOR_PANEL
 from app.consolidate_command import consolidate_command
-from app.import_command import import_command
-from app.input_options import FormatOption, InputFile, TargetSpace
+from app.import_command import import_command, ingest_command
 from app.jobs_command import jobs_app
 from app.mcp_command import mcp_command
-from engram.settings import PROJECT_ROOT, get_settings
 
 cli = typer.Typer(
-    help="Engram: long-term memory for LLM agents on Neo4j. Manage the local stack and its data.",
+    help="Engram: long-term memory for LLM agents on Neo4j. Remember, recall and forget through the API (a space's "
+    "key: --api-key or ENGRAM_API_KEY); run and inspect the local stack and its data.",
     no_args_is_help=True,
     add_completion=False,
 )
 console = Console()
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+# The app developer's commands first: `--help` lists panels in the order their commands were registered.
+cli.command("remember", rich_help_panel=MEMORY_PANEL)(client_commands.remember)
+cli.command("recall", rich_help_panel=MEMORY_PANEL)(client_commands.recall)
+cli.command("forget", rich_help_panel=MEMORY_PANEL)(client_commands.forget)
+cli.command("list", rich_help_panel=MEMORY_PANEL)(client_commands.list_command)
+cli.command("export", rich_help_panel=MEMORY_PANEL)(client_commands.export)
+cli.command("import", rich_help_panel=MEMORY_PANEL)(import_command)
+cli.command("ingest", rich_help_panel=MEMORY_PANEL)(ingest_command)
+cli.command("mcp", rich_help_panel=MEMORY_PANEL)(mcp_command)
 
 
 def _stack(action: str) -> int:
     return subprocess.call(["bash", str(PROJECT_ROOT / "infra" / "stack.sh"), action])
 
 
-@cli.command()
+@cli.command(rich_help_panel=OPERATOR_PANEL)
 def up() -> None:
     """Start Neo4j (and apply schema migrations), Redis, a Celery worker and the GraphQL API on 127.0.0.1."""
     raise typer.Exit(_stack("up"))
 
 
-@cli.command()
+@cli.command(rich_help_panel=OPERATOR_PANEL)
 def down() -> None:
     """Stop the API, the worker, Redis and Neo4j started by `engram up`."""
     raise typer.Exit(_stack("down"))
 
 
-@cli.command()
+@cli.command(rich_help_panel=OPERATOR_PANEL)
 def status() -> None:
     """Say which of Neo4j, Redis, the worker and the API are running (exit 3 if any is not)."""
     raise typer.Exit(_stack("status"))
 
 
-@cli.command()
+@cli.command(rich_help_panel=OPERATOR_PANEL)
 def migrate() -> None:
     """Apply the versioned schema files in cypher/schema/ (idempotent)."""
+    from engram.settings import get_settings
     from graph.driver import get_driver
     from graph.migrations import migrate as apply_migrations
 
@@ -58,82 +73,7 @@ def migrate() -> None:
     console.print(f"schema migrations applied now: {applied or 'none (schema up to date)'}")
 
 
-@cli.command()
-def ingest(
-    file: InputFile,
-    space: TargetSpace,
-    input_format: FormatOption = None,
-) -> None:
-    """Ingest conversations, documents or trajectories through the worker, with a progress bar and a summary.
-
-    The whole file is validated first: a malformed record rejects the job, naming the record and field,
-    and nothing is written.
-    """
-    from app.ingest_command import ingest_file
-    from engram.formats.loading import InvalidInput
-    from engram.ids import validate_space
-
-    try:
-        validate_space(space)
-        status = ingest_file(file, space, input_format, console)
-    except (InvalidInput, ValueError) as exc:
-        console.print(f"[red]error:[/red] {exc}", highlight=False)
-        raise typer.Exit(2) from exc
-    raise typer.Exit(0 if status.state == "succeeded" else 1)
-
-
-@cli.command()
-def recall(
-    query: Annotated[str, typer.Argument(help="what to remember, in plain words")],
-    space: Annotated[str, typer.Option("--space", "-s", help="memory space to recall from")],
-    budget: Annotated[int, typer.Option(min=16, max=32_768, help="token budget of the returned text")] = 512,
-    hops: Annotated[int, typer.Option(min=1, max=4, help="hop limit (1-4)")] = 2,
-    limit: Annotated[int, typer.Option(min=1, max=200, help="most items to return")] = 10,
-    trace: Annotated[bool, typer.Option("--trace/--no-trace", help="print the explanation trace")] = False,
-    asker: Annotated[
-        str | None, typer.Option(help='who asks, as they speak in memory: the query\'s "I", "me", "my"')
-    ] = None,
-    addressee: Annotated[
-        str | None, typer.Option(help='who is asked, as they speak in memory: the query\'s "you", "your"')
-    ] = None,
-    now: Annotated[
-        datetime | None,
-        typer.Option(help='when the query is asked (ISO 8601): its "two weeks ago" or "last weekend" is read from it'),
-    ] = None,
-    min_relevance: Annotated[
-        float | None,
-        typer.Option(
-            min=0.0, max=1.0, help="leave out items below this relevance, 0-1 (default: ENGRAM_RECALL_MIN_RELEVANCE)"
-        ),
-    ] = None,
-) -> None:
-    """Recall knowledge for QUERY: items with scores and the episodes that prove them."""
-    from pydantic import ValidationError
-
-    from app.recall_command import print_recall
-    from engram.ids import validate_space
-    from graph.recall.models import RecallRequest
-
-    try:
-        validate_space(space)
-        request = RecallRequest(
-            space=space,
-            query=query,
-            token_budget=budget,
-            hop_limit=hops,
-            limit=limit,
-            asker=asker,
-            addressee=addressee,
-            now=now,
-            min_relevance=min_relevance,
-        )
-        print_recall(console, request, trace)
-    except (ValueError, ValidationError) as exc:
-        console.print(f"[red]error:[/red] {exc}", highlight=False)
-        raise typer.Exit(2) from exc
-
-
-@cli.command()
+@cli.command(rich_help_panel=OPERATOR_PANEL)
 def browser(
     space: Annotated[str, typer.Option("--space", "-s", help="memory space to explore")],
     query: Annotated[str | None, typer.Option(help="print only this exploration query (file name, no .cypher)")] = None,
@@ -142,6 +82,7 @@ def browser(
     """Explore SPACE in Neo4j Browser: the URL, the parameters, the style and the queries of cypher/browser/."""
     from app.browser_command import print_browser
     from engram.ids import validate_space
+    from engram.settings import get_settings
     from graph.driver import get_driver
 
     try:
@@ -152,10 +93,11 @@ def browser(
         raise typer.Exit(2) from exc
 
 
-@cli.command()
+@cli.command(rich_help_panel=OPERATOR_PANEL)
 def doctor() -> None:
     """Check every part Engram needs and say how to fix what is missing (exit 1 if any check fails)."""
     from app.doctor import all_checks
+    from engram.settings import get_settings
 
     failed = warned = 0
     for check in all_checks(get_settings()):
@@ -173,13 +115,11 @@ def doctor() -> None:
     raise typer.Exit(1 if failed else 0)
 
 
-cli.command("import")(import_command)
-cli.command("consolidate")(consolidate_command)
-cli.command("mcp")(mcp_command)
-cli.add_typer(jobs_app, name="jobs")
+cli.command("consolidate", rich_help_panel=OPERATOR_PANEL)(consolidate_command)
+cli.add_typer(jobs_app, name="jobs", rich_help_panel=OPERATOR_PANEL)
 
 
-api_commands.register(cli)
+api_commands.register(cli, OPERATOR_PANEL)
 
 
 def main() -> None:

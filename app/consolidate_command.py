@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from graph.consolidation.report import ConsolidationReport
+if TYPE_CHECKING:
+    from graph.consolidation.report import ConsolidationReport
 
 console = Console()
 

@@ -1,5 +1,6 @@
-"""`engram import FILE --space S`: a large initial load in this process (workers/bulk_import.py), with a progress
-bar; the same graph as `engram ingest` of the same records in jobs of `--batch` records."""
+"""`engram ingest FILE` and `engram import FILE` through the API (app/ingest_command.py), and `engram import --bulk
+FILE --space S`, the operator's large initial load in this process (workers/bulk_import.py), with a progress bar; the
+same graph as the worker's ingest of the same records in jobs of `--batch` records."""
 
 from __future__ import annotations
 
@@ -7,25 +8,112 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from tqdm import tqdm
 
-from app.input_options import FormatOption, InputFile, TargetSpace
+from app.client_options import KeyOption, SpaceCheck, UrlOption, UserOption, failures, open_client, where
+from app.input_options import FormatOption, InputFile
 
 console = Console()
+BULK_PANEL = "Operator (--bulk)"
+
+
+def ingest_command(
+    file: InputFile,
+    user: UserOption = None,
+    input_format: FormatOption = None,
+    wait: Annotated[bool, typer.Option("--wait/--no-wait", help="follow the job until it finishes")] = True,
+    space: SpaceCheck = None,
+    url: UrlOption = None,
+    api_key: KeyOption = None,
+) -> None:
+    """Ingest a file of conversations, documents or trajectories as one job, with a progress bar and a summary.
+
+    The whole file is validated first: a malformed record rejects it, naming the record and field, and nothing is
+    sent. One job holds one user's records (--user fills in records that name none), at most MAX_RECORDS_PER_JOB;
+    `engram import` takes any file.
+    """
+    from app.ingest_command import batches, follow_jobs, load_records, submit, summary
+
+    with failures(console):
+        records = load_records(file, input_format, user)  # a bad record: InvalidInput, a ValueError (exit 2)
+        jobs = list(batches(records))
+        if len(jobs) > 1:
+            raise ValueError(
+                f"{len(records)} records need {len(jobs)} jobs (one per user and per batch): use `engram import`"
+            )
+        with open_client(url, api_key, space) as client:
+            job = submit(client, records)
+            owner = where(records[0].get("user") if records else user, space)
+            console.print(f"job {job['id']}: {len(records)} record(s) queued for {owner}", highlight=False)
+            if not wait:
+                return
+            done = follow_jobs(client, [job["id"]], console)
+        console.print(summary(f"ingested into {owner}", done), highlight=False)
+        if done[0]["state"] != "SUCCEEDED":
+            raise typer.Exit(1)
 
 
 def import_command(
     file: InputFile,
-    space: TargetSpace,
+    user: UserOption = None,
     input_format: FormatOption = None,
-    batch: Annotated[int, typer.Option("--batch", "-b", min=1, help="records per batch (an ingest job's worth)")] = 500,
-    writers: Annotated[int, typer.Option(min=1, max=16, help="threads writing batches to Neo4j side by side")] = 2,
+    url: UrlOption = None,
+    api_key: KeyOption = None,
+    bulk: Annotated[
+        bool,
+        typer.Option(
+            "--bulk",
+            help="operator: load the file in this process, straight into Neo4j (needs --space, not the API)",
+            rich_help_panel=BULK_PANEL,
+        ),
+    ] = False,
+    space: Annotated[
+        str | None,
+        typer.Option(
+            "--space", "-s", help="with --bulk: the space to load into; else: make sure the key opens this space"
+        ),
+    ] = None,
+    batch: Annotated[
+        int,
+        typer.Option("--batch", "-b", min=1, help="with --bulk: records per batch", rich_help_panel=BULK_PANEL),
+    ] = 500,
+    writers: Annotated[
+        int,
+        typer.Option(
+            min=1, max=16, help="with --bulk: threads writing to Neo4j side by side", rich_help_panel=BULK_PANEL
+        ),
+    ] = 2,
 ) -> None:
-    """Bulk-load a large file: extraction, embedding and writes in this process, writes overlapping the next batch.
+    """Import a JSONL export (`engram export`) or any ingest file through the API: one ingest job per user and per
+    MAX_RECORDS_PER_JOB records, followed with a progress bar.
 
-    The whole file is validated first (no limit on records): a malformed record rejects it, naming the record
-    and field, and nothing is written. A rerun skips batches already stored and writes nothing new.
+    The whole file is validated first (any number of records): a malformed record rejects it, naming the record and
+    field, and nothing is sent. Every write is idempotent: a rerun writes nothing new. With --bulk (operator), the
+    file is loaded in this process straight into the space's graph.
     """
+    if bulk:
+        if space is None:
+            console.print("[red]error:[/red] --bulk needs --space (the space to load into)", highlight=False)
+            raise typer.Exit(2)
+        _bulk_import(file, space, input_format, batch, writers)
+        return
+    from app.ingest_command import load_records, send_all, summary
+
+    with failures(console):
+        records = load_records(file, input_format, user)  # a bad record: InvalidInput, a ValueError (exit 2)
+        users = {r.get("user") for r in records}
+        console.print(f"{len(records)} record(s) valid, for {len(users)} user(s)", highlight=False)
+        with open_client(url, api_key, space) as client:
+            jobs = send_all(client, records, console)
+        console.print(summary(f"imported {len(records)} record(s)", jobs), highlight=False)
+        if any(job["state"] != "SUCCEEDED" for job in jobs):
+            raise typer.Exit(1)
+
+
+def _bulk_import(file: InputFile, space: str, input_format: FormatOption, batch: int, writers: int) -> None:
+    """Extraction, embedding and writes in this process, writes overlapping the next batch; a rerun skips batches
+    already stored and writes nothing new."""
+    from tqdm import tqdm
+
     from app.ingest_command import guess_format
     from engram.embedding import get_embedder
     from engram.extraction.factory import ExtractionSettings, create_extractor

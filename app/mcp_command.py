@@ -6,8 +6,6 @@ from typing import Annotated
 
 import typer
 
-from engram.settings import get_settings
-
 
 def mcp_command(
     api_key: Annotated[
@@ -28,6 +26,7 @@ def mcp_command(
     """
     from app.mcp.server import build_mcp_server
     from app.mcp.transports import remote_client_source
+    from engram.settings import get_settings
 
     api = get_settings().api
     endpoint = url or f"http://{api.host}:{api.port}/graphql"

@@ -16,13 +16,13 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 import neo4j
 from pydantic import BaseModel
 
 from engram.ids import validate_space
+from engram.key_roles import KeyRole as KeyRole  # re-exported: the API names roles from here
 from graph.cypher import load
 
 _KEY = re.compile(r"^egk_([0-9a-f]{16})\.([A-Za-z0-9_-]{43})$")
@@ -43,16 +43,6 @@ class InvalidApiKey(PermissionError):
 
 class UnknownSpace(LookupError):
     pass
-
-
-class KeyRole(StrEnum):
-    READER = "reader"
-    WRITER = "writer"
-    OWNER = "owner"
-
-    @property
-    def rank(self) -> int:
-        return list(KeyRole).index(self)
 
 
 class KeyLimitReached(Exception):

@@ -8,6 +8,16 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 
+class WrittenSource(BaseModel):
+    """A source a job writes, with the app's ids and the internal ones (pass either to `forget`)."""
+
+    source_id: str
+    external_id: str = Field(description="the record's id ('record/session' for a conversation session)")
+    kind: str
+    episode_ids: list[str] = Field(description="the internal ids of its episodes, in order")
+    episode_external_ids: list[str] = Field(description="the app's ids of its episodes (turn ids), in order")
+
+
 class JobReport(BaseModel):
     """An ingest job: queued, running, or finished with counts of what it wrote."""
 
@@ -18,6 +28,9 @@ class JobReport(BaseModel):
     counts: dict[str, Any] = Field(default_factory=dict, description="what the job wrote, once it ran")
     error: str = ""
     finished: bool = False
+    sources: list[WrittenSource] = Field(
+        default_factory=list, description="what the job writes (in `remember`'s answer; empty in `job_status`)"
+    )
 
 
 class Evidence(BaseModel):
@@ -63,7 +76,13 @@ class ForgetReport(BaseModel):
     source_ids: list[str]
     intent_ids: list[str]
     concepts_removed: int
-    not_found: list[str] = Field(description="ids asked for that are not in this space")
+    not_found: list[str] = Field(description="ids asked for that are not in this memory")
+    episodes_removed: int | None = Field(
+        default=None, description="when a user's whole memory went: how many episodes (not listed one by one)"
+    )
+    knowledge_removed: int | None = Field(
+        default=None, description="when a user's whole memory went: how many propositions and prescriptions"
+    )
 
 
 class CorrectionReport(BaseModel):
@@ -96,3 +115,31 @@ class LinkedNode(BaseModel):
     node_id: str
     node_kind: str
     text: str = Field(description="the node's text, or its key for a concept")
+
+
+class MemoryEntry(BaseModel):
+    id: str
+    kind: str = Field(description="PROPOSITION, PRESCRIPTION or EPISODE")
+    text: str
+    status: str = Field(description="active, or superseded")
+    at: datetime | None = Field(description="when it was true or happened")
+    valid_to: datetime | None
+    episode_external_ids: list[str] = Field(description="the app's ids of the episodes it comes from")
+    source_external_ids: list[str] = Field(description="the app's ids of their sources")
+
+
+class MemoryList(BaseModel):
+    """A page of a memory's memories, newest first."""
+
+    total: int
+    memories: list[MemoryEntry]
+    next_cursor: str | None = Field(description="pass as `after` for the next page (null: the last)")
+
+
+class ExportPage(BaseModel):
+    """A page of a memory as JSONL in the ingest format (`remember` it back, or `engram import` the file)."""
+
+    jsonl: str
+    records: int
+    total_sources: int
+    next_cursor: str | None = Field(description="pass as `after` for the next page (null: the last)")

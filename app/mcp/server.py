@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Annotated, Any, Protocol, TypeVar
 
-from engram_client import AsyncEngramClient, LinkType, MemoryType
+from engram_client import AsyncEngramClient, LinkType, MemoryKind, MemoryType
 from engram_client.exceptions import GraphQLClientGraphQLMultiError, GraphQLClientHttpError
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
@@ -21,22 +21,40 @@ from app.mcp.models import (
     ConceptSummary,
     CorrectionReport,
     DimensionSummary,
+    ExportPage,
     ForgetReport,
     JobReport,
     LinkedNode,
+    MemoryList,
     RecallAnswer,
 )
-from app.mcp.tools import MemoryTools, ToolFailure, api_failure
+from app.mcp.tools import ForgetScope, ListScope, MemoryTools, TextScope, ToolFailure, api_failure
 from engram.formats.records import MAX_RECORDS_PER_JOB, Record
 
-INSTRUCTIONS = """Engram is your long-term memory. Use `remember` to store what happened (conversation turns, a
-document, an agent trajectory), `recall` before answering anything that may depend on the past (it returns
-knowledge best first, each item with the episodes that prove it, and a compact `context` text; pass `asker`, the
-user's name as they speak in memory, when the query says "I" or "my"), `forget` and `correct` when the user asks,
-and the explore tools (`list_dimensions`, `concept_page`, `follow_link`) to walk memory step by step. Your API key
-selects your memory space."""
+INSTRUCTIONS = """Engram is your long-term memory. Use `remember` to store what happened (a plain `text`, or records:
+conversation turns, a document, an agent trajectory), `recall` before answering anything that may depend on the past
+(it returns knowledge best first, each item with the episodes that prove it, and a compact `context` text; pass
+`asker`, the user's name as they speak in memory, when the query says "I" or "my"), `forget` and `correct` when the
+user asks, `list_memories` to see what is kept, and the explore tools (`list_dimensions`, `concept_page`,
+`follow_link`) to walk memory step by step. Your API key selects your memory space; every memory tool takes `user`:
+each user of the space has a memory of their own, apart from the others'."""
 
 T = TypeVar("T")
+UserParam = Annotated[
+    str | None,
+    Field(
+        min_length=1,
+        max_length=200,
+        description="whose memory (each user of the space has their own, apart from the others'); null: the "
+        "space's shared memory",
+    ),
+]
+Records = Annotated[list[Record], Field(min_length=1, max_length=MAX_RECORDS_PER_JOB)]
+Metadata = Annotated[
+    dict[str, str | int | float | bool] | None,
+    Field(description="a flat map of strings, numbers and booleans (at most 16 keys)"),
+]
+ScopeName = Annotated[str | None, Field(min_length=1, max_length=200)]
 
 
 class ClientSource(Protocol):
@@ -69,17 +87,40 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
     )
 
     @server.tool(
-        description="Store experiences in memory: conversation sessions with turns, documents or agent trajectories. "
-        "The whole payload is validated first; then an ingest job extracts knowledge in the background. With "
-        "wait=true the call returns when the job has finished (or timeout_s passed), with counts of what was written."
+        description="Store in memory either one `text` (a plain string: a turn of the user's running conversation, "
+        "spoken by the user unless `speaker` says otherwise, at `at` or now; over-long text is split into passages) "
+        "or `records` (conversation sessions with turns, documents, agent trajectories, validated whole). An ingest "
+        "job then extracts knowledge in the background; the answer lists the ids it writes (pass them, or your own "
+        "`id`, to `forget`). With wait=true the call returns when the job has finished (or timeout_s passed)."
     )
     async def remember(
-        records: Annotated[list[Record], Field(min_length=1, max_length=MAX_RECORDS_PER_JOB)],
         ctx: Context[Any, Any, Any],
+        text: Annotated[str | None, Field(min_length=1, description="what to remember, in plain words")] = None,
+        records: Annotated[
+            Records | str | None, Field(description="ingest-format records (a plain string is taken as `text`)")
+        ] = None,
+        user: UserParam = None,
+        session: Annotated[ScopeName, Field(description="the app's session or run id (with `text`)")] = None,
+        agent: Annotated[ScopeName, Field(description="the agent remembering it (with `text`)")] = None,
+        speaker: Annotated[ScopeName, Field(description="who said it (with `text`; default: the user)")] = None,
+        at: Annotated[datetime | None, Field(description="when it was said or happened (with `text`)")] = None,
+        id: Annotated[ScopeName, Field(description="your id for it (with `text`): a retry writes nothing new")] = None,
+        metadata: Metadata = None,
         wait: Annotated[bool, Field(description="wait for the ingest job to finish")] = False,
         timeout_s: Annotated[float, Field(gt=0, le=600, description="how long to wait, with wait=true")] = 120.0,
     ) -> JobReport:
-        return await _run(clients, ctx, lambda tools: tools.remember(records, wait, timeout_s))
+        if isinstance(records, str):  # an agent that sends one sentence as `records` means a text
+            text, records = (records, None) if text is None else (text, records)
+        if (text is None) == (records is None) or isinstance(records, str):
+            raise ToolError("give either `text` (a plain string) or `records` (a list of records), not both")
+        if records is not None:
+            listed = records
+            return await _run(clients, ctx, lambda tools: tools.remember(listed, user, wait, timeout_s))
+        said, scope = (
+            text or "",
+            TextScope(user=user, agent=agent, session=session, speaker=speaker, at=at, id=id, metadata=metadata),
+        )
+        return await _run(clients, ctx, lambda tools: tools.remember_text(said, scope, wait, timeout_s))
 
     @server.tool(
         description="Recall what memory knows for a query: propositions (facts), prescriptions (how-to) and episodes, "
@@ -118,28 +159,45 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
                 "reaches it, no item and a reason",
             ),
         ] = None,
+        user: UserParam = None,
     ) -> RecallAnswer:
         return await _run(
             clients,
             ctx,
             lambda tools: tools.recall(
-                query, memory_types, token_budget, limit, as_of, asker, addressee, now, min_relevance
+                query, memory_types, token_budget, limit, as_of, asker, addressee, now, min_relevance, user
             ),
         )
 
     @server.tool(
         description="Forget episodes, whole sources (a conversation session, a document, a trajectory) or pieces of "
-        "knowledge, by id. Knowledge proven only by forgotten episodes goes with them. Returns what was removed."
+        "knowledge by id (the internal ids, or your own given at ingest: a record id, 'record/session', a turn id, "
+        "'record/session/turn'), or everything said in a session, by an agent or with some metadata. Knowledge "
+        "proven only by forgotten episodes goes with them. everything=true with a user and nothing else forgets "
+        "that user's whole memory. Returns what was removed."
     )
     async def forget(
         ctx: Context[Any, Any, Any],
         episode_ids: list[str] | None = None,
         source_ids: list[str] | None = None,
         knowledge_ids: Annotated[list[str] | None, Field(description="proposition or prescription ids")] = None,
+        user: UserParam = None,
+        session: Annotated[ScopeName, Field(description="forget what was said in this session")] = None,
+        agent: Annotated[ScopeName, Field(description="forget what was made with this agent")] = None,
+        metadata: Metadata = None,
+        everything: Annotated[bool, Field(description="with `user` alone: forget that user's whole memory")] = False,
     ) -> ForgetReport:
-        return await _run(
-            clients, ctx, lambda tools: tools.forget(episode_ids or [], source_ids or [], knowledge_ids or [])
-        )
+        named = bool(episode_ids or source_ids or knowledge_ids or session or agent or metadata)
+        if named == everything or (everything and user is None):
+            raise ToolError(
+                "give ids or a filter (session, agent, metadata) to forget, or everything=true with a user (and "
+                "nothing else) to forget that user's whole memory"
+            )
+        wanted = ForgetScope(
+            episode_ids=episode_ids or [], source_ids=source_ids or [], knowledge_ids=knowledge_ids or [],
+            agent=agent, session=session, metadata=metadata, user=user,
+        )  # fmt: skip
+        return await _run(clients, ctx, lambda tools: tools.forget(wanted))
 
     @server.tool(
         description="Correct a fact: the new statement supersedes the proposition (which stays as history and keeps "
@@ -151,12 +209,13 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
         ctx: Context[Any, Any, Any],
         valid_from: Annotated[datetime | None, Field(description="when the corrected fact became true")] = None,
         reason: str = "",
+        user: UserParam = None,
     ) -> CorrectionReport:
-        return await _run(clients, ctx, lambda tools: tools.correct(proposition_id, text, valid_from, reason))
+        return await _run(clients, ctx, lambda tools: tools.correct(proposition_id, text, valid_from, reason, user))
 
     @server.tool(description="The dimensions of memory (communities of concepts), largest first, with top concepts.")
-    async def list_dimensions(ctx: Context[Any, Any, Any]) -> list[DimensionSummary]:
-        return await _run(clients, ctx, lambda tools: tools.dimensions())
+    async def list_dimensions(ctx: Context[Any, Any, Any], user: UserParam = None) -> list[DimensionSummary]:
+        return await _run(clients, ctx, lambda tools: tools.dimensions(user))
 
     @server.tool(
         description="A concept page by key: the concept, its dimension, associated concepts, aliases and its first "
@@ -166,18 +225,57 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
         key: str,
         ctx: Context[Any, Any, Any],
         first: Annotated[int, Field(ge=1, le=100, description="how many propositions")] = 10,
+        user: UserParam = None,
     ) -> ConceptSummary:
-        return await _run(clients, ctx, lambda tools: tools.concept(key, first))
+        return await _run(clients, ctx, lambda tools: tools.concept(key, first, user))
 
     @server.tool(
         description="Follow one type of link from any node: PROVEN_BY (a fact's evidence), MENTIONS, NEXT (what came "
         "after an episode), SUPERSEDES, ASSOCIATED (related concepts) and the other link types of the schema."
     )
-    async def follow_link(node_id: str, link_type: LinkType, ctx: Context[Any, Any, Any]) -> list[LinkedNode]:
-        return await _run(clients, ctx, lambda tools: tools.follow(node_id, link_type))
+    async def follow_link(
+        node_id: str, link_type: LinkType, ctx: Context[Any, Any, Any], user: UserParam = None
+    ) -> list[LinkedNode]:
+        return await _run(clients, ctx, lambda tools: tools.follow(node_id, link_type, user))
 
     @server.tool(description="An ingest job's state, stage, progress and counts (from `remember`).")
     async def job_status(job_id: str, ctx: Context[Any, Any, Any]) -> JobReport:
         return await _run(clients, ctx, lambda tools: tools.job(job_id))
+
+    @server.tool(
+        description="List what a memory keeps, newest first, a page at a time: facts and procedures (kinds "
+        "PROPOSITION, PRESCRIPTION; the default) and what was said or done (EPISODE), each with the app's ids of "
+        "the episodes and sources it comes from; filtered by session, agent, metadata and time."
+    )
+    async def list_memories(
+        ctx: Context[Any, Any, Any],
+        user: UserParam = None,
+        kinds: Annotated[list[MemoryKind] | None, Field(description="PROPOSITION, PRESCRIPTION, EPISODE")] = None,
+        session: ScopeName = None,
+        agent: ScopeName = None,
+        metadata: Metadata = None,
+        since: Annotated[datetime | None, Field(description="from this time (inclusive)")] = None,
+        until: Annotated[datetime | None, Field(description="before this time")] = None,
+        first: Annotated[int, Field(ge=1, le=100, description="how many on this page")] = 20,
+        after: Annotated[str | None, Field(description="`next_cursor` of the page before")] = None,
+    ) -> MemoryList:
+        listing = ListScope(user=user, session=session, agent=agent, metadata=metadata, first=first, after=after)
+        return await _run(clients, ctx, lambda tools: tools.memories(kinds, since, until, listing))
+
+    @server.tool(
+        description="Export a memory (or what matches session, agent and metadata in it) as JSONL in the ingest "
+        "format, a page of sources at a time: the records `remember` takes back."
+    )
+    async def export_memory(
+        ctx: Context[Any, Any, Any],
+        user: UserParam = None,
+        session: ScopeName = None,
+        agent: ScopeName = None,
+        metadata: Metadata = None,
+        first: Annotated[int, Field(ge=1, le=200, description="sources on this page")] = 50,
+        after: Annotated[str | None, Field(description="`next_cursor` of the page before")] = None,
+    ) -> ExportPage:
+        listing = ListScope(user=user, session=session, agent=agent, metadata=metadata, first=first, after=after)
+        return await _run(clients, ctx, lambda tools: tools.export(listing))
 
     return server

@@ -8,28 +8,68 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 import httpx
-from engram_client import AsyncEngramClient, LinkType, MemoryType
+from engram_client import AsyncEngramClient, LinkType, MemoryKind, MemoryType
 from engram_client.exceptions import GraphQLClientGraphQLMultiError, GraphQLClientHttpError
+from engram_client.memories import MemoriesMemoriesEdgesNode
 
 from app.mcp.models import (
     ConceptSummary,
     CorrectionReport,
     DimensionSummary,
     Evidence,
+    ExportPage,
     ForgetReport,
     JobReport,
     LinkedNode,
+    MemoryEntry,
+    MemoryList,
     RecallAnswer,
     RecalledItem,
+    WrittenSource,
 )
 from app.mcp.render import render_context
 from engram.formats.records import Record
 
 FINISHED = {"SUCCEEDED", "FAILED"}
 POLL_S = 0.5
+
+
+class TextScope(TypedDict, total=False):
+    """Where a remembered text goes and what it carries (the `remember` operation's arguments but the text)."""
+
+    user: str | None
+    agent: str | None
+    session: str | None
+    speaker: str | None
+    at: datetime | None
+    id: str | None
+    metadata: dict[str, Any] | None
+
+
+class ForgetScope(TypedDict, total=False):
+    """What to forget (the `forget` operation's arguments)."""
+
+    episode_ids: list[str]
+    source_ids: list[str]
+    knowledge_ids: list[str]
+    agent: str | None
+    session: str | None
+    metadata: dict[str, Any] | None
+    user: str | None
+
+
+class ListScope(TypedDict, total=False):
+    """Whose memory and which part of it a listing or an export covers, and the page."""
+
+    user: str | None
+    agent: str | None
+    session: str | None
+    metadata: dict[str, Any] | None
+    first: int
+    after: str | None
 
 
 class ToolFailure(Exception):
@@ -48,19 +88,37 @@ class MemoryTools:
     def __init__(self, client: AsyncEngramClient) -> None:
         self._client = client
 
-    async def remember(self, records: list[Record], wait: bool, timeout_s: float) -> JobReport:
-        payload = [record.model_dump(mode="json", exclude_none=True) for record in records]
-        queued = (await self._client.ingest(records=payload)).ingest
+    async def remember(self, records: list[Record], user: str | None, wait: bool, timeout_s: float) -> JobReport:
+        """Ingest records (into `user`'s memory where a record names no user)."""
+        payload = [
+            record.model_dump(mode="json", exclude_none=True) | ({"user": user} if user and not record.user else {})
+            for record in records
+        ]
+        return await self._queued((await self._client.ingest(records=payload)).ingest, wait, timeout_s)
+
+    async def remember_text(self, text: str, scope: TextScope, wait: bool, timeout_s: float) -> JobReport:
+        """One text: a turn of the scope's running conversation (split into passages when over-long)."""
+        queued = (await self._client.remember(text=text, **scope)).remember
+        return await self._queued(queued, wait, timeout_s)
+
+    async def _queued(self, queued: Any, wait: bool, timeout_s: float) -> JobReport:
         if queued.typename__ != "Job":
             raise _refused(queued)
-        report = JobReport(job_id=queued.id, state=queued.state.value)
+        written = [
+            WrittenSource(
+                source_id=s.id, external_id=s.external_id, kind=s.kind, episode_ids=[e.id for e in s.episodes],
+                episode_external_ids=[e.external_id for e in s.episodes],
+            )
+            for s in queued.sources
+        ]  # fmt: skip
+        report = JobReport(job_id=queued.id, state=queued.state.value, sources=written)
         if not wait:
             return report
         deadline = asyncio.get_running_loop().time() + timeout_s
         while not report.finished and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(POLL_S)
             report = await self.job(report.job_id)
-        return report
+        return report.model_copy(update={"sources": written})
 
     async def job(self, job_id: str) -> JobReport:
         found = (await self._client.job(id=job_id)).job
@@ -87,6 +145,7 @@ class MemoryTools:
         addressee: str | None = None,
         now: datetime | None = None,
         min_relevance: float | None = None,
+        user: str | None = None,
     ) -> RecallAnswer:
         result = (
             await self._client.recall(
@@ -99,6 +158,7 @@ class MemoryTools:
                 addressee=addressee,
                 now=now,
                 min_relevance=min_relevance,
+                user=user,
             )
         ).recall
         if result.typename__ != "Recall":
@@ -125,19 +185,19 @@ class MemoryTools:
             reason=result.reason,
         )
 
-    async def forget(self, episode_ids: list[str], source_ids: list[str], knowledge_ids: list[str]) -> ForgetReport:
-        result = (
-            await self._client.forget(episode_ids=episode_ids, source_ids=source_ids, knowledge_ids=knowledge_ids)
-        ).forget
+    async def forget(self, wanted: ForgetScope) -> ForgetReport:
+        result = (await self._client.forget(**wanted)).forget
         if result.typename__ != "Forgotten":
             raise _refused(result)
         return ForgetReport.model_validate(result.model_dump())
 
     async def correct(
-        self, proposition_id: str, text: str, valid_from: datetime | None, reason: str
+        self, proposition_id: str, text: str, valid_from: datetime | None, reason: str, user: str | None = None
     ) -> CorrectionReport:
         result = (
-            await self._client.correct(proposition_id=proposition_id, text=text, valid_from=valid_from, reason=reason)
+            await self._client.correct(
+                proposition_id=proposition_id, text=text, valid_from=valid_from, reason=reason, user=user
+            )
         ).correct
         if result.typename__ != "Corrected":
             raise _refused(result)
@@ -149,8 +209,8 @@ class MemoryTools:
             supersedes_id=result.supersedes_id,
         )
 
-    async def dimensions(self) -> list[DimensionSummary]:
-        page = (await self._client.dimensions()).dimensions
+    async def dimensions(self, user: str | None = None) -> list[DimensionSummary]:
+        page = (await self._client.dimensions(user=user)).dimensions
         return [
             DimensionSummary(
                 id=edge.node.dimension.id,
@@ -161,8 +221,8 @@ class MemoryTools:
             for edge in page.edges
         ]
 
-    async def concept(self, key: str, first: int) -> ConceptSummary:
-        found = (await self._client.concept_page(key=key, first=first)).concept
+    async def concept(self, key: str, first: int, user: str | None = None) -> ConceptSummary:
+        found = (await self._client.concept_page(key=key, first=first, user=user)).concept
         if found.typename__ != "ConceptPage":
             raise _refused(found)
         return ConceptSummary(
@@ -175,8 +235,8 @@ class MemoryTools:
             total_propositions=found.propositions.total_count or 0,
         )
 
-    async def follow(self, node_id: str, link_type: LinkType) -> list[LinkedNode]:
-        found = (await self._client.follow(node_id=node_id, link_type=link_type)).follow
+    async def follow(self, node_id: str, link_type: LinkType, user: str | None = None) -> list[LinkedNode]:
+        found = (await self._client.follow(node_id=node_id, link_type=link_type, user=user)).follow
         if found.typename__ != "Links":
             raise _refused(found)
         return [
@@ -190,6 +250,36 @@ class MemoryTools:
             for link in found.links
             if link.node is not None
         ]
+
+    async def memories(
+        self, kinds: list[MemoryKind] | None, since: datetime | None, until: datetime | None, listing: ListScope
+    ) -> MemoryList:
+        page = (await self._client.memories(kinds=kinds, since=since, until=until, **listing)).memories
+        return MemoryList(
+            total=page.total_count or 0,
+            memories=[_entry(edge.node) for edge in page.edges],
+            next_cursor=page.page_info.end_cursor if page.page_info.has_next_page else None,
+        )
+
+    async def export(self, listing: ListScope) -> ExportPage:
+        page = (await self._client.export(**listing)).export
+        return ExportPage(
+            jsonl=page.jsonl, records=page.records, total_sources=page.total_sources, next_cursor=page.end_cursor
+        )
+
+
+def _entry(node: MemoriesMemoriesEdgesNode) -> MemoryEntry:
+    sources = {o.source_external_id for o in node.origins if o.source_external_id}
+    return MemoryEntry(
+        id=node.id,
+        kind=node.kind.value,
+        text=node.text,
+        status=node.status,
+        at=node.at,
+        valid_to=node.valid_to,
+        episode_external_ids=[o.episode_external_id for o in node.origins],
+        source_external_ids=sorted(sources),
+    )
 
 
 def api_failure(exc: GraphQLClientHttpError | GraphQLClientGraphQLMultiError) -> ToolFailure:

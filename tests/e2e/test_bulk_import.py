@@ -46,7 +46,7 @@ def assert_same_graph(expected: Snapshot, actual: Snapshot) -> None:
 
 
 def run_import(path: Path, space: str, *extra: str) -> str:
-    result = engram_here("import", str(path), "--space", space, *extra)
+    result = engram_here("import", "--bulk", str(path), "--space", space, *extra)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
 
@@ -90,7 +90,7 @@ def test_bad_input_is_refused_and_nothing_written(driver: neo4j.Driver, space: s
     path = tmp_path / "bad.jsonl"
     good = (PROJECT_ROOT / "examples" / "sample.jsonl").read_text().splitlines()[0]
     path.write_text(good + "\n" + json.dumps({"type": "document", "id": "d", "txt": "typo"}) + "\n")
-    result = engram_here("import", str(path), "--space", space)
+    result = engram_here("import", "--bulk", str(path), "--space", space)
     assert result.returncode == 2
     assert "line-record 2 (id 'd')" in result.stdout and "txt" in result.stdout
     assert label_counts(driver, space) == {}

@@ -1,26 +1,33 @@
-"""`engram recall` end to end: the fact and its proof are printed; bad input is a clear error."""
+"""`engram recall` end to end, through the API with the space's key: the fact and its proof are printed; bad input is
+a clear error before any request."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import neo4j
+
+from tests.e2e.api.conftest import issue_key
 from tests.support.cli import engram
 from tests.support.jobs import ingest
 
 
-def test_recall_prints_the_fact_and_its_provenance(space: str, conversation: dict[str, Any]) -> None:
+def test_recall_prints_the_fact_and_its_provenance(
+    driver: neo4j.Driver, space: str, conversation: dict[str, Any]
+) -> None:
     ingest(space, [conversation])
-    done = engram("recall", "When did Caroline go to the LGBTQ support group?", "--space", space, "--trace")
+    key = issue_key(driver, space)
+    done = engram("recall", "When did Caroline go to the LGBTQ support group?", "--space", space, "--trace", key=key)
     assert done.returncode == 0, done.stderr
     flat = " ".join(done.stdout.split())
     assert "7 May 2023" in flat and "D1:3" in flat
     assert "seed" in flat and "MATCH (n) WHERE n.space" in flat
     # The Browser query is printed as it runs: rich markup once ate its relationship pattern ("(n)-->(m)").
     assert "-[r:PROVEN_BY|MENTIONS|SOLVES|PART_OF]->(m)" in flat
-    mine = engram("recall", "When did I go to the support group?", "--space", space, "--asker", "Caroline", "--trace")
+    mine = engram("recall", "When did I go to the support group?", "--asker", "Caroline", "--trace", key=key)
     assert mine.returncode == 0, mine.stderr
     assert "'meant': ['Caroline']" in " ".join(mine.stdout.split())
-    dated = engram("recall", "What did Caroline do two weeks ago?", "--space", space, "--now", "2023-05-22", "--trace")
+    dated = engram("recall", "What did Caroline do two weeks ago?", "--now", "2023-05-22", "--trace", key=key)
     assert dated.returncode == 0, dated.stderr
     assert "'days': [{'from': '2023-05-08', 'to': '2023-05-08'}]" in " ".join(dated.stdout.split())
 

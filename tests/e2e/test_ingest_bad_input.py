@@ -9,6 +9,7 @@ from typing import Any
 import neo4j
 import pytest
 
+from tests.e2e.api.conftest import issue_key
 from tests.support.cli import engram
 from tests.support.graph_queries import label_counts
 
@@ -18,7 +19,7 @@ def test_cli_ingests_a_jsonl_file_and_summarises(
 ) -> None:
     path = tmp_path / "memories.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in (conversation, document)))
-    done = engram("ingest", str(path), "--space", space)
+    done = engram("ingest", str(path), "--space", space, key=issue_key(driver, space))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ingested into" in done.stdout and "episodes" in done.stdout
     assert label_counts(driver, space)["Episode"] == 7
@@ -38,7 +39,7 @@ def test_cli_rejects_a_file_with_a_bad_record_and_writes_nothing(
 ) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps(document) + "\n" + content + "\n")
-    done = engram("ingest", str(path), "--space", space)
+    done = engram("ingest", str(path), "--space", space)  # refused before any request: no key needed
     assert done.returncode == 2
     assert message in " ".join(done.stdout.split())
     assert label_counts(driver, space) == {}

@@ -78,7 +78,7 @@ def _turn(text: str, turn_id: str | None = None, speaker: str = "Ana") -> dict[s
 
 def _cli(*args: str) -> Callable[[Probe], str]:
     def run(probe: Probe) -> str:
-        done = engram(*(probe.space if a == "{space}" else a for a in args))
+        done = engram(*(probe.space if a == "{space}" else a for a in args), key=probe.gql.key)
         return f"exit {done.returncode} {' '.join((done.stdout + done.stderr).split())}"
 
     return run

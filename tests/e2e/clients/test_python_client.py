@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import neo4j
-from engram_client import AsyncEngramClient, EngramClient, JobState, LinkType
+from engram_client import AsyncEngramClient, EngramClient, JobState, LinkType, MemoryKind
 
 from engram.settings import EngramSettings
 from graphql import OperationDefinitionNode, parse
@@ -54,6 +56,43 @@ async def _follow_job(url: str, ws_url: str, key: str, job_id: str, ran: set[str
         return states
 
 
+def client_for(url: str, key: str) -> EngramClient:
+    """The sync client with `key`; a minute per request, not httpx's 5 s, so a busy test machine fails nothing."""
+    headers = {"Authorization": f"Bearer {key}"}
+    return EngramClient(url=url, headers=headers, http_client=httpx.Client(headers=headers, timeout=60))
+
+
+def _wait(client: Any, job_id: str) -> None:
+    deadline = time.monotonic() + 300
+    while (state := client.job(id=job_id).job.state) not in (JobState.SUCCEEDED, JobState.FAILED):
+        assert time.monotonic() < deadline, f"job {job_id} still {state}"
+        time.sleep(0.3)
+    assert state == JobState.SUCCEEDED
+
+
+def _one_users_memory(client: Any) -> None:
+    """A user's memory through the client: remember a plain string, recall, list, export, forget the whole user."""
+    job = client.remember("I keep my red bike in the garden shed.", user="ana", id="bike").remember
+    assert job.typename__ == "Job" and [(s.external_id, [e.external_id for e in s.episodes]) for s in job.sources] == [
+        ("remember/default", ["bike"])
+    ]
+    _wait(client, job.id)
+    mine = client.recall(query="Where is the bike?", user="ana").recall
+    assert any("bike" in item.text for item in mine.items)
+    assert not any("bike" in item.text for item in client.recall(query="Where is the bike?").recall.items)
+    listed = client.memories(user="ana", kinds=[MemoryKind.EPISODE]).memories
+    assert [(e.node.text, e.node.origins[0].episode_external_id) for e in listed.edges] == [
+        ("ana: I keep my red bike in the garden shed.", "bike")
+    ]
+    assert [e.node.external_id for e in client.sources(user="ana").sources.edges] == ["remember/default"]
+    exported = client.export(user="ana").export
+    assert exported.records == 1 and exported.end_cursor is None and "garden shed" in exported.jsonl
+    assert [u.user for u in client.users().users] == ["ana"]
+    gone = client.forget(user="ana").forget
+    assert gone.typename__ == "Forgotten" and gone.episodes_removed == 1
+    assert client.sources(user="ana").sources.total_count == 0
+
+
 def test_the_generated_client_runs_every_operation(
     settings: EngramSettings, driver: neo4j.Driver, space: str, conversation: dict[str, Any]
 ) -> None:
@@ -64,11 +103,11 @@ def test_the_generated_client_runs_every_operation(
     ran: set[str] = set()
     name = f"{space}-client"
     try:
-        with EngramClient(url=url, headers={"Authorization": f"Bearer {admin_key}"}) as admin:
+        with client_for(url, admin_key) as admin:
             created = Recorded(admin, ran).create_space(name=name).create_space
         assert created.typename__ == "SpaceCreated" and created.key.secret.startswith("egk_")
         key = created.key.secret
-        with EngramClient(url=url, headers={"Authorization": f"Bearer {key}"}) as raw:
+        with client_for(url, key) as raw:
             client = Recorded(raw, ran)
             assert client.stats().stats.episodes == 0
             job = client.ingest(records=[conversation]).ingest
@@ -101,6 +140,9 @@ def test_the_generated_client_runs_every_operation(
             assert issued.key.id in {k.id for k in client.api_keys().api_keys}
             revoked = client.revoke_api_key(id=issued.key.id).revoke_api_key
             assert revoked.typename__ == "ApiKey" and revoked.revoked_at is not None
+            _one_users_memory(client)
+        deleted = Recorded(client_for(url, admin_key), ran).delete_space(name=name).delete_space
+        assert deleted.typename__ == "SpaceDeleted" and deleted.space == name
     finally:
         driver.execute_query("MATCH (n {space: $space}) DETACH DELETE n", space=name)
     assert ran == _operation_methods(), f"operations not run by the client: {_operation_methods() - ran}"

@@ -18,6 +18,8 @@ EXPECTED_TOOLS = {
     "concept_page",
     "follow_link",
     "job_status",
+    "list_memories",
+    "export_memory",
 }
 
 
