@@ -13,7 +13,7 @@ import math
 import re
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from engram.ids import SPACE_NAME
 
@@ -73,6 +73,16 @@ def metadata_properties(metadata: dict[str, MetadataValue]) -> dict[str, Metadat
     return {f"{METADATA_PREFIX}{key}": value for key, value in metadata.items()}
 
 
+def _metadata_map(value: Any) -> Any:
+    if not isinstance(value, dict):
+        raise ValueError("metadata must be an object of strings, numbers and booleans")
+    return check_metadata(value)
+
+
+# A metadata field: validated by `check_metadata` (pydantic reports its message at the field).
+Metadata = Annotated[dict[str, MetadataValue], BeforeValidator(_metadata_map)]
+
+
 class ScopeFields(BaseModel):
     """What a record, a remember or a filter may say of its scope (all optional)."""
 
@@ -81,17 +91,10 @@ class ScopeFields(BaseModel):
     user: ScopeId | None = Field(default=None, description="whose memory: each user's is apart from the others'")
     agent: ScopeId | None = Field(default=None, description="the agent the memory was made with")
     session: ScopeId | None = Field(default=None, description="the app's session or run id")
-    metadata: dict[str, MetadataValue] = Field(
+    metadata: Metadata = Field(
         default_factory=dict,
         description=f"a flat map (at most {MAX_METADATA_KEYS} keys) of strings, numbers and booleans",
     )
-
-    @field_validator("metadata", mode="before")
-    @classmethod
-    def _bounded_metadata(cls, value: Any) -> Any:
-        if not isinstance(value, dict):
-            raise ValueError("metadata must be an object of strings, numbers and booleans")
-        return check_metadata(value)
 
 
 class ScopeFilter(ScopeFields):

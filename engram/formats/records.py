@@ -8,11 +8,11 @@ strict: unknown fields, empty texts and oversize texts are errors that name the 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from engram.scope import MetadataValue, ScopeFields, check_metadata
+from engram.scope import Metadata, ScopeFields
 
 MAX_TURN_CHARS = 20_000
 MAX_DOCUMENT_CHARS = 2_000_000
@@ -41,16 +41,9 @@ class Turn(Strict):
     timestamp: UtcDatetime | None = None
     image_caption: Annotated[str, Field(max_length=2_000)] = ""
     id: Identifier | None = Field(default=None, description="an external turn id such as 'D1:3'")
-    metadata: dict[str, MetadataValue] = Field(
+    metadata: Metadata = Field(
         default_factory=dict, description="this turn's own metadata, over the record's (engram/scope.py)"
     )
-
-    @field_validator("metadata", mode="before")
-    @classmethod
-    def _bounded_metadata(cls, value: Any) -> Any:
-        if not isinstance(value, dict):
-            raise ValueError("metadata must be an object of strings, numbers and booleans")
-        return check_metadata(value)
 
 
 def _refuse_duplicates(kind: str, ids: list[str], merged_into: str) -> None:

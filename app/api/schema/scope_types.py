@@ -19,7 +19,7 @@ from app.api.schema.nodes import Info
 from app.api.schema.outcomes import NotFound
 from app.api.schema.scope_args import AgentArg, MetadataArg, SessionArg, UserArg, scope_filter
 from engram.ids import validate_space
-from engram.scope import memory_space
+from engram.scope import ScopeFilter, memory_space
 from graph.admin import delete_space
 from graph.scoped import export_records
 
@@ -113,6 +113,17 @@ class ExportPage:
     end_cursor: str | None = strawberry.field(description="pass as `after` for the next page (null: the last)")
 
 
+def _paged(
+    info: Info, user: str | None, agent: str | None, session: str | None, metadata: Any, first: int,
+    after: str | None, cap: int | None = None,
+) -> tuple[str, ScopeFilter, int, int]:  # fmt: skip
+    """A listing's memory space, filter, page size (at most `cap`, default the API's page cap) and offset."""
+    space = info.context.for_user(user)
+    scope = scope_filter(agent, session, metadata)
+    size = page_size(first, cap or info.context.services.settings.api.max_page)
+    return space, scope, size, decode_cursor(after)
+
+
 def _native(value: Any) -> Any:
     return value.to_native() if hasattr(value, "to_native") else value
 
@@ -138,10 +149,7 @@ class ScopeQuery:
         first: int = 20,
         after: str | None = None,
     ) -> Connection[ListedSource]:
-        space = info.context.for_user(user)
-        scope = scope_filter(agent, session, metadata)
-        size = page_size(first, info.context.services.settings.api.max_page)
-        offset = decode_cursor(after)
+        space, scope, size, offset = _paged(info, user, agent, session, metadata, first, after)
         page = await asyncio.to_thread(info.context.services.scoped.sources, space, scope, kind, offset, size + 1)
         info.context.extra_queries += 1
         return Connection.from_page(page.rows, offset, size, ListedSource.of, page.total)
@@ -164,10 +172,7 @@ class ScopeQuery:
         first: int = 20,
         after: str | None = None,
     ) -> Connection[Memory]:
-        space = info.context.for_user(user)
-        scope = scope_filter(agent, session, metadata)
-        size = page_size(first, info.context.services.settings.api.max_page)
-        offset = decode_cursor(after)
+        space, scope, size, offset = _paged(info, user, agent, session, metadata, first, after)
         wanted = [k.value for k in (kinds or [MemoryKind.PROPOSITION, MemoryKind.PRESCRIPTION])]
         page = await asyncio.to_thread(
             info.context.services.scoped.memories, space, scope, wanted, since, until, include_superseded, offset,
@@ -190,10 +195,7 @@ class ScopeQuery:
         first: Annotated[int, strawberry.argument(description=f"sources per page (1-{EXPORT_MAX_SOURCES})")] = 100,
         after: str | None = None,
     ) -> ExportPage:
-        space = info.context.for_user(user)
-        scope = scope_filter(agent, session, metadata)
-        size = page_size(first, EXPORT_MAX_SOURCES)
-        offset = decode_cursor(after)
+        space, scope, size, offset = _paged(info, user, agent, session, metadata, first, after, EXPORT_MAX_SOURCES)
         page = await asyncio.to_thread(info.context.services.scoped.export_page, space, scope, offset, size)
         info.context.extra_queries += 1
         records = list(export_records(page.rows, user))
