@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from engram.cpu_slots import CoreSlots
+from engram.cpu_slots import CoreSlots, idle_cores
 from engram.embedding import Embedder, OnnxModelMissing
 from engram.embedding_export import STAMP, onnx_file
 from engram.settings import PROJECT_ROOT, EmbeddingSettings
@@ -103,12 +103,21 @@ def test_the_installers_export_writes_stamped_graphs_once(tmp_path: Path) -> Non
 
 
 def test_cores_taken_by_one_pass_are_not_lent_to_another(tmp_path: Path) -> None:
-    slots = CoreSlots(2, tmp_path)
+    def quiet(cores: int) -> int:
+        return cores
+
+    slots = CoreSlots(2, tmp_path, quiet)
     with slots.take(2) as first:
         assert first == 2
-        with CoreSlots(2, tmp_path).take(2) as second:
+        with CoreSlots(2, tmp_path, quiet).take(2) as second:
             assert second == 0  # every core taken: the other pass runs on its own share
-    with slots.take(1) as one, CoreSlots(2, tmp_path).take(2) as rest:
+    with slots.take(1) as one, CoreSlots(2, tmp_path, quiet).take(2) as rest:
         assert (one, rest) == (1, 1)
     with slots.take(2) as again:
         assert again == 2  # released at the end of each block
+
+
+def test_cores_something_else_runs_on_are_not_borrowed(tmp_path: Path) -> None:
+    with CoreSlots(2, tmp_path, lambda cores: 1).take(2) as busy:
+        assert busy == 1
+    assert 0 <= idle_cores(2) <= 2  # read from the kernel's count of runnable tasks
