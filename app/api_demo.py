@@ -92,7 +92,10 @@ def demo(
                 proofs = "\n".join(f"{p['externalId']}: {p['text'][:70]}" for p in item["provenance"])
                 table.add_row(f"{item['score']:.3f}", item["text"], proofs)
             console.print(table)
-    print(f"\nGraphQL API: {base}/graphql  (a query page in a browser when ENGRAM_API_DEVELOPMENT=1, as `make demo` sets; docs/offline-tools.md)")
+    print(
+        f"\nGraphQL API: {base}/graphql  (a query page in a browser when ENGRAM_API_DEVELOPMENT=1, as `make demo` "
+        "sets: docs/offline-tools.md)"
+    )
     print(f"  this space's key, as a request header:  Authorization: Bearer {key}")
     print(f"Neo4j Browser: http://127.0.0.1:{settings.neo4j.http_port}/browser/  (engram browser -s {space})")
 
