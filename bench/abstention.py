@@ -249,8 +249,9 @@ def collect_lme(
     return rows
 
 
-def collect_locomo(engine: RecallEngine, config: RecallConfig) -> list[dict[str, Any]]:
-    """LoCoMo's questions of the conversations bench/locomo_recall.py has ingested (complete spaces only)."""
+def collect_locomo(engine: RecallEngine, config: RecallConfig, first: int = 0) -> list[dict[str, Any]]:
+    """LoCoMo's questions (the `first` of each conversation; 0: all) of the conversations bench/locomo_recall.py has
+    ingested (complete spaces only)."""
     turns, questions = load_locomo(LOCOMO_PATH)
     driver = get_driver()
     rows = []
@@ -260,7 +261,8 @@ def collect_locomo(engine: RecallEngine, config: RecallConfig) -> list[dict[str,
         )
         if found[0]["n"] != len(sample_turns):
             continue
-        for question in tqdm([q for q in questions if q.sample_id == sample_id], desc=sample_id):
+        asked = [q for q in questions if q.sample_id == sample_id]
+        for question in tqdm(asked[:first] if first else asked, desc=sample_id):
             items, coverage = recall_rows(
                 engine, config, locomo_space(sample_id), question.text, set(question.evidence)
             )
@@ -288,6 +290,9 @@ def main() -> None:
         help="the question sets to recall now; the others' rows come from the cache of an earlier run",
     )
     parser.add_argument(
+        "--locomo-questions", type=int, default=0, help="LoCoMo: the first N questions of each conversation (0: all)"
+    )
+    parser.add_argument(
         "--coefficients", choices=("fit", "engine"), default="fit", help="fit the calibration or keep the engine's"
     )
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache/engram/bench/abstention/rows.json")
@@ -311,7 +316,7 @@ def main() -> None:
         if "lme" in args.recall:
             cached["lme"] = collect_lme(engine, config, answerable, abstaining)
         if "locomo" in args.recall:
-            cached["locomo"] = collect_locomo(engine, config)
+            cached["locomo"] = collect_locomo(engine, config, args.locomo_questions)
         engine.close()
         args.cache.parent.mkdir(parents=True, exist_ok=True)
         args.cache.write_text(json.dumps(cached))

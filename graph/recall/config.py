@@ -66,19 +66,19 @@ class RelevanceModel(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    intercept: float = Field(default=-2.202, description="the log-odds of relevance with every feature at 0")
-    similarity: float = Field(default=0.905, description="weight of the item's cosine to the query")
-    score_share: float = Field(default=-0.368, description="weight of the item's score against the best item's")
-    term_coverage: float = Field(default=2.264, description="weight of the question's content words the item holds")
-    phrase_coverage: float = Field(default=1.274, description="weight of the question's phrases the item holds whole")
+    intercept: float = Field(default=-2.371, description="the log-odds of relevance with every feature at 0")
+    similarity: float = Field(default=0.779, description="weight of the item's cosine to the query")
+    score_share: float = Field(default=-0.275, description="weight of the item's score against the best item's")
+    term_coverage: float = Field(default=2.326, description="weight of the question's content words the item holds")
+    phrase_coverage: float = Field(default=1.153, description="weight of the question's phrases the item holds whole")
     missing_coverage: float = Field(
-        default=-0.304, description="weight of the question's phrases no concept key matches that the item holds whole"
+        default=-0.21, description="weight of the question's phrases no concept key matches that the item holds whole"
     )
     concept_coverage: float = Field(
-        default=0.312, description="weight of the question's concepts that are concept keys of the space"
+        default=0.003, description="weight of the question's concepts that are concept keys of the space"
     )
     support: float = Field(
-        default=1.454, description="weight of the most the first items hold of the phrases no concept key matches"
+        default=1.838, description="weight of the most the first items hold of the phrases no concept key matches"
     )
 
 
@@ -111,7 +111,7 @@ class RecallConfig(BaseSettings):
     )
     hop_limit: int = Field(default=2, ge=1, le=4, description="hops when a request names none")
     min_relevance: float = Field(
-        default=0.435, ge=0, le=1, description="no item is returned when none reaches this relevance (0: off)"
+        default=0.375, ge=0, le=1, description="no item is returned when none reaches this relevance (0: off)"
     )
 
     # -- seed and fusion ---------------------------------------------------------------------------------------
