@@ -256,11 +256,12 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
         metadata: Metadata = None,
         since: Annotated[datetime | None, Field(description="from this time (inclusive)")] = None,
         until: Annotated[datetime | None, Field(description="before this time")] = None,
+        include_superseded: Annotated[bool, Field(description="also facts a later statement replaced")] = False,
         first: Annotated[int, Field(ge=1, le=100, description="how many on this page")] = 20,
         after: Annotated[str | None, Field(description="`next_cursor` of the page before")] = None,
     ) -> MemoryList:
         listing = ListScope(user=user, session=session, agent=agent, metadata=metadata, first=first, after=after)
-        return await _run(clients, ctx, lambda tools: tools.memories(kinds, since, until, listing))
+        return await _run(clients, ctx, lambda tools: tools.memories(kinds, since, until, include_superseded, listing))
 
     @server.tool(
         description="Export a memory (or what matches session, agent and metadata in it) as JSONL in the ingest "

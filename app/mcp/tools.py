@@ -252,9 +252,18 @@ class MemoryTools:
         ]
 
     async def memories(
-        self, kinds: list[MemoryKind] | None, since: datetime | None, until: datetime | None, listing: ListScope
+        self,
+        kinds: list[MemoryKind] | None,
+        since: datetime | None,
+        until: datetime | None,
+        include_superseded: bool,
+        listing: ListScope,
     ) -> MemoryList:
-        page = (await self._client.memories(kinds=kinds, since=since, until=until, **listing)).memories
+        page = (
+            await self._client.memories(
+                kinds=kinds, since=since, until=until, include_superseded=include_superseded, **listing
+            )
+        ).memories
         return MemoryList(
             total=page.total_count or 0,
             memories=[_entry(edge.node) for edge in page.edges],

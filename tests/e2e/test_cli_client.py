@@ -31,7 +31,7 @@ def key(driver: neo4j.Driver, space: str) -> str:
 
 
 def ok(*args: str, key: str) -> str:
-    done = engram(*args, key=key)
+    done = engram(*args, key=key, timeout_s=900)  # a job waits its turn on a busy worker
     assert done.returncode == 0, f"engram {' '.join(args)}: {done.stdout}{done.stderr}"
     return done.stdout
 

@@ -10,7 +10,9 @@ from pathlib import Path
 from engram.settings import PROJECT_ROOT, get_settings
 
 
-def engram(*args: str, key: str | None = None, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def engram(
+    *args: str, key: str | None = None, stdin: str = "", timeout_s: float = 300
+) -> subprocess.CompletedProcess[str]:
     """The CLI; with `key`, its client commands talk to the stack's API with that key (ENGRAM_URL, ENGRAM_API_KEY)."""
     exe = str(Path(sys.executable).parent / "engram")
     env = dict(os.environ)
@@ -18,7 +20,7 @@ def engram(*args: str, key: str | None = None, stdin: str = "") -> subprocess.Co
         api = get_settings().api
         env |= {"ENGRAM_URL": f"http://{api.host}:{api.port}", "ENGRAM_API_KEY": key}
     return subprocess.run(
-        [exe, *args], capture_output=True, text=True, timeout=300, cwd=PROJECT_ROOT, env=env, input=stdin
+        [exe, *args], capture_output=True, text=True, timeout=timeout_s, cwd=PROJECT_ROOT, env=env, input=stdin
     )
 
 

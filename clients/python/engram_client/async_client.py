@@ -314,16 +314,16 @@ class AsyncEngramClient(AsyncBaseClient):
 
     async def export(
         self,
-        first: int,
         user: Union[Optional[str], UnsetType] = UNSET,
         agent: Union[Optional[str], UnsetType] = UNSET,
         session: Union[Optional[str], UnsetType] = UNSET,
         metadata: Union[Optional[Any], UnsetType] = UNSET,
+        first: Union[Optional[int], UnsetType] = UNSET,
         after: Union[Optional[str], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Export:
         query = gql("""
-            query Export($user: String, $agent: String, $session: String, $metadata: JSON, $first: Int! = 100, $after: String) {
+            query Export($user: String, $agent: String, $session: String, $metadata: JSON, $first: Int = 100, $after: String) {
               export(
                 user: $user
                 agent: $agent
@@ -551,8 +551,6 @@ class AsyncEngramClient(AsyncBaseClient):
 
     async def memories(
         self,
-        include_superseded: bool,
-        first: int,
         user: Union[Optional[str], UnsetType] = UNSET,
         kinds: Union[Optional[list[MemoryKind]], UnsetType] = UNSET,
         agent: Union[Optional[str], UnsetType] = UNSET,
@@ -560,11 +558,13 @@ class AsyncEngramClient(AsyncBaseClient):
         metadata: Union[Optional[Any], UnsetType] = UNSET,
         since: Union[Optional[datetime], UnsetType] = UNSET,
         until: Union[Optional[datetime], UnsetType] = UNSET,
+        include_superseded: Union[Optional[bool], UnsetType] = UNSET,
+        first: Union[Optional[int], UnsetType] = UNSET,
         after: Union[Optional[str], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Memories:
         query = gql("""
-            query Memories($user: String, $kinds: [MemoryKind!], $agent: String, $session: String, $metadata: JSON, $since: DateTime, $until: DateTime, $includeSuperseded: Boolean! = false, $first: Int! = 20, $after: String) {
+            query Memories($user: String, $kinds: [MemoryKind!], $agent: String, $session: String, $metadata: JSON, $since: DateTime, $until: DateTime, $includeSuperseded: Boolean = false, $first: Int = 20, $after: String) {
               memories(
                 user: $user
                 kinds: $kinds
@@ -838,17 +838,17 @@ class AsyncEngramClient(AsyncBaseClient):
 
     async def sources(
         self,
-        first: int,
         user: Union[Optional[str], UnsetType] = UNSET,
         agent: Union[Optional[str], UnsetType] = UNSET,
         session: Union[Optional[str], UnsetType] = UNSET,
         metadata: Union[Optional[Any], UnsetType] = UNSET,
         kind: Union[Optional[str], UnsetType] = UNSET,
+        first: Union[Optional[int], UnsetType] = UNSET,
         after: Union[Optional[str], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Sources:
         query = gql("""
-            query Sources($user: String, $agent: String, $session: String, $metadata: JSON, $kind: String, $first: Int! = 20, $after: String) {
+            query Sources($user: String, $agent: String, $session: String, $metadata: JSON, $kind: String, $first: Int = 20, $after: String) {
               sources(
                 user: $user
                 agent: $agent

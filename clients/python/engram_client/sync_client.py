@@ -312,16 +312,16 @@ class EngramClient(BaseClient):
 
     def export(
         self,
-        first: int,
         user: Union[Optional[str], UnsetType] = UNSET,
         agent: Union[Optional[str], UnsetType] = UNSET,
         session: Union[Optional[str], UnsetType] = UNSET,
         metadata: Union[Optional[Any], UnsetType] = UNSET,
+        first: Union[Optional[int], UnsetType] = UNSET,
         after: Union[Optional[str], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Export:
         query = gql("""
-            query Export($user: String, $agent: String, $session: String, $metadata: JSON, $first: Int! = 100, $after: String) {
+            query Export($user: String, $agent: String, $session: String, $metadata: JSON, $first: Int = 100, $after: String) {
               export(
                 user: $user
                 agent: $agent
@@ -531,8 +531,6 @@ class EngramClient(BaseClient):
 
     def memories(
         self,
-        include_superseded: bool,
-        first: int,
         user: Union[Optional[str], UnsetType] = UNSET,
         kinds: Union[Optional[list[MemoryKind]], UnsetType] = UNSET,
         agent: Union[Optional[str], UnsetType] = UNSET,
@@ -540,11 +538,13 @@ class EngramClient(BaseClient):
         metadata: Union[Optional[Any], UnsetType] = UNSET,
         since: Union[Optional[datetime], UnsetType] = UNSET,
         until: Union[Optional[datetime], UnsetType] = UNSET,
+        include_superseded: Union[Optional[bool], UnsetType] = UNSET,
+        first: Union[Optional[int], UnsetType] = UNSET,
         after: Union[Optional[str], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Memories:
         query = gql("""
-            query Memories($user: String, $kinds: [MemoryKind!], $agent: String, $session: String, $metadata: JSON, $since: DateTime, $until: DateTime, $includeSuperseded: Boolean! = false, $first: Int! = 20, $after: String) {
+            query Memories($user: String, $kinds: [MemoryKind!], $agent: String, $session: String, $metadata: JSON, $since: DateTime, $until: DateTime, $includeSuperseded: Boolean = false, $first: Int = 20, $after: String) {
               memories(
                 user: $user
                 kinds: $kinds
@@ -818,17 +818,17 @@ class EngramClient(BaseClient):
 
     def sources(
         self,
-        first: int,
         user: Union[Optional[str], UnsetType] = UNSET,
         agent: Union[Optional[str], UnsetType] = UNSET,
         session: Union[Optional[str], UnsetType] = UNSET,
         metadata: Union[Optional[Any], UnsetType] = UNSET,
         kind: Union[Optional[str], UnsetType] = UNSET,
+        first: Union[Optional[int], UnsetType] = UNSET,
         after: Union[Optional[str], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Sources:
         query = gql("""
-            query Sources($user: String, $agent: String, $session: String, $metadata: JSON, $kind: String, $first: Int! = 20, $after: String) {
+            query Sources($user: String, $agent: String, $session: String, $metadata: JSON, $kind: String, $first: Int = 20, $after: String) {
               sources(
                 user: $user
                 agent: $agent
