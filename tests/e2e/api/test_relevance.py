@@ -1,0 +1,100 @@
+"""Honest answers through the GraphQL API (docs/relevance.md): every recalled item carries a calibrated relevance; a
+question about what was never said gets no item and a reason naming the concept memory lacks, at the server's default
+minRelevance, while an answerable question in the same space is still answered. Real worker, Neo4j and embeddings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.support.graphql_client import GraphQL, operation
+
+# Priya talks about tennis and her dog, never about films.
+PRIYA: dict[str, Any] = {
+    "type": "conversation",
+    "id": "priya-chat",
+    "title": "Priya and Sam",
+    "sessions": [
+        {
+            "id": "s1",
+            "started_at": "2024-05-04T18:00:00Z",
+            "turns": [
+                {"speaker": "Priya", "id": "s1-1", "text": "I play tennis every Saturday morning at the club."},
+                {"speaker": "Sam", "id": "s1-2", "text": "Nice! Who do you play with?"},
+                {"speaker": "Priya", "id": "s1-3", "text": "Usually with my neighbour Ravi, he has a wicked serve."},
+                {"speaker": "Sam", "id": "s1-4", "text": "And how is the puppy doing?"},
+                {
+                    "speaker": "Priya",
+                    "id": "s1-5",
+                    "text": "Biscuit is great, my beagle chews every tennis ball he finds.",
+                },
+            ],
+        },
+        {
+            "id": "s2",
+            "started_at": "2024-05-11T18:00:00Z",
+            "turns": [
+                {"speaker": "Sam", "id": "s2-1", "text": "Did you win on Saturday?"},
+                {"speaker": "Priya", "id": "s2-2", "text": "I won in three sets, my backhand finally works."},
+                {"speaker": "Priya", "id": "s2-3", "text": "I take Biscuit to the vet on Monday for his vaccinations."},
+            ],
+        },
+    ],
+}
+UNASKED = "What is Priya's favourite movie?"
+REFUSED = """
+query($query: String!, $minRelevance: Float) {
+  recall(query: $query, minRelevance: $minRelevance) { __typename ... on InvalidInput { message problems } }
+}
+"""
+
+
+def recall(gql: GraphQL, query: str, **variables: Any) -> dict[str, Any]:
+    result = gql(operation("recall"), {"query": query, **variables})["recall"]
+    assert result["__typename"] == "Recall", result
+    return result  # type: ignore[no-any-return]
+
+
+@pytest.fixture()
+def priya(gql: GraphQL) -> GraphQL:
+    gql.ingest([PRIYA])
+    return gql
+
+
+def test_a_question_about_what_was_never_said_gets_no_item_and_a_reason(priya: GraphQL) -> None:
+    result = recall(priya, UNASKED)
+    assert result["items"] == [] and result["sources"] == [] and result["tokens"] == 0
+    assert result["reason"].startswith("nothing relevant")
+    assert "'favourite movie'" in result["reason"]  # the question's concept no key of the space matches
+    relevance = next(step for step in result["trace"] if step["step"] == "relevance")["detail"]
+    assert relevance["missing"] == ["favourite movie"] and "Priya" in relevance["matched"]
+    # It is the cut-off that empties the answer: with no minimum, the tennis and the dog come back, all low.
+    everything = recall(priya, UNASKED, minRelevance=0.0)
+    assert everything["items"] and everything["reason"] is None
+    best = max(item["relevance"] for item in everything["items"])
+    assert best < min(step["detail"]["min_relevance"] for step in result["trace"] if step["step"] == "relevance")
+
+
+def test_an_answerable_question_in_the_same_space_is_answered(priya: GraphQL) -> None:
+    result = recall(priya, "What is the name of Priya's dog?")
+    assert result["reason"] is None and result["items"]
+    assert any("Biscuit" in item["text"] for item in result["items"][:3])
+    assert all(0.0 <= item["relevance"] <= 1.0 for item in result["items"])
+    relevances = [item["relevance"] for item in result["items"]]
+    minimum = next(step for step in result["trace"] if step["step"] == "relevance")["detail"]["min_relevance"]
+    assert max(relevances) >= minimum  # the best item passes: the ranking is returned
+
+
+def test_a_near_concept_is_named_with_what_memory_holds(priya: GraphQL) -> None:
+    result = recall(priya, "How often does Priya play table tennis?", minRelevance=1.0)
+    assert result["items"] == []
+    missing, held = result["reason"].split("no concept in memory matches", 1)[1].split("(memory holds", 1)
+    assert "table tennis" in missing and "tennis" in held  # a key with "tennis", never "table tennis"
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5])
+def test_min_relevance_outside_0_1_is_refused_naming_the_field(gql: GraphQL, bad: float) -> None:
+    result = gql(REFUSED, {"query": "anything", "minRelevance": bad})["recall"]
+    assert result["__typename"] == "InvalidInput"
+    assert result["message"] and any("minRelevance" in p for p in result["problems"]), result
