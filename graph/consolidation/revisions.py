@@ -3,7 +3,12 @@
 current and recall needs no cue in the question's wording.
 
 No list of verbs or attributes: a pair is a revision when
-- the same subject (the proposition's subject, else the speaker of its proofs) is told about by a common speaker;
+- both are what a person says of themselves: the statement's subject is its teller (the extractor names the subject of
+  "I ..." after the speaker), or the statement names its one teller ("By the way, User just finished ..."), and it
+  names no other speaker of the space (then it is about their conversation: "Assistant is happy to help User"); it is
+  neither a question nor a report of what was said (the extractor's "X said: ...", a sentence about no one) nor one of
+  many statements of a long utterance (more than `max_statements`: an explanation, not a report of one's state; on
+  LongMemEval this is what leaves out an assistant's replies);
 - the later one speaks of a later time in the world (`valid_from`, at least `min_gap_s` later);
 - the two are close in meaning as wholes (cosine >= `statement_cosine`: the same attribute of the subject, and all
   the rest of the statement the same, is most of what a sentence embedding sees);
@@ -20,6 +25,7 @@ Knobs and their measured effect: docs/tuning.md, docs/supersession.md.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,7 +36,7 @@ from numpy.typing import NDArray
 
 from graph.consolidation.duplicates import Supersession, load_active, supersede
 from graph.consolidation.model import PropositionView, unit_rows, view_of
-from graph.consolidation.text import context_bound, is_question, values
+from graph.consolidation.text import context_bound, is_question, reported, values
 from graph.cypher import load
 
 
@@ -40,6 +46,7 @@ class RevisionRules:
     object_cosine: float = 0.45  # a value only one names has a sibling the other names (two cities: ~0.5)
     sibling_max: float = 0.95  # ... yet not the same thing spelled twice (that is a restatement)
     min_gap_s: float = 86_400.0  # the later statement speaks of a time at least this much later (a day)
+    max_statements: int = 5  # told in an utterance that yielded at most this many statements (0: any)
     enabled: bool = True
 
 
@@ -49,28 +56,59 @@ class Statement:
 
     id: str
     text: str
-    subject: str  # case-folded: the proposition's subject, else its speaker's name
+    subject: str  # case-folded: its teller, when it is what the teller says of themselves; else ""
     speakers: frozenset[str]  # case-folded speakers of the episodes that prove it
     valid_from: datetime | None
     concepts: frozenset[str]  # concept ids, the subject's own key left out
+    statements: int = 1  # the fewest statements an utterance proving it yielded
+
+
+def _names(text: str, name: str) -> bool:
+    return re.search(rf"\b{re.escape(name)}\b", text) is not None
+
+
+def self_subject(view: PropositionView, told_by: frozenset[str], others: frozenset[str]) -> str:
+    """The teller a statement is about, case-folded: its subject when a teller ("I ..." is extracted as the speaker's
+    statement), else its one teller when it names them ("Oh, and User just reached ..."); "" otherwise, and "" when it
+    names another of the conversation's speakers (`others`, case-folded): "Assistant is happy to help User", "let
+    Assistant know" are about the conversation between them, not a state of the teller's."""
+    text = view.text.casefold()
+    if any(_names(text, other) for other in others - told_by):
+        return ""
+    if view.subject and view.subject.casefold() in told_by:
+        return view.subject.casefold()
+    if len(told_by) == 1:
+        (teller,) = told_by
+        if _names(text, teller):
+            return teller
+    return ""
 
 
 def statements(
-    views: Sequence[PropositionView], speakers: dict[str, list[str]], keys: dict[str, str]
+    views: Sequence[PropositionView],
+    speakers: dict[str, list[str]],
+    keys: dict[str, str],
+    yields: dict[str, int] | None = None,
 ) -> list[Statement]:
+    """What the rules read of each view; `yields`: the fewest statements an utterance proving it yielded (1 unknown)."""
     out = []
+    tellers = frozenset(s.casefold() for told in speakers.values() for s in told if s)
     for view in views:
         told_by = frozenset(s.casefold() for s in speakers.get(view.id, []) if s)
-        subject = view.subject.casefold() if view.subject else (min(told_by) if len(told_by) == 1 else "")
+        subject = self_subject(view, told_by, tellers)
         concepts = frozenset(c for c in view.concept_ids if keys.get(c, "").casefold() != subject)
-        out.append(Statement(view.id, view.text, subject, told_by, view.valid_from, concepts))
+        told_in = (yields or {}).get(view.id, 1)
+        out.append(Statement(view.id, view.text, subject, told_by, view.valid_from, concepts, told_in))
     return out
 
 
-def _claims(statement: Statement) -> bool:
-    return bool(statement.subject and statement.speakers and statement.valid_from is not None) and not (
-        is_question(statement.text) or context_bound(statement.text)
-    )
+def _claims(statement: Statement, rules: RevisionRules) -> bool:
+    if not (statement.subject and statement.speakers and statement.valid_from is not None):
+        return False
+    if rules.max_statements and statement.statements > rules.max_statements:
+        return False
+    text = statement.text
+    return not (is_question(text) or context_bound(text) or reported(text))
 
 
 def sibling_values(
@@ -103,7 +141,7 @@ def plan_revisions(
     rules = rules or RevisionRules()
     if not rules.enabled or len(items) < 2:
         return []
-    claiming = [i for i, s in enumerate(items) if _claims(s)]
+    claiming = [i for i, s in enumerate(items) if _claims(s, rules)]
     by_subject: dict[str, list[int]] = {}
     for index in claiming:
         by_subject.setdefault(items[index].subject, []).append(index)
@@ -140,7 +178,7 @@ def _concepts(rows: Sequence[neo4j.Record]) -> tuple[dict[str, str], dict[str, N
 
 def _speakers_and_concepts(
     driver: neo4j.Driver, database: str, space: str
-) -> tuple[dict[str, list[str]], dict[str, str], dict[str, NDArray[np.float32]]]:
+) -> tuple[dict[str, list[str]], dict[str, int], dict[str, str], dict[str, NDArray[np.float32]]]:
     read = neo4j.RoutingControl.READ
     told, _, _ = driver.execute_query(
         load("consolidate/proposition_speakers"), space=space, database_=database, routing_=read
@@ -148,7 +186,8 @@ def _speakers_and_concepts(
     concepts, _, _ = driver.execute_query(
         load("consolidate/concept_vectors"), space=space, database_=database, routing_=read
     )
-    return ({r["id"]: list(r["speakers"]) for r in told}, *_concepts(concepts))
+    speakers = {r["id"]: list(r["speakers"]) for r in told}
+    return (speakers, {r["id"]: int(r["statements"]) for r in told}, *_concepts(concepts))
 
 
 @dataclass(frozen=True)
@@ -166,11 +205,11 @@ def link_revisions(
     if not rules.enabled:
         return RevisionOutcome(0, 0, [])
     views, vectors = load_active(driver, database, space)
-    speakers, keys, concept_vectors = _speakers_and_concepts(driver, database, space)
-    items = statements(views, speakers, keys)
+    speakers, yields, keys, concept_vectors = _speakers_and_concepts(driver, database, space)
+    items = statements(views, speakers, keys, yields)
     plans = plan_revisions(items, vectors, concept_vectors, rules)
     replaced = supersede(driver, database, space, plans)
-    return RevisionOutcome(sum(_claims(s) for s in items), len(replaced), sorted(replaced))
+    return RevisionOutcome(sum(_claims(s, rules) for s in items), len(replaced), sorted(replaced))
 
 
 def link_revisions_of(
@@ -195,7 +234,8 @@ def link_revisions_of(
         load("consolidate/concept_vectors_of"), space=space, ids=mentioned, database_=database, routing_=read
     )
     keys, concept_vectors = _concepts(concepts)
-    items = statements(views, {row["id"]: list(row["speakers"]) for row in data}, keys)
+    told = {row["id"]: list(row["speakers"]) for row in data}
+    items = statements(views, told, keys, {row["id"]: min(row["yields"], default=1) for row in data})
     new = set(ids)
     plans = [
         plan
@@ -203,4 +243,4 @@ def link_revisions_of(
         if plan.survivor in new or plan.replaced in new
     ]
     replaced = supersede(driver, database, space, plans)
-    return RevisionOutcome(sum(_claims(s) for s in items), len(replaced), sorted(replaced))
+    return RevisionOutcome(sum(_claims(s, rules) for s in items), len(replaced), sorted(replaced))

@@ -95,6 +95,15 @@ def context_bound(text: str) -> bool:
     return _DEICTIC.search(text) is not None
 
 
+_REPORTED = re.compile(r"^\s*\S[^:]*? said: ")
+
+
+def reported(text: str) -> bool:
+    """A report of what someone said ("Assistant said: ..."): the extractor's form for a sentence that names no one
+    (engram/extraction/offline.py), a claim about no subject."""
+    return _REPORTED.match(text) is not None
+
+
 def shared_image(text: str) -> bool:
     """A photo shared at one moment ("Nate shared an image: ..."): an event of its own, however alike the
     captions of two photos are."""

@@ -63,7 +63,8 @@ query($id: ID!) { node(id: $id) { __typename ... on Proposition { id text status
 
 
 def _recall(gql: GraphQL, query: str, **extra: Any) -> list[dict[str, Any]]:
-    variables = {"query": query, "now": NOW, "limit": 10, "tokenBudget": 4096, **extra}
+    """The ranking, whatever the relevance gate would say of it (minRelevance 0: docs/relevance.md)."""
+    variables = {"query": query, "now": NOW, "limit": 10, "tokenBudget": 4096, "minRelevance": 0.0, **extra}
     result = gql(operation("recall"), variables)["recall"]
     assert result["__typename"] == "Recall", result
     return result["items"]  # type: ignore[no-any-return]
@@ -109,7 +110,13 @@ def test_the_earlier_statement_ends_when_the_later_starts_and_stays_in_history(
 def test_a_time_scoped_question_puts_what_happened_in_that_span_first(gql: GraphQL, revised: dict[str, Any]) -> None:
     """4(c): asked on 12 June, "last week" is 3-9 June: the half marathon of that week comes first, above the moves
     (one told two weeks before the span, one dated the month before)."""
-    variables = {"query": "What did Tom do last week?", "now": NOW, "limit": 10, "tokenBudget": 4096}
+    variables = {
+        "query": "What did Tom do last week?",
+        "now": NOW,
+        "limit": 10,
+        "tokenBudget": 4096,
+        "minRelevance": 0.0,
+    }
     result = gql(operation("recall"), variables)["recall"]
     items = result["items"]
     assert "half marathon" in items[0]["text"], [i["text"] for i in items[:3]]

@@ -85,3 +85,54 @@ def test_quantities_revise_a_count() -> None:
 
 def test_off_plans_nothing() -> None:
     assert _plan(MOVES, RevisionRules(enabled=False)) == []
+
+
+def _plan_told(
+    said: list[tuple[str, str, str, datetime, list[str]]], yields: dict[str, int], rules: RevisionRules | None = None
+) -> list[Supersession]:
+    """As `_plan`, with the statements each proving utterance yielded."""
+    encode = get_embedder().encode
+    keys = sorted({k for *_, ks in said for k in ks})
+    concept_vectors: dict[str, NDArray[np.float32]] = dict(zip(keys, unit_rows(encode(keys).tolist()), strict=True))
+    views = [
+        PropositionView(id=i, text=text, subject="", valid_from=at, concept_ids=frozenset(ks))
+        for i, _, text, at, ks in said
+    ]
+    vectors = unit_rows(encode([v.text for v in views]).tolist())
+    items = statements(views, {i: [speaker] for i, speaker, *_ in said}, {k: k for k in keys}, yields)
+    return plan_revisions(items, vectors, concept_vectors, rules)
+
+
+PRIYA = ("hello", "Priya", "Priya said hello to Tom.", _day(1, 1), ["priya", "tom"])  # Priya is a speaker too
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (  # what the speaker says of someone else, the other speaker named: about their conversation
+            ("help-1", "Tom", "Tom is happy to help Priya with the move to Lisbon.", _day(2, 19), ["lisbon"]),
+            ("help-2", "Tom", "Tom is happy to help Priya with the move to Madrid.", _day(5, 1), ["madrid"]),
+        ),
+        (  # a report of a sentence that names no one (the extractor's "X said: ...")
+            ("said-1", "Tom", "Tom said: Lisbon is a lovely city to live in.", _day(2, 19), ["lisbon"]),
+            ("said-2", "Tom", "Tom said: Madrid is a lovely city to live in.", _day(5, 1), ["madrid"]),
+        ),
+        (  # advice naming nobody: not what the teller says of themselves
+            ("advice-1", "Tom", "Living in Lisbon is a lovely experience.", _day(2, 19), ["lisbon"]),
+            ("advice-2", "Tom", "Living in Madrid is a lovely experience.", _day(5, 1), ["madrid"]),
+        ),
+    ],
+    ids=["names the other speaker", "reported", "names no teller"],
+)
+def test_only_what_a_teller_says_of_themselves_is_revised(
+    older: tuple[str, str, str, datetime, list[str]], newer: tuple[str, str, str, datetime, list[str]]
+) -> None:
+    assert _plan_told([PRIYA, older, newer], {}) == []
+    assert _plan_told([PRIYA, *MOVES], {})  # the moves themselves are
+
+
+def test_one_of_many_statements_of_a_long_utterance_is_not_a_report_of_ones_state() -> None:
+    long_reply = {"madrid": 6}  # the Madrid statement is one of six its utterance yielded
+    assert _plan_told(MOVES, long_reply) == []
+    assert _plan_told(MOVES, long_reply, RevisionRules(max_statements=6))  # at the limit it is
+    assert _plan_told(MOVES, long_reply, RevisionRules(max_statements=0))  # 0: any utterance
