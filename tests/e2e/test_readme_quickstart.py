@@ -128,6 +128,11 @@ def check_python(out: str, terminal: Terminal) -> None:
     assert lines[-1] == "1 episodes forgotten", out  # msg-1 went in step 5: alice's memory held msg-2 alone
 
 
+def check_cli(out: str, terminal: Terminal) -> None:
+    assert "cello" in out and "msg-3" in out, out  # the recalled fact, proven by the app's id
+    assert "forgot from user 'alice'" in out and "1 episodes" in out, out
+
+
 async def _use_tools(session: ClientSession, remember: bool) -> None:
     await session.initialize()
     assert {tool.name for tool in (await session.list_tools()).tools} == EXPECTED_TOOLS
@@ -190,6 +195,7 @@ CHECKS: dict[str, Callable[[str, Terminal], None]] = {
     "nothing": check_nothing,
     "forget": check_forget,
     "python": check_python,
+    "cli": check_cli,
     "mcp-stdio": check_mcp_stdio,
     "mcp-http": check_mcp_http,
     "cleanup": check_cleanup,
