@@ -26,6 +26,7 @@ from bench.locomo_recall import engram_units
 from bench.retrieval_metrics import turn_metrics
 from bench.synthetic_conversations import ConversationGenerator
 from engram.embedding import get_embedder
+from engram.extraction.base import PropositionExtractor
 from engram.extraction.factory import ExtractionSettings, create_extractor
 from engram.formats.loading import validate_records
 from engram.formats.records import Record
@@ -47,12 +48,11 @@ def episodes_of(space: str) -> int:
     return int(records[0]["n"])
 
 
-def load_user(space: str, user: str, records: list[Record]) -> None:
-    """The records into `user`'s memory in `space` (skipped when every episode is there already)."""
-    partition = memory_space(space, user)
+def load_user(space: str, user: str, records: list[Record], extractor: PropositionExtractor) -> None:
+    """The records into `user`'s memory in `space`."""
     importer = BulkImporter(
-        get_driver(), get_settings().neo4j.database, partition, create_extractor(ExtractionSettings()),
-        get_embedder().encode, get_redis(),
+        get_driver(), get_settings().neo4j.database, memory_space(space, user), extractor, get_embedder().encode,
+        get_redis(),
     )  # fmt: skip
     importer.run([r.model_copy(update={"user": user}) for r in records])
 
@@ -69,15 +69,16 @@ def main() -> None:
     record = locomo_records(LOCOMO_PATH.read_text())[args.conversation]
     questions = [q for q in questions if q.sample_id == record.id][: args.questions]
     expected = len(turns[record.id])
+    extractor = create_extractor(ExtractionSettings())
     for space in (ALONE, CROWD):
         if episodes_of(memory_space(space, TARGET)) != expected:
-            load_user(space, TARGET, [record])
+            load_user(space, TARGET, [record], extractor)
     generator = ConversationGenerator(seed=29, sessions=1, turns_per_session=args.turns)
     for index in tqdm(range(args.users - 1), desc="other users", unit="user"):
         user = f"user-{index:04d}"
         chat = validate_records([generator.conversation(index)])  # drawn even when loaded: the same chats each run
         if episodes_of(memory_space(CROWD, user)) != args.turns:
-            load_user(CROWD, user, chat)
+            load_user(CROWD, user, chat, extractor)
 
     embedder = get_embedder()
     engine = RecallEngine(get_driver(), get_settings().neo4j.database, embedder.encode, embedder.count_tokens)
