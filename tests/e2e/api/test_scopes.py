@@ -9,18 +9,10 @@ import neo4j
 import pytest
 
 from app.api.services import ApiServices
-from tests.support.graphql_client import GraphQL
+from engram.settings import EngramSettings
+from tests.support.graphql_client import GraphQL, operation
 
-REMEMBER = """
-mutation($text: String!, $user: String, $session: String, $id: String, $at: DateTime, $metadata: JSON) {
-  remember(text: $text, user: $user, session: $session, id: $id, at: $at, metadata: $metadata) {
-    __typename
-    ... on Job { id sources { id externalId kind episodes { id externalId } } }
-    ... on InvalidInput { message problems }
-    ... on OverBudget { message }
-  }
-}
-"""
+REMEMBER = operation("remember")
 RECALL = """
 query($query: String!, $user: String) {
   recall(query: $query, user: $user) {
@@ -28,20 +20,8 @@ query($query: String!, $user: String) {
   }
 }
 """
-MEMORIES = """
-query($user: String, $kinds: [MemoryKind!], $session: String, $metadata: JSON, $first: Int!, $after: String) {
-  memories(user: $user, kinds: $kinds, session: $session, metadata: $metadata, first: $first, after: $after) {
-    totalCount
-    pageInfo { hasNextPage endCursor }
-    edges { node { id kind text origins { episodeExternalId sourceExternalId } } }
-  }
-}
-"""
-SOURCES = """
-query($user: String) {
-  sources(user: $user) { totalCount edges { node { id externalId kind session metadata episodes } } }
-}
-"""
+MEMORIES = operation("memories")
+SOURCES = operation("sources")
 FORGET = """
 mutation($input: ForgetInput, $user: String) {
   forget(input: $input, user: $user) {
@@ -51,13 +31,7 @@ mutation($input: ForgetInput, $user: String) {
   }
 }
 """
-EXPORT = """
-query($user: String, $first: Int!, $after: String, $session: String) {
-  export(user: $user, first: $first, after: $after, session: $session) {
-    jsonl records sources totalSources endCursor
-  }
-}
-"""
+EXPORT = operation("export")
 INGEST_PAYLOAD = """
 mutation($payload: String!) {
   ingest(input: {payload: $payload}) {
@@ -100,7 +74,7 @@ def test_two_users_of_one_space_never_see_each_others_memories(gql: GraphQL) -> 
                {"id": alice_item, "user": "alice"})["node"] == {"id": alice_item}  # fmt: skip
     exported = gql(EXPORT, {"user": "bob", "first": 50})["export"]
     assert "sushi" in exported["jsonl"] and "Lisbon" not in exported["jsonl"]
-    users = gql("{ users { user } }")["users"]
+    users = gql(operation("users"))["users"]
     assert sorted(u["user"] for u in users) == ["alice", "bob"]
 
 
@@ -245,7 +219,18 @@ def test_bad_scope_arguments_are_refused(gql: GraphQL) -> None:
     empty = gql(EXPORT, {"user": "nobody", "first": 10})["export"]
     assert empty == {"jsonl": "", "records": 0, "sources": 0, "totalSources": 0, "endCursor": None}
     assert "metadata" in gql.errors("{ memories(metadata: {a: [1]}) { totalCount } }")[0]["message"]
-    assert "admin key" in gql.errors('mutation { deleteSpace(name: "x") { __typename } }')[0]["message"]
+    assert "admin key" in gql.errors(operation("delete_space"), {"name": "x"})[0]["message"]
+
+
+def test_the_admin_deletes_a_space_with_every_users_memory(gql: GraphQL, space: str, settings: EngramSettings) -> None:
+    remember(gql, "The spare key is under the blue flower pot.", user="ann")
+    remember(gql, "The wifi password is on the fridge.")
+    admin = settings.api.admin_key.get_secret_value()
+    deleted = gql(operation("delete_space"), {"name": space}, key=admin)["deleteSpace"]
+    assert deleted == {"__typename": "SpaceDeleted", "space": space, "users": 1}
+    assert gql.raw(operation("users")).status_code == 401  # its keys went with it
+    again = gql(operation("delete_space"), {"name": space}, key=admin)["deleteSpace"]
+    assert again["__typename"] == "NotFound"
 
 
 def test_recall_filtered_by_session_or_metadata_returns_only_what_they_prove(gql: GraphQL) -> None:
