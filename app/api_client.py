@@ -1,14 +1,14 @@
 """The CLI's GraphQL client: the operations of graphql/operations/ (the ones the generated client and the docs use)
-posted over HTTP with the caller's API key. Plain httpx and dicts: a client command starts in a fraction of a second.
+posted over HTTP with the caller's API key. Standard library HTTP and dicts: a command starts in a fraction of a second.
 """
 
 from __future__ import annotations
 
 import json
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
-
-import httpx
 
 OPERATIONS = Path(__file__).resolve().parent.parent / "graphql" / "operations"
 JSON_HEADERS = {"content-type": "application/json"}
@@ -32,7 +32,8 @@ def operation(name: str) -> str:
 
 
 class ApiClient:
-    """One API, one key: `call` runs an operation and returns its data, or raises ApiError."""
+    """One API, one key: `call` runs an operation and returns its data, or raises ApiError. Standard library HTTP
+    (urllib): a command pays no HTTP client's import on every start."""
 
     def __init__(self, base_url: str, key: str | None, timeout_s: float) -> None:
         if not key:
@@ -41,40 +42,55 @@ class ApiClient:
                 "`engram keys create --space NAME` issues one)"
             )
         self.base_url = base_url
-        self._http = httpx.Client(base_url=base_url, headers={"Authorization": f"Bearer {key}"}, timeout=timeout_s)
+        self._headers = {**JSON_HEADERS, "Authorization": f"Bearer {key}"}
+        self._timeout_s = timeout_s
 
     def __enter__(self) -> ApiClient:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._http.close()
+        return None
 
     def call(self, name: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
         return self.query(operation(name), variables)
 
     def query(self, document: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
         body = {"query": document, "variables": {k: v for k, v in (variables or {}).items() if v is not None}}
+        status, text = self._post(json.dumps(body, default=str).encode("utf-8"))
         try:
-            response = self._http.post("/graphql", content=json.dumps(body, default=str), headers=JSON_HEADERS)
-        except httpx.TimeoutException as exc:
-            raise ApiTimeout(
-                f"the API at {self.base_url} did not answer in time ({type(exc).__name__}; ENGRAM_TIMEOUT_S sets the "
-                "limit)"
-            ) from exc
-        except httpx.HTTPError as exc:
-            raise ApiError(f"cannot reach the API at {self.base_url} ({exc}): is it running (`engram up`)?") from exc
-        try:
-            answer = response.json()
+            answer = json.loads(text)
         except ValueError:
-            raise ApiError(f"HTTP {response.status_code} from {self.base_url}: {response.text[:300]}") from None
+            raise ApiError(f"HTTP {status} from {self.base_url}: {text[:300]}") from None
+        ok = 200 <= status < 300
         errors = answer.get("errors") if isinstance(answer, dict) else None
         if errors:
             detail = "; ".join(str(e.get("message", e)) for e in errors)
-            raise ApiError(detail if response.is_success else f"HTTP {response.status_code}: {detail}")
-        if not response.is_success or not isinstance(answer.get("data"), dict):
-            raise ApiError(f"HTTP {response.status_code} from {self.base_url}: {response.text[:300]}")
+            raise ApiError(detail if ok else f"HTTP {status}: {detail}")
+        if not ok or not isinstance(answer.get("data"), dict):
+            raise ApiError(f"HTTP {status} from {self.base_url}: {text[:300]}")
         data: dict[str, Any] = answer["data"]
         return data
+
+    def _post(self, body: bytes) -> tuple[int, str]:
+        """The HTTP status and body of one POST to /graphql (an error status is an answer too: it says why)."""
+        request = urllib.request.Request(f"{self.base_url}/graphql", data=body, headers=self._headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=self._timeout_s) as response:
+                return int(response.status), response.read().decode("utf-8", "replace")
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read().decode("utf-8", "replace")
+        except TimeoutError as exc:
+            raise self._late(exc) from exc
+        except (urllib.error.URLError, OSError, ValueError) as exc:
+            reason = getattr(exc, "reason", exc)
+            if isinstance(reason, TimeoutError):
+                raise self._late(reason) from exc
+            raise ApiError(f"cannot reach the API at {self.base_url} ({reason}): is it running (`engram up`)?") from exc
+
+    def _late(self, exc: BaseException) -> ApiTimeout:
+        return ApiTimeout(
+            f"the API at {self.base_url} did not answer in time ({type(exc).__name__}; ENGRAM_TIMEOUT_S sets the limit)"
+        )
 
 
 def expect(result: dict[str, Any], typename: str) -> dict[str, Any]:
