@@ -12,6 +12,9 @@ No list of verbs or attributes: a pair is a revision when
 - the later one speaks of a later time in the world (`valid_from`, at least `min_gap_s` later);
 - the two are close in meaning as wholes (cosine >= `statement_cosine`: the same attribute of the subject, and all
   the rest of the statement the same, is most of what a sentence embedding sees);
+- they name the same thing again: at least `shared_words` content words in common besides the teller's name (the
+  attribute, the old value: "moved ... Lisbon"; a person's two different moments, "felt powerful giving a talk" /
+  "wanted to capture everyone's unity", share none); a shared image is an event of its own, never revised;
 - and they differ in their value: a concept only one of them mentions has a sibling among those only the other
   mentions (cosine >= `object_cosine`: Lisbon and Madrid are both cities, a 50mm and a 70-200mm both lenses), or
   their quantities differ ("4 projects" / "my 5th project").
@@ -36,7 +39,7 @@ from numpy.typing import NDArray
 
 from graph.consolidation.duplicates import Supersession, load_active, supersede
 from graph.consolidation.model import PropositionView, unit_rows, view_of
-from graph.consolidation.text import context_bound, is_question, reported, values
+from graph.consolidation.text import content_tokens, context_bound, is_question, reported, shared_image, values
 from graph.cypher import load
 
 
@@ -47,6 +50,7 @@ class RevisionRules:
     sibling_max: float = 0.95  # ... yet not the same thing spelled twice (that is a restatement)
     min_gap_s: float = 86_400.0  # the later statement speaks of a time at least this much later (a day)
     max_statements: int = 5  # told in an utterance that yielded at most this many statements (0: any)
+    shared_words: int = 2  # content words both say, the teller's name left out
     enabled: bool = True
 
 
@@ -108,7 +112,14 @@ def _claims(statement: Statement, rules: RevisionRules) -> bool:
     if rules.max_statements and statement.statements > rules.max_statements:
         return False
     text = statement.text
-    return not (is_question(text) or context_bound(text) or reported(text))
+    return not (is_question(text) or context_bound(text) or reported(text) or shared_image(text))
+
+
+def _same_thing(older: Statement, newer: Statement, rules: RevisionRules) -> bool:
+    """Whether the two name the same thing again: `shared_words` content words in common (tellers' names aside)."""
+    names = frozenset(word for name in older.speakers | newer.speakers for word in content_tokens(name))
+    common = (content_tokens(older.text) & content_tokens(newer.text)) - names
+    return len(common) >= rules.shared_words
 
 
 def sibling_values(
@@ -157,7 +168,9 @@ def plan_revisions(
             assert older.valid_from is not None and newer.valid_from is not None  # _claims
             if (newer.valid_from - older.valid_from).total_seconds() < rules.min_gap_s:
                 continue
-            if not older.speakers & newer.speakers or not sibling_values(older, newer, concept_vectors, rules):
+            if not older.speakers & newer.speakers or not _same_thing(older, newer, rules):
+                continue
+            if not sibling_values(older, newer, concept_vectors, rules):
                 continue
             cosine = float(sims[r, c])
             # The nearest later version first (a chain supersedes step by step), then the closest in meaning.

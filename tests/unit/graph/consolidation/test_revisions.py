@@ -136,3 +136,23 @@ def test_one_of_many_statements_of_a_long_utterance_is_not_a_report_of_ones_stat
     assert _plan_told(MOVES, long_reply) == []
     assert _plan_told(MOVES, long_reply, RevisionRules(max_statements=6))  # at the limit it is
     assert _plan_told(MOVES, long_reply, RevisionRules(max_statements=0))  # 0: any utterance
+
+
+def test_two_statements_naming_nothing_in_common_are_no_revision() -> None:
+    """Close in meaning (0.73), siblings (pottery / ceramics 0.66), yet no word in common besides the teller's name."""
+    said = [
+        ("pottery", "Melanie", "Melanie finds pottery relaxing.", _day(3, 1), ["pottery"]),
+        ("ceramics", "Melanie", "Melanie thinks ceramics are calming.", _day(6, 1), ["ceramics"]),
+    ]
+    assert _plan(said) == []
+    assert _plan(said, RevisionRules(shared_words=0))  # without the rule the pair is linked
+
+
+def test_a_shared_image_is_an_event_of_its_own() -> None:
+    said = [
+        ("lisbon", "Mel", "Mel shared an image: a photo of a bride with a bouquet in Lisbon.", _day(3, 1), ["lisbon"]),
+        ("madrid", "Mel", "Mel shared an image: a photo of a bride with a bouquet in Madrid.", _day(6, 1), ["madrid"]),
+    ]
+    assert _plan(said) == []
+    unshared = [(i, who, text.replace("shared an image: a photo of", "saw"), at, ks) for i, who, text, at, ks in said]
+    assert _plan(unshared)  # the same words as what Mel saw are linked
