@@ -318,14 +318,15 @@ def _export_pages(client: ApiClient, scope: dict[str, Any], page: int, first: di
 
 def merged_pages(chunks: list[str]) -> str:
     """The pages' records, one per line, a conversation whose sessions fell on two pages made one record again (as
-    the API does within a page): an import validates a file whole, and two records with one id are refused."""
+    the API does within a page, for sessions of the same scope): two records naming one session are refused."""
     records: list[dict[str, Any]] = []
-    conversations: dict[tuple[str, str | None], dict[str, Any]] = {}
+    conversations: dict[tuple[str, str], dict[str, Any]] = {}
     for chunk in chunks:
         for line in chunk.splitlines():
             record = json.loads(line)
             if record.get("type") == "conversation":
-                key = (record["id"], record.get("user"))
+                scope = {k: record.get(k) for k in ("user", "agent", "session", "metadata")}
+                key = (record["id"], json.dumps(scope, sort_keys=True))
                 if key in conversations:
                     conversations[key]["sessions"] += record["sessions"]
                     continue

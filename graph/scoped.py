@@ -7,6 +7,7 @@ memory space (`space` is the caller's, or one of its users' partitions), so no f
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -110,10 +111,13 @@ class ScopedMemory:
 def export_records(rows: Sequence[dict[str, Any]], user: str | None) -> Iterator[dict[str, Any]]:
     """Ingest-format records (engram/formats/records.py) from export_sources rows: a conversation's sessions become
     one record again; ingesting them into an empty memory writes the same sources, episodes and ids."""
-    conversations: dict[str, dict[str, Any]] = {}
+    conversations: dict[tuple[str, str], dict[str, Any]] = {}
     for source in rows:
         scope = {"user": user, "agent": source["agent"], "session": source["session"], "metadata": source["metadata"]}
         scope = {k: v for k, v in scope.items() if v not in (None, {})}
+        # A conversation's sessions with different scopes (remember's sessions) stay apart: records of one id, each
+        # with its own sessions and scope (engram/formats/loading.py accepts them: their sessions differ).
+        scope_key = json.dumps(scope, sort_keys=True)
         episodes = source["episodes"]
         if source["kind"] == "conversation":
             record_id, _, session_id = source["external_id"].rpartition("/")
@@ -126,9 +130,9 @@ def export_records(rows: Sequence[dict[str, Any]], user: str | None) -> Iterator
                 for e in episodes
             ]  # fmt: skip
             session = _drop_empty({"id": session_id, "started_at": _iso(source["created_at"]), "turns": turns})
-            record = conversations.get(record_id)
+            record = conversations.get((record_id, scope_key))
             if record is None:
-                record = conversations[record_id] = {
+                record = conversations[(record_id, scope_key)] = {
                     "type": "conversation", "id": record_id, **_drop_empty({"title": source["title"]}), **scope,
                     "sessions": [],
                 }  # fmt: skip

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engram.formats.records import MAX_RECORDS_PER_JOB, RECORD_ADAPTER, Record
+from engram.formats.records import MAX_RECORDS_PER_JOB, RECORD_ADAPTER, ConversationRecord, Record
 from engram.json_depth import JsonTooDeep, loads_bounded
 
 RECORD_TYPES = {"conversation", "document", "trajectory"}
@@ -61,12 +61,22 @@ def validate_records(raw: list[Any], label: str = "record", limit: int | None = 
             records.append(RECORD_ADAPTER.validate_python(item))
         except ValidationError as exc:
             errors.extend(_describe(name, exc))
-    counts = Counter((r.type, r.id) for r in records)  # one pass: list.count per record made this quadratic
-    duplicates = sorted(f"{t} {i!r}" for (t, i), n in counts.items() if n > 1)
+    # One pass (list.count per record made this quadratic). A conversation writes a source per session, so two
+    # records of one conversation id collide only where they name the same session (an export splits a conversation
+    # whose sessions carry different scopes).
+    counts = Counter(key for r in records for key in _written_keys(r))
+    duplicates = sorted({f"{t} {i!r}" for (t, i, _), n in counts.items() if n > 1})
     errors.extend(f"duplicate record id: {d}" for d in duplicates)
     if errors:
         raise InvalidInput(errors)
     return records
+
+
+def _written_keys(record: Record) -> list[tuple[str, str, str]]:
+    """What a record writes, as (type, id, session): one key per session of a conversation, one otherwise."""
+    if isinstance(record, ConversationRecord):
+        return [(record.type, record.id, session.id) for session in record.sessions]
+    return [(record.type, record.id, "")]
 
 
 def parse_payload(text: str, input_format: InputFormat, limit: int | None = MAX_RECORDS_PER_JOB) -> list[Record]:

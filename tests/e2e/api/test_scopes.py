@@ -245,3 +245,17 @@ def test_recall_filtered_by_session_or_metadata_returns_only_what_they_prove(gql
         items = gql(query, {"q": "Where did I park?", **variables})["recall"]["items"]
         shown = " ".join(i["text"] + " ".join(p["text"] for p in i["provenance"]) for i in items)
         assert kept in shown and dropped not in shown, (variables, shown)
+
+
+def test_remembers_of_several_sessions_export_and_import_with_their_sessions(gql: GraphQL) -> None:
+    remember(gql, "Standup notes: the release moves to Friday.", user="max", session="work", id="w1")
+    remember(gql, "Buy oat milk and bread on the way home.", user="max", session="home", id="h1")
+    jsonl = gql(EXPORT, {"user": "max", "first": 10})["export"]["jsonl"]
+    assert len(jsonl.splitlines()) == 2  # one record per session scope, both of id 'remember'
+    assert gql(FORGET, {"user": "max"})["forget"]["__typename"] == "Forgotten"
+    job = gql(INGEST_PAYLOAD, {"payload": jsonl})["ingest"]
+    assert job["__typename"] == "Job", job
+    gql.wait_for_job(job["id"])
+    for session, text in (("work", "release"), ("home", "oat milk")):
+        listed = gql(MEMORIES, {"user": "max", "kinds": ["EPISODE"], "session": session, "first": 10})["memories"]
+        assert [text in e["node"]["text"] for e in listed["edges"]] == [True], (session, listed)
