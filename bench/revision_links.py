@@ -1,10 +1,10 @@
 """What consolidation's revisions step (graph/consolidation/revisions.py) links on LongMemEval_S knowledge-update
-haystacks, planned over each space's current propositions without writing anything (a dry run): how many links per
-haystack, whether the question's knowledge-update pair is among them (a statement proven by an evidence turn of the
-newest answer session revising one proven by an evidence turn of an older answer session), and a seeded sample of
-the links with their two texts, to be judged by reading. Spaces are those bench.longmemeval ingested (bench-lme-<id>);
-a haystack not ingested with every turn is skipped (`python -m bench.longmemeval --reuse --types knowledge-update`
-ingests them).
+haystacks, planned over each space's current propositions without writing anything (a dry run), with the revisions
+already written (a consolidation's or an ingest's): how many links per haystack, whether the question's knowledge-
+update pair is among them (a statement proven by an evidence turn of the newest answer session revising one proven
+by an evidence turn of an older answer session), and a seeded sample of the links with their two texts, to be judged
+by reading. Spaces are those bench.longmemeval ingested (bench-lme-<id>); a haystack not ingested with every turn is
+skipped (`python -m bench.longmemeval --reuse --types knowledge-update` ingests them).
 
     ~/.cache/engram/venv/bin/python -m bench.revision_links --name revision_links [--half tune|report|all] [--sample 20]
 
@@ -54,7 +54,9 @@ def audit(driver: neo4j.Driver, database: str, question: LmeQuestion, rules: Rev
     plans = plan_revisions(items, vectors, concept_vectors, rules)
     rows, _, _ = driver.execute_query(cypher("bench/proposition_turns"), space=space, database_=database)
     turns = {r["id"]: set(r["turns"]) for r in rows}
-    by_id = {s.id: s for s in items}
+    texts = {r["id"]: r["text"] for r in rows}
+    # Revisions already written (a consolidation or an ingest linked them): counted with the planned ones.
+    written = [(r["id"], old) for r in rows for old in r["revises"]]
     dates = {s.dataset_id: s.started_at for s in question.sessions}
     answers = sorted(question.answer_sessions, key=lambda s: dates[s])
     session_of = {t.id: t.session for t in question.turns}
@@ -67,25 +69,20 @@ def audit(driver: neo4j.Driver, database: str, question: LmeQuestion, rules: Rev
 
     links = []
     pair = False
-    for plan in plans:
-        newer, older = by_id[plan.survivor], by_id[plan.replaced]
-        linked_pair = answers[-1] in sessions(newer.id) and bool(set(answers[:-1]) & sessions(older.id))
+    pairs = [(plan.survivor, plan.replaced, round(plan.similarity, 3), "planned") for plan in plans]
+    for newer, older, cosine, how in pairs + [(new, old, None, "written") for new, old in written]:
+        linked_pair = answers[-1] in sessions(newer) and bool(set(answers[:-1]) & sessions(older))
         pair = pair or linked_pair
         links.append(
-            {
-                "subject": newer.subject,
-                "older": older.text,
-                "newer": newer.text,
-                "cosine": round(plan.similarity, 3),
-                "answer_pair": linked_pair,
-            }
+            {"older": texts[older], "newer": texts[newer], "cosine": cosine, "how": how, "answer_pair": linked_pair}
         )
     return {
         "question": question.id,
         "text": question.text,
         "answer": question.answer,
         "propositions": len(items),
-        "links": len(plans),
+        "links": len(links),
+        "written": len(written),
         "answer_pair_linked": pair,
         "link_list": links,
     }
@@ -130,7 +127,7 @@ def main() -> None:
         pair = a["answer_pair_linked"]
         print(f"{a['question']}: {a['links']} links over {a['propositions']} statements, pair {pair}")
     for link in sample:
-        print(f"[{link['question']} {link['subject']} {link['cosine']}] {link['older']!r}\n    -> {link['newer']!r}")
+        print(f"[{link['question']} {link['how']} {link['cosine']}] {link['older']!r}\n    -> {link['newer']!r}")
     write_result(
         args.name,
         {
