@@ -81,7 +81,8 @@ class WorkerSettings(BaseSettings):
     # The ingest pipeline's consolidate stage links the revisions its propositions take part in (a later statement
     # about the same subject's same attribute supersedes the earlier: graph/consolidation/revisions.py), so the
     # current fact is first as soon as the job is done, not after the next periodic consolidation.
-    ingest_revisions: bool = True
+    # Opt-in (ENGRAM_WORKER_INGEST_REVISIONS=true): the links cost LoCoMo recall (docs/supersession.md).
+    ingest_revisions: bool = False
     # A new pool process (at start, or replacing one killed at its hard limit) loads the embedding model first.
     process_start_timeout_s: float = Field(default=180.0, gt=0)
     # Fair scheduling between spaces (workers/scheduler.py, docs/fairness.md). Share of the live worker slots (every

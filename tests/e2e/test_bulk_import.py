@@ -57,7 +57,8 @@ def test_import_writes_what_one_ingest_job_writes_and_a_rerun_nothing(
     ingest(space, payload(corpus), timeout_s=600)
     ingested = graph_snapshot(driver, space)
     counts = label_counts(driver, space)
-    assert counts["Proposition"] >= 40 and counts["Prescription"] == 2 and counts["Source"] == 10
+    # One whole procedure per trajectory (docs/procedures.md).
+    assert counts["Proposition"] >= 40 and counts["Prescription"] == 1 and counts["Source"] == 10
     delete_space(driver, settings.neo4j.database, space)
     assert label_counts(driver, space) == {}
 

@@ -64,7 +64,7 @@ MEMORIES = chat(
     (
         "2023-07-20T10:00:00Z",
         [
-            turn("Ann", "t6", "Honestly, I love painting sunsets over the lake!"),
+            turn("Ann", "t6", "I love painting sunsets over the lake so much!"),
             turn("Ann", "t7", "I moved to Denver in June."),
             turn("Ann", "t8", "I have three cats at home."),
             turn("Bob", "t9", "My mother visited New York City again."),
@@ -129,7 +129,7 @@ def test_duplicates_updates_and_conflicts_are_superseded_not_deleted(
     # Restated: the better supported (here: the longer) statement stands for both and carries both proofs.
     merged_text = "Ann loves painting sunsets over the lake."
     merged = prop(driver, space, merged_text)
-    survivor = prop(driver, space, "Honestly, Ann loves painting sunsets over the lake!")
+    survivor = prop(driver, space, "Ann loves painting sunsets over the lake so much!")
     assert merged["status"] == "superseded" and merged["expired_at"] is not None and merged["valid_to"] is None
     assert survivor["status"] == "active" and sorted(survivor["proofs"]) == ["t1", "t6"]
     (link,) = rows(
@@ -163,13 +163,14 @@ def test_duplicates_updates_and_conflicts_are_superseded_not_deleted(
     assert lineage(space, "prop_unknown") is None
 
     # The merged wording stays an access path: its exact vector finds the survivor with the merged statement's
-    # own score (1.0, not the survivor's lower one); an updated value is not an access path to the new value.
+    # own score (1.0, not the survivor's lower one); so is an updated value, to the value now current
+    # (docs/supersession.md: a question worded like the old statement finds the current one).
     embed = get_embedder().encode
     searcher = GraphSearcher(driver, "neo4j", space, None)
     hits = {h.id: h.score for h in searcher.dense("propositions", embed([merged_text])[0].tolist(), 5)}
     assert merged["id"] not in hits and hits[survivor["id"]] > 0.999
     hits = {h.id: h.score for h in searcher.dense("propositions", embed(["Ann has two cats at home."])[0].tolist(), 5)}
-    assert old["id"] not in hits and hits[new["id"]] < 0.999
+    assert old["id"] not in hits and hits[new["id"]] > 0.999
     text_hits = [h.id for h in searcher.fulltext("propositions", "lake", 5)]
     assert text_hits == [survivor["id"]]  # both wordings match; one current proposition comes back
 
@@ -343,7 +344,7 @@ RESTATED = chat(
             turn("Ann", "r1", "I love painting sunsets over the lake."),  # the statement merged away earlier
             turn("Ann", "r2", "I have two cats at home."),  # the value updated earlier
             turn("Bob", "r3", "My mom is a nurse."),
-            turn("Ann", "r4", "Honestly, I love painting sunsets over the lake!"),
+            turn("Ann", "r4", "I love painting sunsets over the lake so much!"),
         ],
     ),
 )
@@ -389,7 +390,7 @@ def test_consolidation_while_ingesting_keeps_every_invariant(
         "RETURN p.text AS text",
         s=space,
     )
-    assert r1["text"] == "Honestly, Ann loves painting sunsets over the lake!"
+    assert r1["text"] == "Ann loves painting sunsets over the lake so much!"
     # Every superseded proposition says what replaced it; no active duplicates are left.
     orphans = rows(
         driver,

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from app.api.services import ApiServices
+from graph.consolidation.run import ConsolidationOptions, consolidate
 from tests.support.graphql_client import GraphQL, operation
 
 NOW = "2024-06-12T12:00:00Z"
@@ -71,13 +73,16 @@ def _recall(gql: GraphQL, query: str, **extra: Any) -> list[dict[str, Any]]:
 
 
 @pytest.fixture()
-def revised(gql: GraphQL) -> dict[str, Any]:
+def revised(gql: GraphQL, services: ApiServices, space: str) -> dict[str, Any]:
     """The first session ingested, then the whole chat (a later job: its consolidate stage revises); the Lisbon
     statement's id and a time between the two jobs."""
     gql.ingest([{**CHAT, "sessions": CHAT["sessions"][:1]}], timeout_s=900)  # a shared worker may be busy
     lisbon = next(i for i in _recall(gql, "Tom moved to Lisbon") if "Lisbon" in i["text"])
     before = datetime.now(UTC).isoformat()
     job = gql.ingest([CHAT], timeout_s=900)
+    # Revisions are opt-in (ENGRAM_WORKER_INGEST_REVISIONS, ConsolidationOptions.revisions): a consolidation run with
+    # them links the later move, as the worker's consolidate stage does when they are on.
+    consolidate(space, driver=services.driver, options=ConsolidationOptions(revisions=True))
     assert gql(PROPOSITION, {"id": lisbon["id"]})["node"]["status"] == "SUPERSEDED", job
     return {"lisbon": lisbon["id"], "before": before}
 
