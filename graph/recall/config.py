@@ -111,7 +111,7 @@ class RecallConfig(BaseSettings):
     )
     hop_limit: int = Field(default=2, ge=1, le=4, description="hops when a request names none")
     min_relevance: float = Field(
-        default=0.375, ge=0, le=1, description="no item is returned when none reaches this relevance (0: off)"
+        default=0.0, ge=0, le=1, description="no item when none reaches this relevance (0: off; fitted: 0.375)"
     )
 
     # -- seed and fusion ---------------------------------------------------------------------------------------

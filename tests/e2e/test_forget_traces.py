@@ -27,7 +27,7 @@ def _texts(driver: neo4j.Driver, space: str) -> list[str]:
 
 
 def test_forgetting_a_statement_takes_the_statements_merged_into_it(driver: neo4j.Driver, space: str) -> None:
-    ingest(space, [_chat(f"I love {SUNSETS}.", f"Honestly, I love {SUNSETS}!", "I live in Boston.")])
+    ingest(space, [_chat(f"I love {SUNSETS}.", f"I love {SUNSETS} so much!", "I live in Boston.")])
     consolidate(space)
     (merge,) = rows(
         driver,
@@ -80,7 +80,7 @@ def test_forgetting_a_survivors_own_source_makes_the_statement_merged_into_it_cu
     """Consolidation merged one source's statement into another source's: forgetting the survivor's source takes the
     survivor (its inherited proof is not its own: its wording came from the forgotten text), and the merged
     statement, whose own source stays, is current again with its concepts counted."""
-    first, second = _chat(f"I love {SUNSETS}.", "I live in Boston."), _chat(f"Honestly, I love {SUNSETS}!")
+    first, second = _chat(f"I love {SUNSETS}.", "I live in Boston."), _chat(f"I love {SUNSETS} so much!")
     ingest(space, [{**first, "id": "a"}, {**second, "id": "b"}])
     consolidate(space)
     (merge,) = rows(

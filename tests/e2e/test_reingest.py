@@ -105,7 +105,7 @@ def test_an_edited_survivor_gives_back_the_statement_merged_into_it(driver: neo4
     survivor goes (what it still has are proofs inherited from the merged statement, not its own) and the merged
     statement, whose own turn is unchanged, is current again."""
     sunsets = "painting sunsets over the lake"
-    chats = {"a": _chat(f"I love {sunsets}.", "I live in Boston."), "b": _chat(f"Honestly, I love {sunsets}!")}
+    chats = {"a": _chat(f"I love {sunsets}.", "I live in Boston."), "b": _chat(f"I love {sunsets} so much!")}
     ingest(space, [{**chat, "id": name} for name, chat in chats.items()])
     consolidate(space)
     (merge,) = rows(
