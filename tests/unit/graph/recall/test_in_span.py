@@ -28,6 +28,9 @@ MONDAY_AFTER = datetime(2024, 3, 25, 9, tzinfo=UTC)  # "last week" is 18-24 Marc
 JUNE = datetime(2024, 6, 12, 12, tzinfo=UTC)
 
 
+ON = 0.5  # the closeness the step was set by hand to (docs/tuning.md span_closeness)
+
+
 def ids(run: RecallRun) -> list[str]:
     return [item.id for item in run.ranked]
 
@@ -36,8 +39,8 @@ def hand_made(
     make_run: MakeRun, graph: MemoryGraph, query: str, config: RecallConfig | None = None, **fields: Any
 ) -> RecallRun:
     """p_lisbon (told 20 March of a move on 1 February) first, the hike of 19 March third, Rex's daily food (told 20
-    March, no date of its own) last and weak."""
-    run = perform(make_run(query, config, **fields), Route())
+    March, no date of its own) last and weak. The step on at ON (it is off by default: docs/tuning.md)."""
+    run = perform(make_run(query, config or recall_config(span_closeness=ON), **fields), Route())
     scores = (("p_lisbon", 1.0), ("p_rex", 0.8), ("p_hike", 0.6), ("p_daily", 0.3))
     run.ranked = [ranked(graph, item, score) for item, score in scores]
     return run
@@ -86,7 +89,7 @@ def test_no_time_named_no_now_or_off_changes_nothing(make_run: MakeRun, graph: M
 
 
 def test_already_first_moves_nothing(make_run: MakeRun, graph: MemoryGraph) -> None:
-    run = perform(make_run("What did Alice do last week?", now=MONDAY_AFTER), Route())
+    run = perform(make_run("What did Alice do last week?", recall_config(span_closeness=ON), now=MONDAY_AFTER), Route())
     run.ranked = [ranked(graph, "p_hike", 0.9), ranked(graph, "p_lisbon", 0.8)]
     InSpanFirst()(run)
     assert ids(run) == ["p_hike", "p_lisbon"] and trace_detail(run, "in span first")["moved_up"] == []
@@ -102,7 +105,7 @@ def test_the_query_spans_are_its_relative_times_and_named_months() -> None:
 
 def test_through_the_engine_the_hike_of_the_named_week_comes_first(make_engine: MakeEngine) -> None:
     question = request("What did Alice do last week?", now=MONDAY_AFTER)
-    on = make_engine().recall(question)
+    on = make_engine(recall_config(span_closeness=ON)).recall(question)
     assert on.items[0].id == "p_hike"
     assert "in span first" in [step.step for step in on.trace]
     off = make_engine(recall_config(span_closeness=0)).recall(question)
