@@ -40,7 +40,10 @@ def memory_space(space: str, user: str | None) -> str:
 def validate_memory_space(key: str) -> str:
     """A space's name or one of its users' partitions (`memory_space`)."""
     if not _MEMORY_SPACE.match(key):
-        raise ValueError(f"invalid memory space {key!r}: a space name, optionally '/' and 16 hex digits")
+        raise ValueError(
+            f"invalid space name {key!r}: 1-64 characters of a-z, 0-9, '_', '.', '-' (starting with a letter or digit), "
+            "optionally followed by a user's partition, '/' and 16 hex digits"
+        )
     return key
 
 
