@@ -41,8 +41,8 @@ def validate_memory_space(key: str) -> str:
     """A space's name or one of its users' partitions (`memory_space`)."""
     if not _MEMORY_SPACE.match(key):
         raise ValueError(
-            f"invalid space name {key!r}: 1-64 characters of a-z, 0-9, '_', '.', '-' (starting with a letter or digit), "
-            "optionally followed by a user's partition, '/' and 16 hex digits"
+            f"invalid space name {key!r}: 1-64 characters of a-z, 0-9, '_', '.', '-' (starting with a letter or "
+            "digit), optionally followed by a user's partition, '/' and 16 hex digits"
         )
     return key
 
