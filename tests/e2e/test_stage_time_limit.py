@@ -82,7 +82,8 @@ def test_a_stage_past_its_time_limit_fails_its_job_and_frees_the_worker(
         assert stopped_after < 2 * HARD_S, stopped_after
         # Nothing half-written: each write is one transaction, whole or not at all. The stopped one (sources,
         # episodes, knowledge) rolled back; the one before it committed the new concepts (MERGE on their ids).
-        assert label_counts(driver, space) == {"Source": 1, "Concept": 15}
+        partial = label_counts(driver, space)
+        assert partial.keys() == {"Source", "Concept"} and partial["Source"] == 1, partial
         # The same worker takes the next job, the same records resubmitted, and the space ends as a clean ingestion.
         again = wait_for_job(submit_ingest(space, records), timeout_s=240)
         assert again.state is JobState.SUCCEEDED, again.error
@@ -90,6 +91,7 @@ def test_a_stage_past_its_time_limit_fails_its_job_and_frees_the_worker(
         clean = wait_for_job(submit_ingest(reference, records), timeout_s=240)
         assert clean.state is JobState.SUCCEEDED, clean.error
         assert label_counts(driver, space) == label_counts(driver, reference)
+        assert partial["Concept"] == label_counts(driver, reference)["Concept"]  # every concept, none half
         assert relationship_counts(driver, space) == relationship_counts(driver, reference)
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
