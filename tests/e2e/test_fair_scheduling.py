@@ -110,6 +110,7 @@ def test_purged_jobs_run_nothing_more_even_when_redelivered(space: str, main_wor
     running = _submit(space, _large("purged", 300))
     queued = _submit(space, _small("queued"))
     at = _when_running(running)
+    queued_at = get_job_store().status(queued)  # with a slot free it may have started too
     assert set(purge_jobs(space)) == {running, queued}
     os.killpg(first.pid, signal.SIGKILL)  # its message stays taken and unacknowledged: it is redelivered
     first.wait(timeout=30)
@@ -124,8 +125,12 @@ def test_purged_jobs_run_nothing_more_even_when_redelivered(space: str, main_wor
         for job_id in (running, queued):
             status = store.status(job_id)
             assert status.state is JobState.FAILED and status.error == PURGED_ERROR, status
-        assert store.status(running).stages_done == at.stages_done  # nothing ran after the purge
-        assert store.status(queued).stages_done == []
+        # Nothing started after the purge: the stage running at the purge may have finished before the kill.
+        assert store.status(running).stages_done in (at.stages_done, [*at.stages_done, at.stage])
+        assert store.status(queued).stages_done in (
+            queued_at.stages_done,
+            [*queued_at.stages_done, queued_at.stage] if queued_at.stage else queued_at.stages_done,
+        )
         assert store.pending_bytes(space) == 0
         assert get_scheduler().current_stage(running) is None
     finally:
