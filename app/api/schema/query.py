@@ -107,8 +107,8 @@ class MemoryQuery:
         min_relevance: Annotated[
             float | None,
             strawberry.argument(
-                description="Items below this relevance (0 to 1) are not returned; when none reaches it, no item and a"
-                " reason (default: ENGRAM_RECALL_MIN_RELEVANCE)."
+                description="The bar (0 to 1) the best item must reach: below it, no item and a reason; when it is"
+                " reached, the ranking as usual, each item with its relevance (default: ENGRAM_RECALL_MIN_RELEVANCE)."
             ),
         ] = None,
     ) -> RecallPayload:

@@ -632,10 +632,13 @@ class AsyncEngramClient(AsyncBaseClient):
         now: Union[Optional[datetime], UnsetType] = UNSET,
         min_relevance: Union[Optional[float], UnsetType] = UNSET,
         user: Union[Optional[str], UnsetType] = UNSET,
+        agent: Union[Optional[str], UnsetType] = UNSET,
+        session: Union[Optional[str], UnsetType] = UNSET,
+        metadata: Union[Optional[Any], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Recall:
         _query = gql("""
-            query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float, $user: String) {
+            query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float, $user: String, $agent: String, $session: String, $metadata: JSON) {
               recall(
                 query: $query
                 tokenBudget: $tokenBudget
@@ -648,6 +651,9 @@ class AsyncEngramClient(AsyncBaseClient):
                 now: $now
                 minRelevance: $minRelevance
                 user: $user
+                agent: $agent
+                session: $session
+                metadata: $metadata
               ) {
                 __typename
                 ... on Recall {
@@ -711,6 +717,9 @@ class AsyncEngramClient(AsyncBaseClient):
             "now": now,
             "minRelevance": min_relevance,
             "user": user,
+            "agent": agent,
+            "session": session,
+            "metadata": metadata,
         }
         response = await self.execute(
             query=_query, operation_name="Recall", variables=variables, **kwargs
