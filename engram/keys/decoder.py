@@ -54,7 +54,8 @@ class KeyDecoder:
         )
         generator = outlines.Generator(self.model, processor=processor)
         # The longest key plus EOS: a key is never cut short by the budget.
-        budget = trie.max_tokens + 1 + (len(self._escape_tokens) + self._max_new_key_tokens if allow_new else 0)
+        # The escape: the marker, the new key's line, its line break.
+        budget = trie.max_tokens + 1 + (len(self._escape_tokens) + self._max_new_key_tokens + 1 if allow_new else 0)
         kwargs: dict[str, Any] = {"max_new_tokens": budget, **self._generation_kwargs}
         if beams > 1:
             kwargs |= {"num_beams": beams, "num_return_sequences": beams, "early_stopping": False, "do_sample": False}
@@ -66,7 +67,9 @@ class KeyDecoder:
         choices: dict[KeyChoice, None] = {}
         for text in texts:
             if allow_new and text.startswith(NEW_KEY_MARKER):
-                proposed = text[len(NEW_KEY_MARKER) :].strip()
+                # One line, the marker never part of it (the processor already holds the model to that).
+                lines = text[len(NEW_KEY_MARKER) :].splitlines()
+                proposed = lines[0].split(NEW_KEY_MARKER)[0].strip() if lines else ""
                 if proposed:
                     choices[KeyChoice(proposed, new=True)] = None
             elif text in trie:

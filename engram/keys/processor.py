@@ -2,7 +2,9 @@
 
 Each row's state is derived from the tokens it generated so far (cached by token prefix), never from its row
 index: beam search reorders rows between steps. A row may also write `NEW_KEY_MARKER` (when allowed), after
-which it is free until EOS: that text is a candidate key for accommodation, never taken as an existing key.
+which it writes one line of free text: a candidate key for accommodation, never taken as an existing key. That line
+may not start blank, with EOS or with the marker again, and ends at a line break or after `max_new_key_tokens`
+(only EOS is open then): a real base model otherwise answered `+new:\n+new:\n+new:` until its budget ran out.
 Create one processor per request (Outlines' `Generator` resets it before each call, but it is not shared
 safely between threads).
 """
@@ -24,6 +26,10 @@ class RowState:
     trie: TrieState | None  # None: the row has left the trie
     escape: int | None  # tokens of the new-key marker matched so far (None: not on the escape path)
     free: int = -1  # tokens written after a complete marker (-1: no marker yet)
+    ended: bool = False  # the new key's line is complete (a line break was written): only EOS is open
+
+
+Allowed = np.ndarray[Any, np.dtype[np.int64]]
 
 
 class TrieLogitsProcessor(OutlinesLogitsProcessor):
@@ -39,6 +45,11 @@ class TrieLogitsProcessor(OutlinesLogitsProcessor):
         self._start = start
         self._escape = escape_tokens or []
         self._max_free = max_new_key_tokens
+        if self._escape:
+            blank, self._line_breaks = trie.tokenizer.free_text_stops()
+            # The first token of a new key: not blank, not EOS (an empty key), not the marker's start (a loop).
+            self._not_first = np.unique(np.concatenate([blank, [trie.eos_token_id, self._escape[0]]])).astype(np.int64)
+            self._breaks = set(self._line_breaks.tolist())
         self.reset()
 
     def reset(self) -> None:
@@ -48,7 +59,7 @@ class TrieLogitsProcessor(OutlinesLogitsProcessor):
 
     def _advance(self, state: RowState, token: int) -> RowState:
         if state.free >= 0:
-            return RowState(None, None, state.free + 1)
+            return RowState(None, None, state.free + 1, ended=state.ended or token in self._breaks)
         trie = self.trie.step(state.trie, token) if state.trie is not None else None
         escape = state.escape
         escape = (
@@ -65,9 +76,15 @@ class TrieLogitsProcessor(OutlinesLogitsProcessor):
             self._states[generated] = known
         return known
 
-    def allowed(self, state: RowState) -> np.ndarray[Any, np.dtype[np.int64]] | None:
-        """Allowed token ids (None: any token)."""
-        if 0 <= state.free < self._max_free:
+    def banned(self, state: RowState) -> Allowed | None:
+        """Token ids a row writing a new key may not write next (None: the row is constrained by `allowed`)."""
+        if state.ended or not 0 <= state.free < self._max_free:
+            return None
+        return self._not_first if state.free == 0 else _EMPTY
+
+    def allowed(self, state: RowState) -> Allowed | None:
+        """Allowed token ids (None: any token but the `banned` ones)."""
+        if not state.ended and 0 <= state.free < self._max_free:
             return None
         parts = [self.trie.allowed(state.trie)] if state.trie is not None else []
         if state.escape is not None:
@@ -82,25 +99,33 @@ class TrieLogitsProcessor(OutlinesLogitsProcessor):
         if logits.device.type == "cpu" and logits.dtype == torch.float32 and input_ids.device.type == "cpu":
             # Sliced in numpy: a torch slice costs ~20 us per step, more than the vocabulary-wide fill.
             generated = input_ids.detach().numpy()[:, self._prompt_length :].tolist()
-            return self._mask_in_place(logits, [self.allowed(self.state(tuple(tokens))) for tokens in generated])
-        generated = input_ids[:, self._prompt_length :].tolist()
-        allowed = [self.allowed(self.state(tuple(tokens))) for tokens in generated]
+            states = [self.state(tuple(tokens)) for tokens in generated]
+            return self._mask_in_place(logits, [(self.allowed(s), self.banned(s)) for s in states])
+        states = [self.state(tuple(tokens)) for tokens in input_ids[:, self._prompt_length :].tolist()]
         mask = torch.zeros(logits.shape, dtype=torch.bool, device=logits.device)
-        for row, tokens in enumerate(allowed):
+        for row, state in enumerate(states):
+            tokens, banned = self.allowed(state), self.banned(state)
             if tokens is None:
                 mask[row] = True
+                if banned is not None and len(banned):
+                    mask[row, torch.from_numpy(banned).to(logits.device)] = False
             else:
                 mask[row, torch.from_numpy(tokens).to(logits.device)] = True
         return logits.masked_fill(~mask, float("-inf"))
 
     @staticmethod
-    def _mask_in_place(logits: torch.Tensor, allowed: list[np.ndarray[Any, np.dtype[np.int64]] | None]) -> torch.Tensor:
+    def _mask_in_place(logits: torch.Tensor, rows: list[tuple[Allowed | None, Allowed | None]]) -> torch.Tensor:
         """On CPU through numpy: a vocabulary-sized fill per row, with no torch dispatch or thread hand-off."""
         scores = logits.detach().numpy()
-        for row, tokens in enumerate(allowed):
+        for row, (tokens, banned) in enumerate(rows):
             if tokens is None:
+                if banned is not None and len(banned):
+                    scores[row, banned] = -np.inf
                 continue
             kept = scores[row, tokens]
             scores[row].fill(-np.inf)
             scores[row, tokens] = kept
         return logits
+
+
+_EMPTY: Allowed = np.zeros(0, np.int64)
