@@ -78,6 +78,22 @@ def _run_codegen(workdir: Path, client: str, module: str, is_async: bool) -> Pat
     return target / PACKAGE
 
 
+# httpx's default 5 s read timeout is shorter than a recall on a busy server or an ingest that waits: the clients'
+# own default is a minute (an `http_client` of the caller's keeps its settings).
+DEFAULT_TIMEOUT = "httpx.Timeout(60.0, connect=10.0)"
+
+
+def _with_default_timeout(source: str) -> str:
+    patched = re.sub(
+        r"httpx\.(Async)?Client\(headers=headers\)",
+        rf"httpx.\1Client(headers=headers, timeout={DEFAULT_TIMEOUT})",
+        source,
+    )
+    if patched == source:
+        raise SystemExit("the generated base client no longer builds its httpx client as expected")
+    return patched
+
+
 def _init_module(async_init: str, sync_init: str) -> str:
     """The async run's __init__ plus the sync client's import and export (the rest of the two is the same)."""
     sync_imports = [
@@ -108,6 +124,8 @@ def generate(out: Path) -> None:
         shutil.copytree(async_pkg, out)
         for name in ("sync_client.py", "base_client.py"):
             shutil.copy2(sync_pkg / name, out / name)
+        for name in ("base_client.py", "async_base_client.py"):
+            (out / name).write_text(_with_default_timeout((out / name).read_text(encoding="utf-8")), encoding="utf-8")
         init = _init_module((async_pkg / "__init__.py").read_text(), (sync_pkg / "__init__.py").read_text())
         (out / "__init__.py").write_text(init, encoding="utf-8")
         (out / "py.typed").write_text("", encoding="utf-8")

@@ -96,7 +96,7 @@ class AsyncBaseClient:
         self.url = url
         self.headers = headers
         self.http_client = (
-            http_client if http_client else httpx.AsyncClient(headers=headers)
+            http_client if http_client else httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(60.0, connect=10.0))
         )
 
         self.ws_url = ws_url

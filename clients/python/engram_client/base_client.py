@@ -46,7 +46,7 @@ class BaseClient:
         self.url = url
         self.headers = headers
 
-        self.http_client = http_client if http_client else httpx.Client(headers=headers)
+        self.http_client = http_client if http_client else httpx.Client(headers=headers, timeout=httpx.Timeout(60.0, connect=10.0))
 
     def __enter__(self: Self) -> Self:
         return self
