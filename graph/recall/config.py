@@ -82,6 +82,36 @@ class RelevanceModel(BaseModel):
     )
 
 
+class AssociateConfig(BaseModel):
+    """Proactive recall (`associate`, graph/recall/associate/): the paths from an utterance to a memory worth
+    surfacing, and the bar a memory must clear."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    limit: int = Field(default=10, ge=1, le=50, description="memories surfaced when a request names no limit")
+    min_similarity: float = Field(
+        default=0.35, ge=0, le=1, description="cosine a memory reached only by its wording must have to surface"
+    )
+    path_min_similarity: float = Field(
+        default=0.05, ge=0, le=1, description="cosine a memory reached by a graph path must have to surface"
+    )
+    concept_min_score: float = Field(
+        default=0.8, ge=0, le=1, description="vector score of an utterance's concept for it to be a path (key: 1)"
+    )
+    stated_similarity: float = Field(
+        default=0.9, ge=0, le=1, description="cosine from which the utterance itself states the memory (left out)"
+    )
+    two_hop_fanout: int = Field(default=6, ge=0, description="associations followed per concept on the second hop")
+    two_hop_decay: float = Field(default=0.5, ge=0, le=1, description="activation kept on the second hop")
+    recurring_weeks: int = Field(default=26, ge=1, le=520, description="weeks back a recurring time is looked for")
+    recurring_k: int = Field(default=25, ge=0, description="episodes of a recurring time joined (0: off)")
+    feeling_k: int = Field(default=25, ge=0, description="episodes naming the utterance's feeling joined (0: off)")
+    list_weights: dict[str, float] = Field(
+        default_factory=lambda: {"concepts": 2.0, "two_hop": 1.0, "recurring": 2.0, "feeling": 1.5, "context": 1.0},
+        description="the fusion weights of associate's lists, over recall's",
+    )
+
+
 DEFAULT_LIST_WEIGHTS: dict[str, float] = {
     "fulltext": 2.0,
     "episode_fulltext": 2.0,
@@ -220,6 +250,9 @@ class RecallConfig(BaseSettings):
     relevance_phrases: int = Field(
         default=8, ge=0, description="key phrases of the question checked against the space's concept keys"
     )
+
+    # -- proactive recall (graph/recall/associate/) ------------------------------------------------------------------
+    associate: AssociateConfig = Field(default_factory=AssociateConfig, description="associate's paths and bar")
 
     @field_validator("list_weights", mode="after")
     @classmethod

@@ -58,6 +58,9 @@ PIPELINE: tuple[PipelineStep, ...] = (
     Prune(),  # the best items within the request's limit, token budget and minimum relevance
 )
 
+# Makes a run of a request (RecallRun, or a subclass a pipeline's own steps need).
+RunFactory = Callable[[RecallRequest, RecallConfig, Searcher, RecallTools, RecallThreads], RecallRun]
+
 # One searcher per recall (it caches what that recall fetched).
 SearcherFactory = Callable[[RecallRequest], Searcher]
 
@@ -100,9 +103,7 @@ class RecallEngine:
         self._threads.close()
 
     def recall(self, request: RecallRequest) -> RecallResult:
-        run = RecallRun(request, self.config, self._searchers(request), self._tools, self._threads)
-        for step in self._pipeline:
-            step(run)
+        run = self.run(request)
         return RecallResult(
             query=request.query,
             memory_types=run.types,
@@ -114,6 +115,21 @@ class RecallEngine:
             cypher=browser_cypher(request.space, run.items),
             reason=run.reason,
         )
+
+    def run(
+        self,
+        request: RecallRequest,
+        pipeline: Sequence[PipelineStep] | None = None,
+        config: RecallConfig | None = None,
+        make: RunFactory = RecallRun,
+    ) -> RecallRun:
+        """Runs `pipeline` (the engine's unless given) for `request` and returns the finished run. Another pipeline
+        of the same steps (proactive recall, graph/recall/associate/) runs on this engine's searchers and threads,
+        with its own `config` and run type (`make`) where given."""
+        run = make(request, config or self.config, self._searchers(request), self._tools, self._threads)
+        for step in self._pipeline if pipeline is None else pipeline:
+            step(run)
+        return run
 
 
 class Neo4jSearchers:
