@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
+
+from app.client_options import UrlOption
 
 
 def mcp_command(
@@ -14,20 +17,18 @@ def mcp_command(
             "--api-key", envvar="ENGRAM_API_KEY", help="a space's API key (egk_...): it selects the memory space"
         ),
     ],
-    url: Annotated[
-        str | None,
-        typer.Option(envvar="ENGRAM_API_URL", help="the GraphQL endpoint; default http://ENGRAM_API_HOST:PORT/graphql"),
-    ] = None,
+    url: UrlOption = None,
 ) -> None:
     """Serve Engram's memory tools over MCP stdio (remember, recall, forget, correct, explore, job status).
 
-    Every tool calls the GraphQL API with the key, so the API must be running (`engram up`). For agents that speak
-    streamable HTTP, the API itself serves the same tools at http://ENGRAM_API_HOST:PORT/mcp.
+    Every tool calls the GraphQL API with the key, so the API must be running (`engram up`). The API's address is the
+    other client commands' (--url, ENGRAM_URL; ENGRAM_API_URL, the GraphQL endpoint, is still read where ENGRAM_URL is
+    not set). For agents that speak streamable HTTP, the API itself serves the same tools at ENGRAM_URL/mcp.
     """
+    from app.client_settings import ClientSettings
     from app.mcp.server import build_mcp_server
     from app.mcp.transports import remote_client_source
-    from engram.settings import get_settings
 
-    api = get_settings().api
-    endpoint = url or f"http://{api.host}:{api.port}/graphql"
+    address = url or os.environ.get("ENGRAM_API_URL")
+    endpoint = f"{ClientSettings(url=address).base_url()}/graphql"
     build_mcp_server(remote_client_source(endpoint, api_key)).run("stdio")

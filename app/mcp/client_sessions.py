@@ -30,7 +30,7 @@ async def http_session(api_base: str, key: str, timeout_s: float = 300) -> Async
 @asynccontextmanager
 async def stdio_session(api_base: str, key: str) -> AsyncIterator[ClientSession]:
     """An initialized session with `engram mcp` (from this interpreter's venv) talking to `{api_base}/graphql`."""
-    env = {**os.environ, "ENGRAM_API_KEY": key, "ENGRAM_API_URL": f"{api_base}/graphql"}
+    env = {**os.environ, "ENGRAM_API_KEY": key, "ENGRAM_URL": api_base}
     server = StdioServerParameters(command=str(Path(sys.executable).with_name("engram")), args=["mcp"], env=env)
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
