@@ -28,35 +28,11 @@ from engram_client.exceptions import GraphQLClientGraphQLMultiError
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
+from tests.support.tom_and_priya import TOM_AND_PRIYA, WHERE_TOM_LIVES
+
 JOB_TIMEOUT_S = 900  # the stack's one worker is shared with whatever else runs
 NOW = datetime.fromisoformat("2024-06-12T12:00:00+00:00")
-CHAT: dict[str, Any] = {
-    "type": "conversation",
-    "id": "tom-priya",
-    "user": "tom",
-    "sessions": [
-        {
-            "id": "s1",
-            "started_at": "2024-03-04T18:00:00Z",
-            "turns": [
-                {"speaker": "Tom", "id": "s1-1", "text": "Hi Priya! I moved to Lisbon two weeks ago."},
-                {"speaker": "Priya", "id": "s1-2", "text": "Congrats Tom! I'm building a bird feeder this weekend."},
-                {"speaker": "Tom", "id": "s1-3", "text": "I started learning Portuguese with an app every morning."},
-                {"speaker": "Priya", "id": "s1-4", "text": "My sister got a new puppy, a golden retriever."},
-            ],
-        },
-        {
-            "id": "s2",
-            "started_at": "2024-06-10T18:00:00Z",
-            "turns": [
-                {"speaker": "Tom", "id": "s2-1", "text": "Big news: I moved from Lisbon to Madrid last month."},
-                {"speaker": "Priya", "id": "s2-2", "text": "Wow, how is Madrid treating you?"},
-                {"speaker": "Tom", "id": "s2-3", "text": "I ran a half marathon last week in 1 hour 52."},
-                {"speaker": "Priya", "id": "s2-4", "text": "I finished the bird feeder, the sparrows love it."},
-            ],
-        },
-    ],
-}  # fmt: skip
+CHAT: dict[str, Any] = {**TOM_AND_PRIYA, "user": "tom"}
 TRAJECTORY: dict[str, Any] = {
     "type": "trajectory",
     "id": "deploy-billing",
@@ -71,14 +47,6 @@ TRAJECTORY: dict[str, Any] = {
         {"observation": "pods running", "action": "check the health endpoint of billing on staging", "reward": 1.0},
     ],
 }  # fmt: skip
-WHERE_TOM_LIVES = [
-    "Where does Tom live?",
-    "Which city is Tom based in now?",
-    "Where is Tom's home?",
-    "What city does Tom call home these days?",
-    "Where has Tom settled?",
-    "In which town does Tom reside?",
-]
 
 
 def _api_url() -> str:
@@ -209,7 +177,7 @@ def test_a_trajectory_is_one_procedure_found_first_for_its_task(adopter: Adopter
 
 def test_what_tripped_the_first_adopter_now_answers_plainly(adopter: Adopter) -> None:
     with pytest.raises(GraphQLClientGraphQLMultiError) as words:  # a variable the schema refuses: a GraphQL error
-        adopter.client.recall(query="Where does Tom live?", user="tom", as_of="yesterday")  # type: ignore[arg-type]
+        adopter.client.recall(query="Where does Tom live?", user="tom", as_of="yesterday")
     assert "$asOf" in str(words.value) and "ISO 8601" in str(words.value) and "int()" not in str(words.value)
     page = adopter.client.concept_page(key="Madrid", user="tom").concept  # stored as "madrid"
     assert page.typename__ == "ConceptPage", page  # keys are matched whatever the capitals
