@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 from tqdm import tqdm
 
+from bench.aggregate_answers import judged, numeric_answer
 from bench.common import RESULTS_DIR, SHARED_DATA, last_timed_ingest, write_result
 from bench.flat_baselines import FlatIndex
 from bench.locomo_recall import engram_units
@@ -40,7 +41,10 @@ from engram.formats.loading import validate_records
 from engram.runtime import settle_heap
 from engram.settings import get_settings
 from graph.admin import delete_space
+from graph.aggregate.config import AggregateConfig
+from graph.aggregate.intent import aggregate_intent
 from graph.driver import get_driver
+from graph.recall.config import RecallConfig
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
 from graph.recall.query import persons_meant
@@ -122,6 +126,7 @@ def metrics(
     for k in (5, 10):
         figures[f"sessAny@{k}"] = float(bool(answers & set(session_ranking(session_of, ranked_turns[:k]))))
     figures["sessAll@10"] = float(answers <= set(session_ranking(session_of, ranked_turns[:10])))
+    figures["turnAll@25"] = float(set(evidence) <= set(ranked_turns[:25]))  # every evidence turn in the first 25
     for budget in TOKEN_BUDGETS:
         figures[f"R@{budget}tok"] = recall_within_tokens(units, evidence, budget)
     if question.type == "knowledge-update" and len(answers) > 1:
@@ -192,7 +197,13 @@ def main() -> None:
     parser.add_argument("--types", nargs="*", default=[], choices=QUESTION_TYPES, help="only these question types")
     parser.add_argument("--hops", type=int, default=2)
     parser.add_argument("--name", default="longmemeval", help="results file name (bench/results/NAME.json)")
+    parser.add_argument(
+        "--aggregate",
+        action="store_true",
+        help="also recall with the aggregation path off (engram_no_aggregate, the before) and judge counting answers",
+    )
     args = parser.parse_args()
+    systems = (*SYSTEMS, "engram_no_aggregate") if args.aggregate else SYSTEMS
 
     questions = select(load(args.data), args.types, args.per_type)
     embedder = get_embedder()
@@ -206,10 +217,17 @@ def main() -> None:
             ingested_turns += len(question.turns)
             ingested_tokens += sum(embedder.count_tokens(turn.text) for turn in question.turns)
 
-    engine = RecallEngine(get_driver(), get_settings().neo4j.database, embedder.encode, embedder.count_tokens)
+    database = get_settings().neo4j.database
+    engine = RecallEngine(get_driver(), database, embedder.encode, embedder.count_tokens)
+    # The same engine with the aggregation path off: the before of the aggregate's effect, in the same run.
+    without = RecallConfig(aggregate=AggregateConfig(enabled=False))
+    before = RecallEngine(get_driver(), database, embedder.encode, embedder.count_tokens, config=without)
     settle_heap()  # as the API server does once loaded (engram/runtime.py)
-    per_system: dict[str, list[tuple[LmeQuestion, dict[str, float]]]] = {s: [] for s in SYSTEMS}
+    per_system: dict[str, list[tuple[LmeQuestion, dict[str, float]]]] = {s: [] for s in systems}
     latencies: list[float] = []
+    latencies_before: dict[str, list[float]] = {"aggregate": [], "other": []}
+    latencies_after: dict[str, list[float]] = {"aggregate": [], "other": []}
+    counting: list[dict[str, Any]] = []
     for question in tqdm(questions, desc="questions", unit="q"):
         turns = question.turns
         index = FlatIndex([t.id for t in turns], [t.text for t in turns], turn_vectors(question, embedder.encode))
@@ -224,22 +242,32 @@ def main() -> None:
             ("hybrid_speaker", index.hybrid_preferring(question.text, vector, said_by_meant)),
         ):
             per_system[system].append((question, metrics(question, ranked, [(tokens[t], [t]) for t in ranked])))
-        started = time.perf_counter()
-        result = engine.recall(
-            RecallRequest(
-                space=space_of(question),
-                query=question.text,
-                token_budget=32_768,
-                hop_limit=args.hops,
-                limit=200,
-                asker=ASKER,
-                addressee=ADDRESSEE,
-                now=question.asked_at,
-            )
+        request = RecallRequest(
+            space=space_of(question),
+            query=question.text,
+            token_budget=32_768,
+            hop_limit=args.hops,
+            limit=200,
+            asker=ASKER,
+            addressee=ADDRESSEE,
+            now=question.asked_at,
         )
+        started = time.perf_counter()
+        result = engine.recall(request)
         latencies.append(time.perf_counter() - started)
         ranked, units, _ = engram_units(result, embedder.count_tokens)
         per_system["engram"].append((question, metrics(question, ranked, units)))
+        if args.aggregate:
+            group = "aggregate" if aggregate_intent(question.text) else "other"
+            latencies_after[group].append(latencies[-1])
+            started = time.perf_counter()
+            plain = before.recall(request)
+            latencies_before[group].append(time.perf_counter() - started)
+            ranked, units, _ = engram_units(plain, embedder.count_tokens)
+            per_system["engram_no_aggregate"].append((question, metrics(question, ranked, units)))
+            if result.aggregate is not None and numeric_answer(question.answer) is not None:
+                row = judged(question.id, question.text, question.answer, result.aggregate)
+                counting.append(row | {"type": question.type, "turnR@10": per_system["engram"][-1][1]["turnR@10"]})
 
     split = halves(questions)
     results: dict[str, Any] = {system: aggregate(rows) for system, rows in per_system.items()}
@@ -268,6 +296,24 @@ def main() -> None:
         earlier = last_timed_ingest(args.name, ["ingest", "question_ids"])
         if earlier.get("question_ids") == results["question_ids"] and earlier.get("ingest", {}).get("haystacks"):
             results |= {"ingest": earlier["ingest"], "ingest_measured_at": earlier["ingest_measured_at"]}
+    if args.aggregate:
+        results["aggregate_counting"] = {}
+        for half, members in split.items():
+            rows = [row for row in counting if row["id"] in {q.id for q in members}]
+            results["aggregate_counting"][half] = {
+                "equal": sum(row["equal"] for row in rows),
+                "tried": len(rows),
+                "numbers_given": sum(row["count"] is not None or row["sum"] is not None for row in rows),
+                "questions": rows,
+            }
+        results["aggregate_latency_ms"] = {
+            system: {
+                group: {"p50": round(1000 * statistics.median(values), 1), "n": len(values)}
+                for group, values in groups.items()
+                if values
+            }
+            for system, groups in (("engram", latencies_after), ("engram_no_aggregate", latencies_before))
+        }
     results["questions"] = len(questions)
     results["protocol"] = (
         "the question text, asked at the question date (the request's now: Engram reads the question's relative times "
@@ -277,7 +323,17 @@ def main() -> None:
     path = write_result(args.name, results)
     chart(results, RESULTS_DIR / f"{args.name}.png")
     print(path)
-    for system in SYSTEMS:
+    if args.aggregate:
+        for half in ("tune", "report"):
+            for system in ("engram_no_aggregate", "engram"):
+                row = results["halves"][half].get(system, {}).get("multi-session", {})
+                print(
+                    f"{half} multi-session {system}: turnR@10 {row.get('turnR@10')} sessAll@10 {row.get('sessAll@10')} "
+                    f"turnAll@25 {row.get('turnAll@25')}"
+                )
+            judged_half = results["aggregate_counting"][half]
+            print(f"{half} counting: {judged_half['equal']} of {judged_half['tried']} equal")
+    for system in systems:
         row = results[system]["all"]
         report = results["halves"]["report"].get(system, {}).get("all", {})
         print(

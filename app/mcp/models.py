@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -44,6 +44,46 @@ class Evidence(BaseModel):
     occurred_at: datetime | None
 
 
+class UnitSum(BaseModel):
+    unit: str
+    sum: float
+    count: int = Field(description="events stating an amount in this unit")
+
+
+class PeriodFigure(BaseModel):
+    start: date = Field(description="the period's first day (a week starts on Monday)")
+    count: int
+    sums: list[UnitSum]
+
+
+class CountedEvent(BaseModel):
+    id: str
+    text: str
+    at: datetime | None = Field(description="when it happened (its own words), else when it was told")
+    quantity: float | None
+    unit: str | None
+    similarity: float
+    duplicates: list[str] = Field(description="statements telling the same event again, not counted again")
+    provenance: list[Evidence]
+
+
+class AggregateAnswer(BaseModel):
+    """A count, sum or per-period comparison over every matching memory; `reason` says why a figure is missing."""
+
+    kind: str = Field(description="count, sum, compare or list")
+    target: str
+    period: str | None
+    count: int | None = Field(description="distinct events (one told twice counts once); null: none match")
+    sum: float | None = Field(description="null where no amount is stated or the units differ (see units)")
+    unit: str | None
+    units: list[UnitSum]
+    periods: list[PeriodFigure]
+    unquantified: int
+    scanned: int
+    reason: str | None
+    items: list[CountedEvent]
+
+
 class RecalledItem(BaseModel):
     id: str
     kind: str = Field(description="proposition, prescription or episode")
@@ -67,6 +107,9 @@ class RecallAnswer(BaseModel):
         default=None,
         description="why no item is returned, when none is: nothing relevant enough, and which part of the query "
         "nothing in memory matches",
+    )
+    aggregate: AggregateAnswer | None = Field(
+        default=None, description="a question that counts, adds up or compares over time: its figures"
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.mcp.models import RecalledItem
+from app.mcp.models import AggregateAnswer, RecalledItem
 
 MAX_EVIDENCE_CHARS = 160
 
@@ -28,3 +28,18 @@ def render_context(items: list[RecalledItem], reason: str | None = None) -> str:
         valid = f", true from {item.valid_from:%Y-%m-%d}" if item.valid_from else ""
         lines.append(f"{rank}. {item.text} [{item.kind} {item.score:.2f}{valid}; id {item.id}]{_evidence(item)}")
     return "\n".join(lines)
+
+
+def render_aggregate(answer: AggregateAnswer) -> str:
+    """One line: the count, the sum with its unit (or the units apart), the periods, or why there is no figure."""
+    parts = [f"aggregate ({answer.kind} of {answer.target!r}): count {answer.count}"]
+    if answer.sum is not None:
+        parts.append(f"sum {answer.sum:g} {answer.unit}")
+    elif len(answer.units) > 1:
+        parts.append("sums " + ", ".join(f"{u.sum:g} {u.unit}" for u in answer.units))
+    for period in answer.periods:
+        sums = ", ".join(f"{s.sum:g} {s.unit}" for s in period.sums)
+        parts.append(f"{answer.period} of {period.start}: {period.count}" + (f" ({sums})" if sums else ""))
+    if answer.reason:
+        parts.append(answer.reason)
+    return "; ".join(parts)

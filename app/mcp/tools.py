@@ -16,6 +16,7 @@ from engram_client.exceptions import GraphQLClientGraphQLMultiError, GraphQLClie
 from engram_client.memories import MemoriesMemoriesEdgesNode
 
 from app.mcp.models import (
+    AggregateAnswer,
     ConceptSummary,
     CorrectionReport,
     DimensionSummary,
@@ -30,7 +31,7 @@ from app.mcp.models import (
     RecalledItem,
     WrittenSource,
 )
-from app.mcp.render import render_context
+from app.mcp.render import render_aggregate, render_context
 from engram.formats.records import Record
 
 FINISHED = {"SUCCEEDED", "FAILED"}
@@ -176,13 +177,16 @@ class MemoryTools:
             )
             for item in result.items
         ]
+        aggregate = AggregateAnswer.model_validate(result.aggregate.model_dump()) if result.aggregate else None
+        context = render_context(items, result.reason)
         return RecallAnswer(
             query=query,
             memory_types=[m.value for m in result.memory_types],
             tokens=result.tokens,
             items=items,
-            context=render_context(items, result.reason),
+            context=f"{render_aggregate(aggregate)}\n{context}" if aggregate else context,
             reason=result.reason,
+            aggregate=aggregate,
         )
 
     async def forget(self, wanted: ForgetScope) -> ForgetReport:

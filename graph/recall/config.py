@@ -13,6 +13,8 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from graph.aggregate.config import AggregateConfig
+
 
 class ValueWeights(BaseModel):
     """The value function's weights (relative: rankings and diversification use scores relative to the best)."""
@@ -253,6 +255,11 @@ class RecallConfig(BaseSettings):
 
     # -- proactive recall (graph/recall/associate/) ------------------------------------------------------------------
     associate: AssociateConfig = Field(default_factory=AssociateConfig, description="associate's paths and bar")
+
+    # -- aggregation (graph/aggregate/) ------------------------------------------------------------------------------
+    aggregate: AggregateConfig = Field(
+        default_factory=AggregateConfig, description="counting / summing questions: what matches, what is one event"
+    )
 
     @field_validator("list_weights", mode="after")
     @classmethod

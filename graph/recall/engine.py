@@ -23,6 +23,7 @@ from graph.recall.run import CountTokensFn, EmbedFn, RecallRun, RecallTools
 from graph.recall.search import GraphSearcher, SpaceSizes
 from graph.recall.searcher import Searcher
 from graph.recall.steps.abstract import Abstract
+from graph.recall.steps.aggregate import Aggregate
 from graph.recall.steps.base import Step, Together
 from graph.recall.steps.context import Context
 from graph.recall.steps.hop import Hop
@@ -54,6 +55,7 @@ PIPELINE: tuple[PipelineStep, ...] = (
     NewerRestatementsFirst(),  # a later restatement by the same speaker goes above what it restates
     LatestVersionFirst(),  # a question about a state: the latest version of the first item goes first
     InSpanFirst(),  # a question naming a time ("last week", "in March"): what happened then goes first
+    Aggregate(),  # a question that counts, adds up or compares over time: every matching memory, its figures
     Relevance(),  # each item's calibrated relevance; the question's concepts no key of the space matches
     Prune(),  # the best items within the request's limit, token budget and minimum relevance
 )
@@ -114,6 +116,7 @@ class RecallEngine:
             trace=run.trace,
             cypher=browser_cypher(request.space, run.items),
             reason=run.reason,
+            aggregate=run.aggregate,
         )
 
     def run(

@@ -9,6 +9,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from engram.scope import ScopeFilter
+from graph.aggregate.models import AggregateResult
+from graph.recall.provenance import Provenance as Provenance  # re-exported: its callers import it from here
 
 
 class MemoryType(StrEnum):
@@ -45,15 +47,6 @@ class RecallRequest(BaseModel):
     min_relevance: float | None = Field(default=None, ge=0, le=1)
     # Only what episodes of this agent / session / metadata prove (engram/scope.py); the user is `space` already.
     scope: ScopeFilter = Field(default_factory=ScopeFilter)
-
-
-class Provenance(BaseModel):
-    episode_id: str
-    external_id: str
-    source_id: str
-    speaker: str
-    text: str
-    occurred_at: datetime | None
 
 
 class RecallItem(BaseModel):
@@ -95,3 +88,5 @@ class RecallResult(BaseModel):
     cypher: str  # reproduces the returned subgraph in Neo4j Browser
     # Why no item is returned, when none is (nothing relevant enough; which of the question's concepts memory lacks).
     reason: str | None = None
+    # A question that counts, adds up, compares or lists over time: the computation over every matching memory.
+    aggregate: AggregateResult | None = None

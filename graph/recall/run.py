@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from graph.aggregate.models import AggregateResult
 from graph.recall.abstraction import Abstractor
 from graph.recall.candidates import Candidate, Ranked
 from graph.recall.config import RecallConfig
@@ -76,6 +77,7 @@ class RecallRun:
     query_concepts: list[ConceptHit] = field(default_factory=list)  # the query's concepts (abstract)
     coverage: QueryCoverage | None = None  # the question's concepts the space's keys match (relevance)
     reason: str | None = None  # why nothing is returned, when nothing is (prune)
+    aggregate: AggregateResult | None = None  # the computation a counting / summing question asks for (aggregate)
 
     @property
     def limit(self) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 
 import neo4j
 
+from graph.aggregate.store import Neo4jAggregateReader
 from graph.cypher import load
 from graph.reads import read, timed
 from graph.recall.bm25 import TermStatistics, analysed, bm25_scores, distinctive_coverage, distinctive_weights
@@ -190,6 +191,13 @@ class GraphSearcher:
             if fetch >= max_fetch:
                 return record, False
             fetch = min(_next_fetch(fetch, len(rows), k, self._limits.max_fetch), max_fetch)
+
+    def aggregates(self) -> Neo4jAggregateReader:
+        """The aggregation path's reads of this space, scope and as-of time (graph/aggregate/store.py)."""
+        with self._lock:
+            self.queries += 2  # matching and tally
+        space, scope = self._space, self._scope
+        return Neo4jAggregateReader(self._driver, self._database, space, self._as_of, scope, self._timeout_s)
 
     def load_sizes(self) -> None:
         if self._sizes is None:

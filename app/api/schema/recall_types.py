@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 from strawberry.scalars import JSON
@@ -10,6 +11,9 @@ from strawberry.scalars import JSON
 from app.api.schema.json import to_json
 from app.api.schema.nodes import Info, Node, node_from_row
 from graph.recall.models import MemoryType, Provenance, RecallItem, RecallResult, SourceGroup, TraceStep
+
+if TYPE_CHECKING:
+    from app.api.schema.aggregate_types import Aggregate
 
 strawberry.enum(MemoryType, description="episodic: what happened; semantic: facts; procedural: how")
 
@@ -112,9 +116,14 @@ class Recall:
         description="why no item is returned, when none is: nothing reaches minRelevance, and which of the question's"
         " concepts no concept of memory matches"
     )
+    aggregate: Annotated[Aggregate, strawberry.lazy("app.api.schema.aggregate_types")] | None = strawberry.field(
+        description="a question that counts, adds up or compares over time: the figures over every matching memory"
+    )
 
     @staticmethod
     def of(result: RecallResult) -> Recall:
+        from app.api.schema.aggregate_types import Aggregate  # it shows provenance as this module does
+
         return Recall(
             query=result.query,
             memory_types=list(result.memory_types),
@@ -125,4 +134,5 @@ class Recall:
             trace=[RecallTraceStep.of(s) for s in result.trace],
             cypher=result.cypher,
             reason=result.reason,
+            aggregate=Aggregate.of(result.aggregate) if result.aggregate else None,
         )

@@ -23,6 +23,7 @@ class RecallRecallRecall(BaseModel):
     trace: list["RecallRecallRecallTrace"]
     cypher: str
     reason: Optional[str]
+    aggregate: Optional["RecallRecallRecallAggregate"]
 
 
 class RecallRecallRecallItems(BaseModel):
@@ -82,6 +83,59 @@ class RecallRecallRecallTrace(BaseModel):
     detail: Any
 
 
+class RecallRecallRecallAggregate(BaseModel):
+    kind: str
+    target: str
+    period: Optional[str]
+    count: Optional[int]
+    sum: Optional[float]
+    unit: Optional[str]
+    units: list["RecallRecallRecallAggregateUnits"]
+    periods: list["RecallRecallRecallAggregatePeriods"]
+    unquantified: int
+    scanned: int
+    reason: Optional[str]
+    items: list["RecallRecallRecallAggregateItems"]
+
+
+class RecallRecallRecallAggregateUnits(BaseModel):
+    unit: str
+    sum: float
+    count: int
+
+
+class RecallRecallRecallAggregatePeriods(BaseModel):
+    start: Any
+    count: int
+    sums: list["RecallRecallRecallAggregatePeriodsSums"]
+
+
+class RecallRecallRecallAggregatePeriodsSums(BaseModel):
+    unit: str
+    sum: float
+    count: int
+
+
+class RecallRecallRecallAggregateItems(BaseModel):
+    id: str
+    text: str
+    at: Optional[datetime]
+    quantity: Optional[float]
+    unit: Optional[str]
+    similarity: float
+    duplicates: list[str]
+    provenance: list["RecallRecallRecallAggregateItemsProvenance"]
+
+
+class RecallRecallRecallAggregateItemsProvenance(BaseModel):
+    episode_id: str = Field(alias="episodeId")
+    source_id: str = Field(alias="sourceId")
+    external_id: str = Field(alias="externalId")
+    speaker: str
+    text: str
+    occurred_at: Optional[datetime] = Field(alias="occurredAt")
+
+
 class RecallRecallInvalidInput(BaseModel):
     typename__: Literal["InvalidInput"] = Field(alias="__typename")
     message: str
@@ -96,3 +150,6 @@ Recall.model_rebuild()
 RecallRecallRecall.model_rebuild()
 RecallRecallRecallItems.model_rebuild()
 RecallRecallRecallItemsNodeProposition.model_rebuild()
+RecallRecallRecallAggregate.model_rebuild()
+RecallRecallRecallAggregatePeriods.model_rebuild()
+RecallRecallRecallAggregateItems.model_rebuild()

@@ -678,6 +678,48 @@ class EngramClient(BaseClient):
                   }
                   cypher
                   reason
+                  aggregate {
+                    kind
+                    target
+                    period
+                    count
+                    sum
+                    unit
+                    units {
+                      unit
+                      sum
+                      count
+                    }
+                    periods {
+                      start
+                      count
+                      sums {
+                        unit
+                        sum
+                        count
+                      }
+                    }
+                    unquantified
+                    scanned
+                    reason
+                    items {
+                      id
+                      text
+                      at
+                      quantity
+                      unit
+                      similarity
+                      duplicates
+                      provenance {
+                        episodeId
+                        sourceId
+                        externalId
+                        speaker
+                        text
+                        occurredAt
+                      }
+                    }
+                  }
                 }
                 ... on UserError {
                   message

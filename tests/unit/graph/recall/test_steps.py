@@ -752,6 +752,7 @@ def test_the_pipeline_declares_its_steps_in_order() -> None:
         "newer restatements first",
         "latest version first",
         "in span first",
+        "aggregate",
         "relevance",
         "prune",
     ]

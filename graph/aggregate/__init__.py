@@ -1,0 +1,1 @@
+"""Aggregation: questions that count, add up, compare or list over everything remembered."""

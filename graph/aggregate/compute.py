@@ -1,0 +1,131 @@
+"""From the matching statements to the aggregate: their quantities, the events left once retellings are folded, and
+the answer assembled from the count, sums and periods the tally statement computed (cypher/aggregate/tally.cypher).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import date, datetime
+from typing import Any
+
+from graph.aggregate.dedup import Match
+from graph.aggregate.intent import AggregateIntent
+from graph.aggregate.models import AggregateItem, AggregateResult, PeriodTotal, UnitTotal
+from graph.aggregate.quantity import COMMON_UNIT, quantity_in
+from graph.recall.provenance import Provenance
+
+TimeFn = Callable[[Any], datetime | None]
+ProofFn = Callable[[dict[str, Any]], Provenance]
+
+
+def stems(terms: Sequence[str]) -> list[str]:
+    """The target's words as substrings to look for: a plural's stem finds the singular ("kits" -> "kit")."""
+    out = []
+    for term in terms:
+        if len(term) > 4 and term.endswith("ies"):
+            term = term[:-3]
+        elif len(term) > 3 and term.endswith("s") and not term.endswith("ss"):
+            term = term[:-1]
+        if term not in out:
+            out.append(term)
+    return out
+
+
+def asked_units(intent: AggregateIntent) -> set[str] | None:
+    """The common units an amount must be in to count for the question (None: any)."""
+    if intent.unit is None:
+        return None
+    return {COMMON_UNIT.get(intent.unit, (intent.unit, 1.0))[0]}
+
+
+def as_match(row: dict[str, Any], units: set[str] | None, to_time: TimeFn) -> Match:
+    at = to_time(row.get("at"))
+    quantity = quantity_in(row["text"], units)
+    source = next((p.get("source_id") for p in row["provenance"] if p.get("source_id")), None)
+    return Match(row["id"], row["text"], at.date() if at else None, row["embedding"], quantity, source)
+
+
+def events_param(events: Sequence[Match]) -> list[dict[str, Any]]:
+    """The tally statement's $events: each event's statement and its amount in the common unit of its dimension."""
+    param = []
+    for event in events:
+        common = event.quantity.common() if event.quantity else None
+        value, unit = (common.value, common.unit) if common else (None, None)
+        param.append({"id": event.id, "value": value, "unit": unit})
+    return param
+
+
+def result(
+    intent: AggregateIntent,
+    rows: Sequence[dict[str, Any]],
+    events: Sequence[Match],
+    tally: dict[str, Any],
+    to_time: TimeFn,
+    to_proof: ProofFn,
+) -> AggregateResult:
+    by_id = {row["id"]: row for row in rows}
+    units = [UnitTotal(unit=u["unit"], sum=round(float(u["sum"]), 6), count=int(u["count"])) for u in tally["units"]]
+    reason = None
+    if not events:
+        reason = "no memory matches the question"
+    elif not units and intent.kind in ("sum", "compare"):
+        reason = "no quantity stated in the matching memories"
+    elif len(units) > 1:
+        reason = "amounts in different units, listed apart: " + ", ".join(u.unit for u in units)
+    single = units[0] if len(units) == 1 else None
+    items = []
+    for event in events:
+        row = by_id[event.id]
+        common = event.quantity.common() if event.quantity else None
+        items.append(
+            AggregateItem(
+                id=event.id,
+                text=event.text,
+                at=to_time(row.get("at")),
+                quantity=common.value if common else None,
+                unit=common.unit if common else None,
+                similarity=round(float(row["similarity"]), 4),
+                duplicates=event.duplicates,
+                provenance=[to_proof(proof) for proof in row["provenance"]],
+            )
+        )
+    return AggregateResult(
+        kind=intent.kind,
+        target=intent.target,
+        period=intent.period,
+        count=int(tally["count"]) if events else None,
+        sum=single.sum if single else None,
+        unit=single.unit if single else None,
+        units=units,
+        periods=periods(tally["periods"]),
+        unquantified=int(tally["unquantified"]),
+        scanned=len(rows),
+        items=items,
+        reason=reason,
+    )
+
+
+def periods(rows: Sequence[dict[str, Any]]) -> list[PeriodTotal]:
+    """The tally's (period, unit) rows folded into one figure per period, in time order."""
+    folded: dict[str, PeriodTotal] = {}
+    for row in rows:
+        start = date.fromisoformat(row["period"])
+        period = folded.setdefault(row["period"], PeriodTotal(start=start, count=0, sums=[]))
+        period.count += int(row["count"])
+        if row["unit"] is not None:
+            period.sums.append(UnitTotal(unit=row["unit"], sum=round(float(row["sum"]), 6), count=int(row["count"])))
+    return [folded[key] for key in sorted(folded)]
+
+
+def leading(events: Sequence[Match], lead: int) -> list[str]:
+    """The events to lead the items with: the first of each source (best first), then the others; at most `lead`."""
+    firsts: list[str] = []
+    rest: list[str] = []
+    seen: set[str | None] = set()
+    for event in events:
+        if event.source in seen:
+            rest.append(event.id)
+        else:
+            seen.add(event.source)
+            firsts.append(event.id)
+    return (firsts + rest)[:lead]

@@ -1,0 +1,30 @@
+"""The aggregation path's knobs (`RecallConfig.aggregate`; `ENGRAM_RECALL_AGGREGATE__MIN_SIMILARITY=0.5`). Where each
+default was chosen: docs/aggregation.md and docs/tuning.md."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class AggregateConfig(BaseModel):
+    """Questions that count, add up, compare or list over time (graph/aggregate/): which memories match, when two
+    tell one event, and how the matches lead the ranking."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = Field(default=True, description="route counting / summing / comparing questions to the aggregate")
+    min_similarity: float = Field(
+        default=0.6, ge=0, le=1, description="vector score (1 + cosine) / 2 from which a memory matches the question"
+    )
+    min_term_share: float = Field(
+        default=0.6, ge=0, le=1, description="share of the question's target words from which a memory matches"
+    )
+    min_confidence: float = Field(
+        default=0.5, ge=0, le=1, description="least confidence of a counted statement (a question asserts nothing)"
+    )
+    max_items: int = Field(default=500, ge=1, le=5000, description="most matching memories read (a safety cap)")
+    same_event: float = Field(
+        default=0.9, ge=0, le=1, description="cosine from which two matches of one day tell the same event"
+    )
+    lead: int = Field(default=10, ge=0, le=200, description="matches (one per source first) leading the items (0: off)")
+    keep_first: int = Field(default=2, ge=0, description="items of the ranking kept above the leading matches")

@@ -1,0 +1,59 @@
+"""The same event told twice counts once: matches of one day (or undated) that say the same thing, in nearly the same
+words, and state no different quantity, fold into the first (closest to the question) of them. The same words on
+different days are different events ("I ran 5 km this morning", told on three mornings)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+import numpy as np
+
+from graph.aggregate.quantity import Quantity
+
+
+@dataclass
+class Match:
+    id: str
+    text: str
+    day: date | None
+    vector: Sequence[float]
+    quantity: Quantity | None
+    source: str | None = None  # the conversation or document it was told in (its first proof)
+    duplicates: list[str] = field(default_factory=list)  # ids folded into it
+
+
+def same_event(a: Match, b: Match, cosine: float, threshold: float) -> bool:
+    if cosine < threshold:
+        return False
+    if a.day is not None and b.day is not None and a.day != b.day:
+        return False
+    if a.quantity is not None and b.quantity is not None:
+        return (a.quantity.value, a.quantity.unit) == (b.quantity.value, b.quantity.unit)
+    return True
+
+
+def fold_duplicates(matches: Sequence[Match], threshold: float) -> list[Match]:
+    """The distinct events, in the order given: each match folds into the first earlier event it tells again (and
+    lends it its quantity where the event states none)."""
+    if not matches:
+        return []
+    matrix = np.asarray([m.vector for m in matches], dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    matrix = matrix / np.where(norms == 0, 1, norms)
+    cosines = matrix @ matrix.T
+    events: list[int] = []
+    kept: list[Match] = []
+    for index, match in enumerate(matches):
+        for position, head in enumerate(events):
+            if same_event(kept[position], match, float(cosines[head, index]), threshold):
+                event = kept[position]
+                event.duplicates.append(match.id)
+                if event.quantity is None and match.quantity is not None:
+                    event.quantity = match.quantity
+                break
+        else:
+            events.append(index)
+            kept.append(Match(match.id, match.text, match.day, match.vector, match.quantity, match.source))
+    return kept

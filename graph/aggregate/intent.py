@@ -1,0 +1,107 @@
+"""Whether a question asks for a computation over everything remembered, read from its form: counting ("how many",
+"how often", "the number of"), adding up ("how much ... in total", "the total"), comparing ("more ... than", "compared
+to") or listing ("list all", "which ... all"), and by what period ("per week", "each month", "this week than last").
+
+The reading is by the question's grammatical form only, never by a topic: "How many times did I go running?" and "How
+many kits have I built?" are both counts, of what the rest of the question names (`target`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from engram.extraction.keyphrases import STOPWORDS
+from graph.aggregate.quantity import UNITS
+
+AggregateKind = Literal["count", "sum", "compare", "list"]
+Period = Literal["day", "week", "month", "year"]
+
+_COUNT = re.compile(r"\b(?:how many|how often|number of|count of|count (?:the|my|all)|how frequently)\b", re.I)
+_SUM = re.compile(
+    r"\b(?:how much\b(?=.*\b(?:per|each|every) (?:day|week|month|year)\b)"
+    r"|how much\b(?=.*\b(?:total|in all|altogether|combined|overall|so far|spen[dt]|cost|paid|pay)\b)"
+    r"|in total|total (?:amount|number|cost|time|distance|of)|the total|sum of|add(?:ed)? up|altogether|combined)\b",
+    re.I,
+)
+_COMPARE = re.compile(
+    r"\b(?:(?:more|less|fewer|longer|shorter|earlier|later|higher|lower|cheaper|bigger|smaller)\b.*\bthan\b"
+    r"|compared (?:to|with)|difference between|how much (?:more|less|earlier|later|longer|higher|lower))",
+    re.I,
+)
+_LIST = re.compile(r"\b(?:list (?:all|every|the)|what are all|which .* all|name all|every (?:time|one))\b", re.I)
+_PERIODS: dict[str, Period] = {"day": "day", "week": "week", "month": "month", "year": "year"}
+_PER_PERIOD = re.compile(
+    r"\b(?:per|each|every|a|by)\s+(?P<unit>day|week|month|year)\b"
+    r"|\b(?:this|last) (?P<cmp>day|week|month|year)\b.*\b(?:than|compared|vs\.?|versus)\b"
+    r"|\b(?P<ly>daily|weekly|monthly|yearly)\b",
+    re.I,
+)
+_ADVERB_PERIOD: dict[str, Period] = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year"}
+# The question's frame, taken out to leave what it asks about.
+_FRAME = re.compile(
+    r"\b(?:how many(?: times)?|how often|how much(?: more| less)?|the number of|number of|in total|the total"
+    r"|total(?: amount| number)?|altogether|combined|do|does|did|have|has|had|i|i've|i'm|my|me|you|was|were|is|are"
+    r"|so far|in all|overall|of|than|compared to|compared with)\b",
+    re.I,
+)
+_WORD = re.compile(r"[^\W\d_][\w'-]*")
+# "How many hours/miles/dollars ...": an amount in that unit, added up.
+_HOW_MANY_UNITS = re.compile(r"\bhow many (?P<unit>[a-z]+)\b", re.I)
+# A time between two moments ("how many days passed between", "how many weeks ago", "how many days did it take") is
+# read off two dates, not added up over memories.
+_TIME_BETWEEN = re.compile(
+    r"\bhow (?:many|much) (?:time|days?|weeks?|months?|years?|hours?|minutes?)\b"
+    r"(?=.*\b(?:between|ago|before|after|since|passed|take|took|when|until|till|old|older|younger)\b)",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class AggregateIntent:
+    kind: AggregateKind
+    period: Period | None  # the period to group by, when the question asks per period
+    target: str  # what is counted or summed: the question without its frame
+    terms: tuple[str, ...]  # the target's content words
+    unit: str | None = None  # the unit the question asks in ("how many hours": hour), canonical (quantity.UNITS)
+
+
+def aggregate_intent(question: str) -> AggregateIntent | None:
+    """The computation the question asks for, or None where it asks none (an ordinary question)."""
+    kind: AggregateKind | None = None
+    unit = _asked_unit(question)
+    if _TIME_BETWEEN.search(question) and not _COMPARE.search(question):
+        return None
+    if _COMPARE.search(question):
+        kind = "compare"
+    elif unit is not None:
+        kind = "sum"
+    elif _COUNT.search(question):
+        kind = "count"
+    elif _SUM.search(question):
+        kind = "sum"
+    elif _LIST.search(question):
+        kind = "list"
+    if kind is None:
+        return None
+    target = " ".join(_FRAME.sub(" ", question).replace("?", " ").split())
+    terms = tuple(w.lower() for w in _WORD.findall(target) if w.lower() not in STOPWORDS and len(w) > 1)
+    return AggregateIntent(kind, _period(question), target or question, terms, unit)
+
+
+def _asked_unit(question: str) -> str | None:
+    match = _HOW_MANY_UNITS.search(question)
+    if match is None:
+        return None
+    named = UNITS.get(match["unit"].lower())
+    return named[0] if named else None
+
+
+def _period(question: str) -> Period | None:
+    match = _PER_PERIOD.search(question)
+    if match is None:
+        return None
+    if match["ly"]:
+        return _ADVERB_PERIOD[match["ly"].lower()]
+    return _PERIODS[(match["unit"] or match["cmp"]).lower()]

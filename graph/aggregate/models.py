@@ -1,0 +1,48 @@
+"""What the aggregation path returns beside recall's items: the count, the sum with its unit (or the units apart), the
+per-period figures and every event counted, each with the episodes that prove it."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from pydantic import BaseModel
+
+from graph.recall.provenance import Provenance
+
+
+class AggregateItem(BaseModel):
+    id: str  # the statement standing for the event
+    text: str
+    at: datetime | None  # when it happened (its own words), else when it was told
+    quantity: float | None  # the amount it states, in `unit`; None where it states none (or several)
+    unit: str | None
+    similarity: float  # its vector score to the question
+    duplicates: list[str]  # statements telling the same event again, not counted again
+    provenance: list[Provenance]
+
+
+class UnitTotal(BaseModel):
+    unit: str
+    sum: float
+    count: int  # events stating an amount in this unit
+
+
+class PeriodTotal(BaseModel):
+    start: date  # the period's first day (a week starts on Monday)
+    count: int
+    sums: list[UnitTotal]
+
+
+class AggregateResult(BaseModel):
+    kind: str  # count, sum, compare or list (graph/aggregate/intent.py)
+    target: str  # what the question counts or adds up
+    period: str | None  # day, week, month or year, where the question asks per period
+    count: int | None  # distinct events; None where no memory matches
+    sum: float | None  # None where no event states an amount, or amounts are in different units
+    unit: str | None
+    units: list[UnitTotal]  # the sums by unit (several: the units listed apart, never added)
+    periods: list[PeriodTotal]
+    unquantified: int  # events stating no amount
+    scanned: int  # matching statements read, before duplicates were folded
+    items: list[AggregateItem]
+    reason: str | None = None  # why a figure is missing (no memory matches, no amount stated, mixed units)

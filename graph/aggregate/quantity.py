@@ -1,0 +1,134 @@
+"""Quantities stated in a memory's text: a number with its unit ("$1,300", "5 km", "two hours", "3 cups"), parsed
+offline by rules, so an aggregate sums only what was said and never guesses a unit.
+
+Units are named canonically (`UNITS`: each spelling to one name, with a factor where two units of one dimension are
+exact multiples: minutes are summed as hours only when told in both). A number without a unit is not a quantity:
+"3" alone could be a count, a rank or a date. Times of day, dates and years are not quantities either.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Spelling -> (canonical unit, factor to it). Money signs are read apart (`_MONEY`).
+UNITS: dict[str, tuple[str, float]] = {
+    **dict.fromkeys(("dollar", "dollars", "usd", "bucks", "buck"), ("USD", 1.0)),
+    **dict.fromkeys(("euro", "euros", "eur"), ("EUR", 1.0)),
+    **dict.fromkeys(("pound sterling", "gbp"), ("GBP", 1.0)),
+    **dict.fromkeys(("cent", "cents"), ("USD", 0.01)),
+    **dict.fromkeys(("km", "kms", "kilometer", "kilometers", "kilometre", "kilometres"), ("km", 1.0)),
+    **dict.fromkeys(("mile", "miles", "mi"), ("mile", 1.0)),
+    **dict.fromkeys(("meter", "meters", "metre", "metres"), ("m", 1.0)),
+    **dict.fromkeys(("hour", "hours", "hr", "hrs", "h"), ("hour", 1.0)),
+    **dict.fromkeys(("minute", "minutes", "min", "mins"), ("minute", 1.0)),
+    **dict.fromkeys(("second", "seconds", "sec", "secs"), ("second", 1.0)),
+    **dict.fromkeys(("day", "days"), ("day", 1.0)),
+    **dict.fromkeys(("week", "weeks"), ("week", 1.0)),
+    **dict.fromkeys(("kg", "kgs", "kilogram", "kilograms", "kilo", "kilos"), ("kg", 1.0)),
+    **dict.fromkeys(("lb", "lbs", "pound", "pounds"), ("lb", 1.0)),
+    **dict.fromkeys(("g", "gram", "grams"), ("g", 1.0)),
+    **dict.fromkeys(("liter", "liters", "litre", "litres", "l"), ("l", 1.0)),
+    **dict.fromkeys(("ml", "milliliter", "milliliters"), ("ml", 1.0)),
+    **dict.fromkeys(("cup", "cups"), ("cup", 1.0)),
+    **dict.fromkeys(("glass", "glasses"), ("glass", 1.0)),
+    **dict.fromkeys(("bottle", "bottles"), ("bottle", 1.0)),
+    **dict.fromkeys(("page", "pages"), ("page", 1.0)),
+    **dict.fromkeys(("book", "books"), ("book", 1.0)),
+    **dict.fromkeys(("step", "steps"), ("step", 1.0)),
+    **dict.fromkeys(("calorie", "calories", "kcal"), ("kcal", 1.0)),
+    **dict.fromkeys(("percent", "%"), ("%", 1.0)),
+}
+# Exact conversions inside a dimension, used only to add quantities told in different units (minutes and hours).
+COMMON_UNIT: dict[str, tuple[str, float]] = {
+    "minute": ("hour", 1 / 60),
+    "second": ("hour", 1 / 3600),
+    "m": ("km", 1 / 1000),
+    "g": ("kg", 1 / 1000),
+    "ml": ("l", 1 / 1000),
+}
+NUMBER_WORDS: dict[str, float] = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90, "a hundred": 100, "half an": 0.5, "half a": 0.5, "a couple of": 2,
+    "a dozen": 12, "an": 1,
+}  # fmt: skip
+_SCALES = {"k": 1_000, "thousand": 1_000, "million": 1_000_000, "m": 1_000_000, "bn": 1e9, "billion": 1e9}
+_DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_WORD_NUMBER = "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True))
+_UNIT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
+_MONEY = re.compile(
+    rf"(?P<sign>[$€£])\s?(?P<n>{_DIGITS})(?:\s?(?P<scale>k|thousand|million|m|bn|billion)\b)?", re.IGNORECASE
+)
+_MEASURE = re.compile(
+    rf"(?<![\w$€£.,])(?P<n>{_DIGITS}|{_WORD_NUMBER})(?:\s?(?P<scale>thousand|million)\b)?(?:\s|-)?"
+    rf"(?P<unit>{_UNIT})(?![\w%])",
+    re.IGNORECASE,
+)
+# Not quantities: clock times ("at 5 pm", "7:30"), a number right after a month name or before one ("5 May").
+_NOT_MEASURE = re.compile(r"^\s*(?:[ap]\.?m\.?\b|:)", re.IGNORECASE)
+_SIGN_UNIT = {"$": "USD", "€": "EUR", "£": "GBP"}
+# Short units are too often something else after a word number ("one g"): only after digits. "an" is a number
+# only before a unit of time ("an hour"): "a day" or "an apple" states no amount.
+_DIGITS_ONLY_UNITS = frozenset({"h", "l", "g", "mi", "%"})
+
+
+@dataclass(frozen=True)
+class Quantity:
+    value: float
+    unit: str  # canonical (`UNITS`)
+    text: str  # as written
+
+    def common(self) -> Quantity:
+        """The quantity in its dimension's common unit (minutes as hours), for adding to others."""
+        unit, factor = COMMON_UNIT.get(self.unit, (self.unit, 1.0))
+        return Quantity(round(self.value * factor, 6), unit, self.text)
+
+
+def _number(text: str) -> float | None:
+    word = NUMBER_WORDS.get(text.lower())
+    if word is not None:
+        return word
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Every quantity stated in `text`, in order of appearance (money first where a sign and a unit overlap)."""
+    found: list[tuple[int, Quantity]] = []
+    taken: list[tuple[int, int]] = []
+    for match in _MONEY.finditer(text):
+        value = _number(match["n"])
+        if value is None:
+            continue
+        value *= _SCALES.get((match["scale"] or "").lower(), 1)
+        found.append((match.start(), Quantity(value, _SIGN_UNIT[match["sign"]], match.group(0).strip())))
+        taken.append(match.span())
+    for match in _MEASURE.finditer(text):
+        if any(start < match.end() and match.start() < end for start, end in taken):
+            continue
+        number, unit = match["n"], match["unit"].lower()
+        if unit in _DIGITS_ONLY_UNITS and not number[0].isdigit():
+            continue
+        if number.lower() == "an" and UNITS[unit][0] != "hour":
+            continue
+        if _NOT_MEASURE.match(text[match.end() :]) or _NOT_MEASURE.match(text[match.start("unit") :]):
+            continue
+        value = _number(number)
+        if value is None:
+            continue
+        value *= _SCALES.get((match["scale"] or "").lower(), 1)
+        name, factor = UNITS[unit]
+        found.append((match.start(), Quantity(round(value * factor, 6), name, match.group(0).strip())))
+    return [quantity for _, quantity in sorted(found, key=lambda pair: pair[0])]
+
+
+def quantity_in(text: str, units: set[str] | None = None) -> Quantity | None:
+    """The quantity a memory states, if exactly one (of `units`, where given) is stated; None where none or several
+    different ones are (which one counts is then not for a rule to guess)."""
+    stated = [q for q in quantities(text) if units is None or q.common().unit in units]
+    distinct = {(q.value, q.unit) for q in stated}
+    return stated[0] if len(distinct) == 1 else None

@@ -1,0 +1,132 @@
+"""Aggregate: a question that counts, adds up, compares or lists over time ("How many times did I go running this
+month?", "How much did I spend on the car in total?", "Did I drink more coffee this week than last?") is answered from
+every matching memory in scope, not from the ranking's top items: read exhaustively (cypher/aggregate/matching),
+each event told twice folded into one (graph/aggregate/dedup.py), each amount stated parsed with its unit
+(graph/aggregate/quantity.py), and the count, sums and per-period figures computed in Cypher
+(cypher/aggregate/tally). The result is `RecallResult.aggregate`; the events (the first of each source first) also
+lead the ranked items, after the ranking's first `keep_first`, so what the figure counts is what the caller reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any
+
+from graph.aggregate.compute import as_match, asked_units, events_param, leading, result, stems
+from graph.aggregate.dedup import Match, fold_duplicates
+from graph.aggregate.intent import AggregateIntent, aggregate_intent
+from graph.aggregate.store import MatchQuery, ReadsAggregates
+from graph.recall.candidates import Ranked
+from graph.recall.models import ItemKind, MemoryType
+from graph.recall.query import persons_meant
+from graph.recall.run import RecallRun
+from graph.recall.steps.base import Step
+from graph.recall.steps.rank import _as_episodes, _provenance, _time
+from graph.recall.steps.when import query_spans
+
+
+@dataclass(frozen=True)
+class AggregateFound:
+    intent: AggregateIntent
+    rows: list[dict[str, Any]]
+    events: list[Match]
+    tally: dict[str, Any]
+    windows: list[tuple[datetime, datetime]] | None
+    speakers: list[str] | None
+
+
+def _midnight(day: date) -> datetime:
+    return datetime(day.year, day.month, day.day, tzinfo=UTC)
+
+
+class Aggregate(Step[AggregateFound]):
+    name = "aggregate"
+
+    def runs(self, run: RecallRun) -> bool:
+        return (
+            run.config.aggregate.enabled
+            and isinstance(run.searcher, ReadsAggregates)
+            and aggregate_intent(run.request.query) is not None
+        )
+
+    def find(self, run: RecallRun) -> AggregateFound | None:
+        intent = aggregate_intent(run.request.query)
+        if intent is None or not isinstance(run.searcher, ReadsAggregates):
+            return None
+        request, config = run.request, run.config.aggregate
+        spans = query_spans(request.query, request.now)
+        windows = [(_midnight(s.first), _midnight(s.end)) for s in spans] or None
+        speakers = persons_meant(request.query, request.asker, request.addressee) or None
+        reader = run.searcher.aggregates()
+        query = MatchQuery(
+            run.vector, stems(intent.terms), speakers, windows, config.min_similarity, config.min_term_share,
+            config.min_confidence, config.max_items,
+        )  # fmt: skip
+        rows = reader.matching(query)
+        units = asked_units(intent)
+        events = fold_duplicates([as_match(row, units, _time) for row in rows], config.same_event)
+        tally = reader.tally(events_param(events), intent.period)
+        return AggregateFound(intent, rows, events, tally, windows, speakers)
+
+    def apply(self, run: RecallRun, found: AggregateFound | None) -> None:
+        if found is None:
+            return
+        answer = result(found.intent, found.rows, found.events, found.tally, _time, _provenance)
+        run.aggregate = answer
+        led = _lead(run, found)
+        run.trace.add(
+            "aggregate",
+            kind=answer.kind,
+            target=answer.target,
+            terms=list(found.intent.terms),
+            period=answer.period,
+            speakers=found.speakers,
+            days=[{"from": s.isoformat(), "to": e.isoformat()} for s, e in found.windows or []],
+            scanned=answer.scanned,
+            events=len(found.events),
+            folded={e.id: e.duplicates for e in found.events if e.duplicates},
+            count=answer.count,
+            sum=answer.sum,
+            unit=answer.unit,
+            units=[u.model_dump() for u in answer.units],
+            reason=answer.reason,
+            led=led,
+        )
+
+
+def _lead(run: RecallRun, found: AggregateFound) -> list[str]:
+    """Puts the events (the first of each source first) after the ranking's first `keep_first` items."""
+    config = run.config.aggregate
+    ids = leading(found.events, config.lead)
+    if not ids:
+        return []
+    rows = {row["id"]: row for row in found.rows}
+    made = [
+        Ranked(
+            id=i,
+            kind=ItemKind.PROPOSITION,
+            text=rows[i]["text"],
+            score=0.0,
+            components={"aggregate": round(float(rows[i]["similarity"]), 4)},
+            provenance=[_provenance(p) for p in rows[i]["provenance"]],
+            valid_from=_time(rows[i].get("at")),
+            found_by=["aggregate"],
+        )
+        for i in ids
+    ]
+    if run.types and run.types[0] is MemoryType.EPISODIC:
+        made = _as_episodes(made)
+    ranked = run.ranked
+    present = {item.id: item for item in ranked}
+    lead = [present.get(item.id, item) for item in made]
+    keep = [item for item in ranked[: config.keep_first]]
+    kept = {item.id for item in keep}
+    lead = [item for item in lead if item.id not in kept]
+    chosen = kept | {item.id for item in lead}
+    rest = [item for item in ranked[config.keep_first :] if item.id not in chosen]
+    ordered = keep + lead + rest
+    # Scores fall with the rank: a moved item takes the score of the item it now stands above.
+    for below in range(len(ordered) - 1, 0, -1):
+        ordered[below - 1].score = max(ordered[below - 1].score, ordered[below].score)
+    run.ranked = ordered
+    return [item.id for item in lead]

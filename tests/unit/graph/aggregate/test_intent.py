@@ -1,0 +1,49 @@
+"""The aggregate reading of a question's form: count, sum, compare, list; the period; what is counted."""
+
+from __future__ import annotations
+
+import pytest
+
+from graph.aggregate.intent import aggregate_intent
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "period", "unit"),
+    [
+        ("How many times did I go running this month?", "count", None, None),
+        ("How often did I visit my parents?", "count", None, None),
+        ("What is the number of books I borrowed?", "count", None, None),
+        ("How much did I spend on the car in total?", "sum", None, None),
+        ("How many hours have I spent playing games in total?", "sum", None, "hour"),
+        ("How many miles did I cycle?", "sum", None, "mile"),
+        ("How much coffee did I drink per week?", "sum", "week", None),
+        ("Did I drink more coffee this week than last?", "compare", "week", None),
+        ("How much more did I pay for the hotel compared to the flight?", "compare", None, None),
+        ("List all the restaurants I went to", "list", None, None),
+    ],
+)
+def test_the_form_of_an_aggregate_question(question: str, kind: str, period: str | None, unit: str | None) -> None:
+    intent = aggregate_intent(question)
+    assert intent is not None
+    assert (intent.kind, intent.period, intent.unit) == (kind, period, unit)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the name of my cat?",
+        "Where did I go running?",
+        "How much does my cat weigh?",  # a state, not an amount over time
+        "How many days passed between the workshop and the planting?",  # a time between two dates
+        "How many weeks ago did I meet my aunt?",
+    ],
+)
+def test_an_ordinary_question_is_not_aggregated(question: str) -> None:
+    assert aggregate_intent(question) is None
+
+
+def test_the_target_is_the_question_without_its_frame() -> None:
+    intent = aggregate_intent("How many times did I go running this month?")
+    assert intent is not None
+    assert "running" in intent.terms
+    assert "how" not in intent.target.lower().split() and "times" not in intent.terms
