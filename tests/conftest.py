@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import neo4j
 import pytest
@@ -29,3 +30,16 @@ def space(driver: neo4j.Driver) -> Iterator[str]:
     name = f"test-{uuid.uuid4().hex[:12]}"
     yield name
     driver.execute_query("MATCH (n {space: $space}) DETACH DELETE n", space=name)
+
+
+@pytest.fixture(scope="session")
+def local_model(settings: EngramSettings) -> Any:
+    """The real model of the local-model extra (Gemma 3 270M), loaded once per test session into the test state
+    folder (converted on the first run: minutes); tests using it are skipped, saying why, without the extra."""
+    from engram.local_model import KNOWN_MODELS, load
+
+    for module in (KNOWN_MODELS["gemma3-270m"].module, "gguf", "accelerate"):
+        pytest.importorskip(
+            module, reason=f"the local-model extra is not installed ({module}): ENGRAM_EXTRAS=local-model"
+        )
+    return load("gemma3-270m", settings.state_dir)

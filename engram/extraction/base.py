@@ -9,6 +9,11 @@ from enum import StrEnum
 from typing import Protocol
 
 
+class ExtractionError(RuntimeError):
+    """Extraction could not give a valid answer (a model's output, its schema's compilation, its server): the job
+    fails with this message, which names no internals, and nothing of the episode is written."""
+
+
 class ExtractorKind(StrEnum):
     OFFLINE = "offline"
     TRANSFORMERS = "transformers"

@@ -1,24 +1,53 @@
-"""Proposition extraction with a language model through Outlines, constrained to `ExtractionOutput`.
+"""Proposition extraction with a language model, its output validated against `ExtractionOutput`.
 
-Two backends behind one interface: a local transformers model (steerable: the JSON constraint is applied
-as a logits processor) or an OpenAI-compatible server such as vLLM (the schema travels with the request).
-Whatever the backend, the output is validated; an invalid one raises instead of being half-used.
+Two backends behind one interface: a local transformers model through Outlines (steerable: a JSON constraint is
+applied as a logits processor) or an OpenAI-compatible server (the schema travels with the request:
+`engram/extraction/openai_server.py`). The constraint is the schema without its length and size bounds: with a
+262k-token vocabulary (Gemma 3) the bounded schema never finished compiling (killed after 5.5 min at 5.4 GB), the
+loose one compiles in seconds; the bounds are checked after. Compilation runs under a time budget. An answer that
+is not valid (cut off at the token budget, over a bound) is generated again (sampling) up to `attempts` times,
+then the episode fails with `ExtractionError`: nothing of it is used.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
+import logging
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from engram.extraction.base import DraftProposition, EpisodeContext
+from pydantic import ValidationError
+
+from engram.extraction.base import DraftProposition, EpisodeContext, ExtractionError
 from engram.extraction.prompts.extract_propositions import WORST_CASE_TOKENS, ExtractionOutput, build_prompt
 from engram.extraction.temporal import resolve_relative_times
 
 if TYPE_CHECKING:
     from engram.extraction.factory import ExtractionSettings
 
-GenerateFn = Callable[[str, int], str]
+# (prompt, max_new_tokens, attempt) -> the model's text; attempt 0 is greedy, later ones sample.
+GenerateFn = Callable[[str, int, int], str]
+BOUND_KEYWORDS = frozenset({"maxLength", "maxItems", "maxProperties"})
+log = logging.getLogger(__name__)
+
+
+def loose_schema(schema: Any) -> Any:
+    """`schema` without upper bounds on lengths and sizes (what makes constraint compilation explode)."""
+    if isinstance(schema, dict):
+        return {k: loose_schema(v) for k, v in schema.items() if k not in BOUND_KEYWORDS}
+    if isinstance(schema, list):
+        return [loose_schema(v) for v in schema]
+    return schema
+
+
+def validate_output(raw: str) -> ExtractionOutput:
+    """The model's answer as an `ExtractionOutput`, bounds included (ExtractionError when it is not one)."""
+    try:
+        return ExtractionOutput.model_validate_json(raw)
+    except ValidationError as error:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'answer'}: {e['msg']}" for e in error.errors()[:3])
+        raise ExtractionError(f"the language model's answer is not a valid extraction ({problems})") from error
 
 
 class KeyNamer(Protocol):
@@ -29,12 +58,17 @@ class KeyNamer(Protocol):
 
 class LLMExtractor:
     def __init__(
-        self, generate: GenerateFn, max_new_tokens: int = WORST_CASE_TOKENS, key_namer: KeyNamer | None = None
+        self,
+        generate: GenerateFn,
+        max_new_tokens: int = WORST_CASE_TOKENS,
+        key_namer: KeyNamer | None = None,
+        attempts: int = 2,
     ) -> None:
         # Fewer tokens than the schema's worst case could cut a valid prefix short of a complete object.
         self._generate = generate
         self._max_new_tokens = max(max_new_tokens, WORST_CASE_TOKENS)
         self._key_namer = key_namer
+        self._attempts = attempts
 
     def _concepts(self, episode: EpisodeContext, fact: str, phrases: Sequence[str]) -> list[str]:
         """The fact's concepts as schema keys when a key namer and the space are known, else the raw phrases."""
@@ -43,8 +77,15 @@ class LLMExtractor:
         return self._key_namer.name(episode.space, fact, phrases)
 
     def extract_one(self, episode: EpisodeContext) -> ExtractionOutput:
-        raw = self._generate(build_prompt(episode), self._max_new_tokens)
-        return ExtractionOutput.model_validate_json(raw)
+        prompt = build_prompt(episode)
+        for attempt in range(self._attempts):
+            try:
+                return validate_output(self._generate(prompt, self._max_new_tokens, attempt))
+            except ExtractionError as error:
+                log.warning("episode %s, attempt %d: %s", episode.episode_id, attempt + 1, error)
+                if attempt + 1 == self._attempts:
+                    raise
+        raise AssertionError("unreachable: attempts >= 1")
 
     def extract(self, episodes: Sequence[EpisodeContext]) -> list[DraftProposition]:
         drafts = []
@@ -66,36 +107,64 @@ class LLMExtractor:
         return drafts
 
 
-def outlines_generate_fn(outlines_model: object, **generation_kwargs: object) -> GenerateFn:
-    """A generate function over any Outlines model, compiled once for `ExtractionOutput`.
+def compile_within(build: Callable[[], Any], budget_s: float, what: str) -> Any:
+    """`build()` (a constraint's compilation) if it finishes within `budget_s`, else ExtractionError. The compiler
+    releases the GIL, so the wait is kept; a build past its budget is left to finish on its own thread."""
+    pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="schema-compile")
+    try:
+        return pool.submit(build).result(timeout=budget_s)
+    except concurrent.futures.TimeoutError:
+        raise ExtractionError(
+            f"{what} did not compile within {budget_s:g} s for this model's vocabulary "
+            "(ENGRAM_EXTRACTOR_COMPILE_BUDGET_S)"
+        ) from None
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def outlines_generate_fn(
+    outlines_model: object, compile_budget_s: float = 120.0, bounded: bool = False, **kwargs: Any
+) -> GenerateFn:
+    """A generate function over a steerable Outlines model, its JSON constraint compiled once (within the budget).
 
     Whitespace between JSON tokens is pinned to none: otherwise a model can spend its whole token budget
-    on whitespace and the object is cut off before it is complete.
+    on whitespace and the object is cut off before it is complete. A retry samples (temperature 0.7) unless the
+    caller chose its own generation arguments: greedy decoding would repeat the same invalid answer.
     """
     import outlines
     from outlines.types import JsonSchema
 
-    schema = JsonSchema(ExtractionOutput.model_json_schema(), whitespace_pattern="")
-    generator = outlines.Generator(outlines_model, schema)  # type: ignore[arg-type]
+    schema = ExtractionOutput.model_json_schema()
+    # `bounded` keeps the bounds in the constraint: only for small vocabularies (a tiny test model).
+    constraint = JsonSchema(schema if bounded else loose_schema(schema), whitespace_pattern="")
+    generator = compile_within(
+        lambda: outlines.Generator(outlines_model, constraint),  # type: ignore[arg-type]
+        compile_budget_s,
+        "the extraction schema",
+    )
 
-    def generate(prompt: str, max_new_tokens: int) -> str:
-        return str(generator(prompt, max_new_tokens=max_new_tokens, **generation_kwargs))
+    def generate(prompt: str, max_new_tokens: int, attempt: int = 0) -> str:
+        sampling = kwargs or ({"do_sample": True, "temperature": 0.7} if attempt else {})
+        return str(generator(prompt, max_new_tokens=max_new_tokens, **sampling))
 
     return generate
 
 
-def load_transformers_model(path: str) -> object:
-    """A local transformers model for Outlines (never downloads: `local_files_only`)."""
+def load_transformers_model(spec: str) -> object:
+    """A local transformers model for Outlines: a known model's name (`gemma3-270m`, engram/local_model.py) or a
+    model directory. Never downloads; errors are `LocalModelError`, naming the file and what to do."""
     import outlines
-    from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    model = AutoModelForCausalLM.from_pretrained(path, local_files_only=True)
-    tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
-    return outlines.from_transformers(model, tokenizer)  # type: ignore[arg-type]
+    from engram.local_model import load
+    from engram.settings import get_settings
+
+    loaded = load(spec, get_settings().state_dir)
+    log.info("language model %s: %s", spec, loaded.description)
+    return outlines.from_transformers(loaded.model, loaded.tokenizer)
 
 
 def load_openai_model(base_url: str, model_name: str, api_key: str) -> object:
-    """An OpenAI-compatible server (e.g. `vllm serve`), for structured outputs by JSON schema."""
+    """An OpenAI-compatible server as an Outlines model (needs the `openai` package), e.g. for the LM judge."""
     import openai
     import outlines
 
@@ -106,12 +175,15 @@ def create_llm_extractor(settings: ExtractionSettings) -> LLMExtractor:
     from engram.extraction.base import ExtractorKind
 
     if settings.kind is not ExtractorKind.TRANSFORMERS:
-        model = load_openai_model(settings.base_url, settings.model, settings.api_key)
-        return LLMExtractor(outlines_generate_fn(model), settings.max_new_tokens)
+        from engram.extraction.openai_server import openai_generate_fn
+
+        generate = openai_generate_fn(settings.base_url, settings.model, settings.api_key, settings.timeout_s)
+        return LLMExtractor(generate, settings.max_new_tokens, attempts=settings.attempts)
     model = load_transformers_model(settings.model)
     # A local model is steerable: it also names concept keys under the schema's trie constraint.
     namer = create_key_namer(model) if settings.constrained_keys else None
-    return LLMExtractor(outlines_generate_fn(model), settings.max_new_tokens, namer)
+    generate = outlines_generate_fn(model, settings.compile_budget_s)
+    return LLMExtractor(generate, settings.max_new_tokens, namer, settings.attempts)
 
 
 def create_key_namer(model: object) -> KeyNamer:

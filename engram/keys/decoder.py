@@ -43,20 +43,32 @@ class KeyDecoder:
         choices = self.name_keys(prompt, trie, 1, allow_new)
         return choices[0] if choices else None
 
+    def _generator(self, trie: KeyTrie, allow_new: bool) -> tuple[Any, dict[str, Any]]:
+        processor = TrieLogitsProcessor(
+            trie, None, self._escape_tokens if allow_new else None, max_new_key_tokens=self._max_new_key_tokens
+        )
+        # The longest key plus EOS: a key is never cut short by the budget.
+        # The escape: the marker, the new key's line, its line break.
+        budget = trie.max_tokens + 1 + (len(self._escape_tokens) + self._max_new_key_tokens + 1 if allow_new else 0)
+        kwargs = {"max_new_tokens": budget, **self._generation_kwargs}
+        return outlines.Generator(self.model, processor=processor), kwargs
+
+    def name_key_each(self, prompts: list[str], trie: KeyTrie, allow_new: bool = False) -> list[KeyChoice | None]:
+        """One key per prompt, the prompts decoded side by side in one batch (rows keep their own trie states)."""
+        self._check(trie)
+        if not prompts or (not len(trie) and not allow_new):
+            return [None] * len(prompts)
+        generator, kwargs = self._generator(trie, allow_new)
+        texts = [str(text) for text in generator.batch(prompts, **kwargs)]
+        return [next(iter(self._parse([text], trie, allow_new)), None) for text in texts]
+
     def name_keys(self, prompt: str, trie: KeyTrie, k: int, allow_new: bool = False) -> list[KeyChoice]:
         """Up to k distinct keys, best first (fewer when the schema holds fewer)."""
         self._check(trie)
         beams = min(k, len(trie) + (1 if allow_new else 0))
         if beams <= 0:
             return []
-        processor = TrieLogitsProcessor(
-            trie, None, self._escape_tokens if allow_new else None, max_new_key_tokens=self._max_new_key_tokens
-        )
-        generator = outlines.Generator(self.model, processor=processor)
-        # The longest key plus EOS: a key is never cut short by the budget.
-        # The escape: the marker, the new key's line, its line break.
-        budget = trie.max_tokens + 1 + (len(self._escape_tokens) + self._max_new_key_tokens + 1 if allow_new else 0)
-        kwargs: dict[str, Any] = {"max_new_tokens": budget, **self._generation_kwargs}
+        generator, kwargs = self._generator(trie, allow_new)
         if beams > 1:
             kwargs |= {"num_beams": beams, "num_return_sequences": beams, "early_stopping": False, "do_sample": False}
         output: Any = generator(prompt, **kwargs)

@@ -20,10 +20,11 @@ from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 from numpy.typing import NDArray
 
 from engram.embedding import get_embedder
-from engram.extraction.base import PropositionExtractor
+from engram.extraction.base import ExtractionError, PropositionExtractor
 from engram.extraction.factory import ExtractionSettings, create_extractor
 from engram.formats.loading import validate_records
 from engram.formats.records import Record
+from engram.local_model import LocalModelError
 from engram.logs import correlation_id
 from engram.scope import validate_memory_space
 from engram.settings import get_settings
@@ -93,11 +94,18 @@ def get_extractor() -> PropositionExtractor:
     return create_extractor(ExtractionSettings())
 
 
+@lru_cache(maxsize=1)
+def _gpu_stages() -> frozenset[str]:
+    """Stages sent to the gpu queue: embedding, and extraction when a language model extracts (the offline rules
+    stay on cpu). A worker serving only `cpu` then never loads the model (infra/worker.sh: ENGRAM_WORKER_QUEUES)."""
+    return frozenset({"embed", "extract"} if ExtractionSettings().uses_model else {"embed"})
+
+
 def _publish_stage(job_id: str, stage: str, correlation: str) -> None:
     """The scheduler's way to send a stage's message (the embed stage on the gpu queue), with the correlation id of
     the request that submitted the job, whichever job's process hands out the slot."""
     task = app.tasks[f"engram.ingest.{stage}"]
-    queue = GPU_QUEUE if stage == "embed" else CPU_QUEUE
+    queue = GPU_QUEUE if stage in _gpu_stages() else CPU_QUEUE
     task.apply_async((job_id,), queue=queue, headers={CORRELATION_HEADER: correlation})
 
 
@@ -135,6 +143,16 @@ def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[
         if not retrying:
             log.exception("ingest job %s: stage %s failed after retries", job_id, name)
             _fail(store, job_id, f"stage {name}: the database or queue stayed unavailable after retries (job {job_id})")
+        raise
+    except ExtractionError as error:
+        # Its message names no internals (engram/extraction/base.py): the tenant reads what went wrong.
+        log.exception("ingest job %s: stage %s failed", job_id, name)
+        _fail(store, job_id, f"stage {name}: {error} (job {job_id}); nothing of the job was written")
+        raise
+    except LocalModelError:
+        log.exception("ingest job %s: stage %s could not load its language model", job_id, name)
+        reason = "the worker's language model could not be loaded (the worker log and `engram doctor` say why)"
+        _fail(store, job_id, f"stage {name}: {reason} (job {job_id}); nothing of the job was written")
         raise
     except SoftTimeLimitExceeded:
         # A wedged or oversized stage: stopped, its open transaction rolled back, the pool process free again.
