@@ -1,6 +1,7 @@
 // Every current statement of the space that matches an aggregate question (graph/aggregate/): its vector score to the
-// question at least $min_similarity and holding one of the question's target words ($terms, lower-case stems), or
-// holding at least $min_term_share of them. A question (confidence below $min_confidence) asserts no event. Not a top-k sample: all of them, up to the safety cap $cap, closest first. Only statements an
+// question at least $min_similarity with a word starting as one of the question's target words does ($terms: each
+// word's lower-case forms, a stem and irregular forms), or holding at least $min_term_share of those words, or a score of at least $min_similarity_alone.
+// A question (confidence below $min_confidence) asserts no event. Not a top-k sample: all of them, up to the safety cap $cap, closest first. Only statements an
 // episode in $scope proves (told by one of $speakers where given), dated by their own words (valid_from) or else
 // by when they were told, within one of $windows ({start, end}) where the question names a time.
 MATCH (p:Proposition {space: $space})
@@ -8,11 +9,14 @@ WHERE p.embedding IS NOT NULL
   AND CASE WHEN $as_of IS NULL THEN p.status = 'active'
       ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END
 WITH p, vector.similarity.cosine(p.embedding, $vector) AS similarity,
+     ' ' + replace(replace(replace(toLower(p.text), '(', ' '), '"', ' '), "'", ' ') AS words
+WITH p, similarity,
      CASE WHEN size($terms) = 0 THEN 0.0
-          ELSE toFloat(size([term IN $terms WHERE toLower(p.text) CONTAINS term])) / size($terms) END AS term_share
+          ELSE toFloat(size([forms IN $terms WHERE any(form IN forms WHERE words CONTAINS ' ' + form)])) / size($terms)
+     END AS term_share
 WHERE coalesce(p.confidence, 0.7) >= $min_confidence
   AND ((similarity >= $min_similarity AND (size($terms) = 0 OR term_share > 0))
-       OR (size($terms) > 0 AND term_share >= $min_term_share))
+       OR (size($terms) > 0 AND term_share >= $min_term_share) OR similarity >= $min_similarity_alone)
 MATCH (p)-[:PROVEN_BY]->(e:Episode {space: $space})
 WHERE all(key IN keys($scope) WHERE e[key] = $scope[key])
   AND ($speakers IS NULL OR e.speaker IN $speakers)

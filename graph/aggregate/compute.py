@@ -18,16 +18,37 @@ TimeFn = Callable[[Any], datetime | None]
 ProofFn = Callable[[dict[str, Any]], Provenance]
 
 
-def stems(terms: Sequence[str]) -> list[str]:
-    """The target's words as substrings to look for: a plural's stem finds the singular ("kits" -> "kit")."""
+# The past forms of common irregular verbs: "spend" finds "spent", "run" finds "ran" (English morphology, not wording).
+IRREGULAR: dict[str, tuple[str, ...]] = {
+    "run": ("ran",), "spend": ("spent",), "buy": ("bought",), "pay": ("paid",), "go": ("went", "gone"),
+    "eat": ("ate", "eaten"), "drink": ("drank", "drunk"), "swim": ("swam",), "ride": ("rode", "ridden"),
+    "make": ("made",), "take": ("took", "taken"), "see": ("saw", "seen"), "get": ("got",), "give": ("gave",),
+    "sell": ("sold",), "write": ("wrote", "written"), "drive": ("drove", "driven"), "fly": ("flew", "flown"),
+    "win": ("won",), "lose": ("lost",), "meet": ("met",), "bring": ("brought",), "teach": ("taught",),
+    "catch": ("caught",), "sleep": ("slept",), "leave": ("left",), "keep": ("kept",), "begin": ("began", "begun"),
+    "sing": ("sang", "sung"), "grow": ("grew", "grown"), "draw": ("drew", "drawn"), "break": ("broke", "broken"),
+    "wear": ("wore", "worn"), "build": ("built",), "send": ("sent",), "hold": ("held",), "find": ("found",),
+    "hear": ("heard",), "tell": ("told",),
+}  # fmt: skip
+
+
+def stems(terms: Sequence[str]) -> list[list[str]]:
+    """Each target word's forms, as the starts of words to look for: a plural's or a verb form's stem finds the others
+    ("kits" -> "kit", "running" -> "run", "baked" -> "bak"), and an irregular verb's past forms ("ran")."""
     out = []
     for term in terms:
         if len(term) > 4 and term.endswith("ies"):
             term = term[:-3]
+        elif len(term) > 5 and term.endswith("ing"):
+            term = term[:-3]
+            term = term[:-1] if len(term) > 2 and term[-1] == term[-2] else term
+        elif len(term) > 4 and term.endswith("ed"):
+            term = term[:-2]
         elif len(term) > 3 and term.endswith("s") and not term.endswith("ss"):
             term = term[:-1]
-        if term not in out:
-            out.append(term)
+        forms = [term, *IRREGULAR.get(term, ())]
+        if forms not in out and len(term) > 1:
+            out.append(forms)
     return out
 
 

@@ -14,7 +14,16 @@ class AggregateConfig(BaseModel):
 
     enabled: bool = Field(default=True, description="route counting / summing / comparing questions to the aggregate")
     min_similarity: float = Field(
-        default=0.6, ge=0, le=1, description="vector score (1 + cosine) / 2 from which a memory matches the question"
+        default=0.6,
+        ge=0,
+        le=1,
+        description="vector score ((1 + cosine) / 2) from which a memory with a target word matches",
+    )
+    min_similarity_alone: float = Field(
+        default=0.8,
+        ge=0,
+        le=1,
+        description="vector score from which a memory matches without any of the target's words",
     )
     min_term_share: float = Field(
         default=0.6, ge=0, le=1, description="share of the question's target words from which a memory matches"
@@ -25,6 +34,9 @@ class AggregateConfig(BaseModel):
     max_items: int = Field(default=500, ge=1, le=5000, description="most matching memories read (a safety cap)")
     same_event: float = Field(
         default=0.9, ge=0, le=1, description="cosine from which two matches of one day tell the same event"
+    )
+    same_source: bool = Field(
+        default=True, description="matches of one day told in one conversation are one event (its many statements)"
     )
     lead: int = Field(default=10, ge=0, le=200, description="matches (one per source first) leading the items (0: off)")
     keep_first: int = Field(default=2, ge=0, description="items of the ranking kept above the leading matches")

@@ -1,5 +1,6 @@
-"""The same event told twice counts once: matches of one day (or undated) that say the same thing, in nearly the same
-words, and state no different quantity, fold into the first (closest to the question) of them. The same words on
+"""The same event told twice counts once: matches of one day (or undated) that state no different quantity and either
+say the same thing in nearly the same words, or were told in one conversation (`same_source`: a conversation tells of
+the party it is about in many statements), fold into the first (closest to the question) of them. The same words on
 different days are different events ("I ran 5 km this morning", told on three mornings)."""
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ class Match:
     duplicates: list[str] = field(default_factory=list)  # ids folded into it
 
 
-def same_event(a: Match, b: Match, cosine: float, threshold: float) -> bool:
-    if cosine < threshold:
+def same_event(a: Match, b: Match, cosine: float, threshold: float, same_source: bool = False) -> bool:
+    if cosine < threshold and not (same_source and a.source is not None and a.source == b.source):
         return False
     if a.day is not None and b.day is not None and a.day != b.day:
         return False
@@ -34,7 +35,7 @@ def same_event(a: Match, b: Match, cosine: float, threshold: float) -> bool:
     return True
 
 
-def fold_duplicates(matches: Sequence[Match], threshold: float) -> list[Match]:
+def fold_duplicates(matches: Sequence[Match], threshold: float, same_source: bool = False) -> list[Match]:
     """The distinct events, in the order given: each match folds into the first earlier event it tells again (and
     lends it its quantity where the event states none)."""
     if not matches:
@@ -47,7 +48,7 @@ def fold_duplicates(matches: Sequence[Match], threshold: float) -> list[Match]:
     kept: list[Match] = []
     for index, match in enumerate(matches):
         for position, head in enumerate(events):
-            if same_event(kept[position], match, float(cosines[head, index]), threshold):
+            if same_event(kept[position], match, float(cosines[head, index]), threshold, same_source):
                 event = kept[position]
                 event.duplicates.append(match.id)
                 if event.quantity is None and match.quantity is not None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engram.extraction.keyphrases import STOPWORDS
-from graph.aggregate.quantity import UNITS
+from graph.aggregate.quantity import NUMBER_WORDS, UNITS
 
 AggregateKind = Literal["count", "sum", "compare", "list"]
 Period = Literal["day", "week", "month", "year"]
@@ -45,6 +45,36 @@ _FRAME = re.compile(
     r"|total(?: amount| number)?|altogether|combined|do|does|did|have|has|had|i|i've|i'm|my|me|you|was|were|is|are"
     r"|so far|in all|overall|of|than|compared to|compared with)\b",
     re.I,
+)
+# Words of the time a question names (read as days by the When step's rule, not matched as words).
+_TIME_WORDS = frozenset(
+    [
+        "past",
+        "last",
+        "this",
+        "next",
+        "ago",
+        "since",
+        "month",
+        "months",
+        "year",
+        "years",
+        "week",
+        "weeks",
+        "day",
+        "days",
+        "today",
+        "yesterday",
+        "recently",
+        "lately",
+        "per",
+        "each",
+        "every",
+        "daily",
+        "weekly",
+        "monthly",
+        "yearly",
+    ]
 )
 _WORD = re.compile(r"[^\W\d_][\w'-]*")
 # "How many hours/miles/dollars ...": an amount in that unit, added up.
@@ -86,8 +116,19 @@ def aggregate_intent(question: str) -> AggregateIntent | None:
     if kind is None:
         return None
     target = " ".join(_FRAME.sub(" ", question).replace("?", " ").split())
-    terms = tuple(w.lower() for w in _WORD.findall(target) if w.lower() not in STOPWORDS and len(w) > 1)
+    terms = tuple(w.lower() for w in _WORD.findall(target) if _content(w.lower()))
     return AggregateIntent(kind, _period(question), target or question, terms, unit)
+
+
+def _content(word: str) -> bool:
+    """A word naming what is counted: not a stop word, a unit ("km"), a number word or a word of time ("past")."""
+    return (
+        len(word) > 1
+        and word not in STOPWORDS
+        and word not in UNITS
+        and word not in NUMBER_WORDS
+        and (word not in _TIME_WORDS)
+    )
 
 
 def _asked_unit(question: str) -> str | None:

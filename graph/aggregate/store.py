@@ -17,10 +17,11 @@ from graph.reads import read, timed
 @dataclass(frozen=True)
 class MatchQuery:
     vector: list[float]
-    terms: Sequence[str]  # lower-case stems of the question's target words
+    terms: Sequence[Sequence[str]]  # each target word's lower-case forms (graph/aggregate/compute.py stems)
     speakers: Sequence[str] | None  # only what they said (None: anyone)
     windows: Sequence[tuple[datetime, datetime]] | None  # only what is dated in one of these [start, end)
     min_similarity: float
+    min_similarity_alone: float
     min_term_share: float
     min_confidence: float
     cap: int
@@ -69,10 +70,11 @@ class Neo4jAggregateReader:
         record = self._record(
             "matching",
             vector=query.vector,
-            terms=list(query.terms),
+            terms=[list(forms) for forms in query.terms],
             speakers=None if query.speakers is None else list(query.speakers),
             windows=windows,
             min_similarity=query.min_similarity,
+            min_similarity_alone=query.min_similarity_alone,
             min_term_share=query.min_term_share,
             min_confidence=query.min_confidence,
             cap=query.cap,

@@ -59,12 +59,12 @@ class Aggregate(Step[AggregateFound]):
         speakers = persons_meant(request.query, request.asker, request.addressee) or None
         reader = run.searcher.aggregates()
         query = MatchQuery(
-            run.vector, stems(intent.terms), speakers, windows, config.min_similarity, config.min_term_share,
-            config.min_confidence, config.max_items,
+            run.vector, stems(intent.terms), speakers, windows, config.min_similarity, config.min_similarity_alone,
+            config.min_term_share, config.min_confidence, config.max_items,
         )  # fmt: skip
         rows = reader.matching(query)
         units = asked_units(intent)
-        events = fold_duplicates([as_match(row, units, _time) for row in rows], config.same_event)
+        events = fold_duplicates([as_match(row, units, _time) for row in rows], config.same_event, config.same_source)
         tally = reader.tally(events_param(events), intent.period)
         return AggregateFound(intent, rows, events, tally, windows, speakers)
 

@@ -46,6 +46,14 @@ def test_a_different_amount_is_a_different_event() -> None:
     assert len(events) == 2
 
 
+def test_one_conversation_tells_one_event_of_a_day_in_many_statements() -> None:
+    told = [match("party", RUN, MONDAY, src="chat"), match("menu", SHOPPING, MONDAY, src="chat")]
+    assert len(fold_duplicates(told, threshold=0.9, same_source=True)) == 1
+    assert len(fold_duplicates(told, threshold=0.9, same_source=False)) == 2
+    other_day = [match("mon", RUN, MONDAY, src="chat"), match("tue", SHOPPING, TUESDAY, src="chat")]
+    assert len(fold_duplicates(other_day, threshold=0.9, same_source=True)) == 2
+
+
 def test_a_retelling_lends_its_amount_to_an_event_stating_none() -> None:
     events = fold_duplicates([match("run", RUN, MONDAY), match("retold", RUN_AGAIN, MONDAY, km(5))], threshold=0.9)
     assert len(events) == 1 and events[0].quantity == km(5)
@@ -59,7 +67,8 @@ def test_the_events_lead_one_source_at_a_time() -> None:
 
 
 def test_stems_find_the_singular() -> None:
-    assert stems(["kits", "parties", "glass", "run"]) == ["kit", "part", "glass", "run"]
+    assert stems(["kits", "parties", "glass", "baked"]) == [["kit"], ["part"], ["glass"], ["bak"]]
+    assert stems(["running", "spend"]) == [["run", "ran"], ["spend", "spent"]]  # an irregular verb's past form too
 
 
 def _row(id_: str, text: str, at: str | None = "2024-03-04T08:00:00Z") -> dict[str, Any]:

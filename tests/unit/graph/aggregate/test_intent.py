@@ -47,3 +47,8 @@ def test_the_target_is_the_question_without_its_frame() -> None:
     assert intent is not None
     assert "running" in intent.terms
     assert "how" not in intent.target.lower().split() and "times" not in intent.terms
+
+
+def test_units_numbers_and_times_are_not_what_is_counted() -> None:
+    intent = aggregate_intent("How many km did I swim in the past two weeks?")
+    assert intent is not None and intent.terms == ("swim",) and intent.unit == "km"
