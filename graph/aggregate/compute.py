@@ -93,7 +93,9 @@ def result(
         reason = "no quantity stated in the matching memories"
     elif len(units) > 1:
         reason = "amounts in different units, listed apart: " + ", ".join(u.unit for u in units)
-    single = units[0] if len(units) == 1 else None
+    # A count's figure is the count: an amount its events happen to state ("four days a week") is no sum it asked for
+    # (the units stay listed).
+    single = units[0] if len(units) == 1 and intent.kind in ("sum", "compare") else None
     items = []
     for event in events:
         row = by_id[event.id]

@@ -116,7 +116,10 @@ def aggregate_intent(question: str) -> AggregateIntent | None:
     if kind is None:
         return None
     target = " ".join(_FRAME.sub(" ", question).replace("?", " ").split())
-    terms = tuple(w.lower() for w in _WORD.findall(target) if _content(w.lower()))
+    # A capitalised word past the first is a name: statements name their speaker in every line ("Maya said: ..."),
+    # so a name matches everything that person said, not what is counted.
+    words = [w for i, w in enumerate(_WORD.findall(target)) if i == 0 or not w[0].isupper()]
+    terms = tuple(w.lower() for w in words if _content(w.lower()))
     return AggregateIntent(kind, _period(question), target or question, terms, unit)
 
 

@@ -130,3 +130,12 @@ def test_periods_fold_their_units() -> None:
         (date(2024, 2, 26), 1, [("cup", 2.0)]),
         (date(2024, 3, 4), 3, [("cup", 5.0)]),
     ]
+
+
+def test_a_count_gives_no_sum_it_did_not_ask_for() -> None:
+    rows = [_row("p1", "Ana trains four days a week")]
+    units = [{"unit": "day", "sum": 4.0, "count": 1}]
+    tally = {"count": 1, "unquantified": 0, "units": units, "periods": []}
+    answer = _answer("How many marathons did I run?", rows, tally)
+    assert answer.count == 1 and answer.sum is None and answer.unit is None
+    assert [(u.unit, u.sum) for u in answer.units] == [("day", 4.0)] and answer.reason is None

@@ -52,3 +52,8 @@ def test_the_target_is_the_question_without_its_frame() -> None:
 def test_units_numbers_and_times_are_not_what_is_counted() -> None:
     intent = aggregate_intent("How many km did I swim in the past two weeks?")
     assert intent is not None and intent.terms == ("swim",) and intent.unit == "km"
+
+
+def test_a_name_is_not_what_is_counted() -> None:
+    intent = aggregate_intent("How many bowls did Maya make for Ana?")
+    assert intent is not None and intent.terms == ("bowls",)
