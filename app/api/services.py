@@ -18,6 +18,7 @@ from graph.api_keys import ApiKeyStore
 from graph.forget import Forgetter
 from graph.key_schema import reset_key_logs
 from graph.recall.abstraction import create_abstractor
+from graph.recall.associate.engine import Associator
 from graph.recall.engine import RecallEngine
 from graph.scoped import ScopedMemory
 from workers.jobs import JobStore
@@ -31,6 +32,7 @@ class ApiServices:
     redis: redis.Redis
     embedder: Embedder
     recall: RecallEngine
+    associator: Associator  # proactive recall, on the recall engine
     jobs: JobStore
     keys: ApiKeyStore
     forgetter: Forgetter
@@ -52,20 +54,22 @@ def create_services(settings: EngramSettings) -> ApiServices:
     database = settings.neo4j.database
     # ENGRAM_KEYS_MODEL set: a language model names each query's concept keys under the schema constraint.
     abstractor = create_abstractor(settings.keys, driver, database, client, settings.recall)
+    recall = RecallEngine(
+        driver,
+        database,
+        embedder.encode,
+        embedder.count_tokens,
+        abstractor=abstractor,
+        config=settings.recall,  # ENGRAM_RECALL_*
+        read_timeout_s=settings.neo4j.read_timeout_s,
+    )
     return ApiServices(
         settings=settings,
         driver=driver,
         redis=client,
         embedder=embedder,
-        recall=RecallEngine(
-            driver,
-            database,
-            embedder.encode,
-            embedder.count_tokens,
-            abstractor=abstractor,
-            config=settings.recall,  # ENGRAM_RECALL_*
-            read_timeout_s=settings.neo4j.read_timeout_s,
-        ),
+        recall=recall,
+        associator=Associator(recall),
         jobs=JobStore(client),
         keys=ApiKeyStore(driver, database),
         forgetter=Forgetter(driver, database, forgotten_text_dropper(client)),

@@ -186,3 +186,17 @@ class ExportPage(BaseModel):
     records: int
     total_sources: int
     next_cursor: str | None = Field(description="pass as `after` for the next page (null: the last)")
+
+
+class AssociatedMemory(BaseModel):
+    item: RecalledItem
+    why: list[str] = Field(description="the paths that brought it, strongest first ('concept: ...', 'time: ...')")
+
+
+class AssociateAnswer(BaseModel):
+    """What memory brings up for what the user just said, best first, each with why."""
+
+    utterance: str
+    memories: list[AssociatedMemory]
+    context: str = Field(description="the memories as compact numbered text with their paths, for a model's context")
+    reason: str | None = Field(default=None, description="why nothing is brought up, when nothing is")

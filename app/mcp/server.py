@@ -18,6 +18,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import Field
 
 from app.mcp.models import (
+    AssociateAnswer,
     ConceptSummary,
     CorrectionReport,
     DimensionSummary,
@@ -168,6 +169,22 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
                 query, memory_types, token_budget, limit, as_of, asker, addressee, now, min_relevance, user
             ),
         )
+
+    @server.tool(
+        description="Bring up what memory holds that bears on what the user just said (a remark, not a question: "
+        "'It's Wednesday night again'): the memories worth mentioning, best first, each with why (a concept it "
+        "shares, the same weekday or time of day, the feeling voiced, a habit's parts, two hops through associated "
+        "concepts). Nothing, with a reason, when nothing bears on it: then say nothing about memory. now is when it "
+        "is said, on the user's clock."
+    )
+    async def associate(
+        utterance: Annotated[str, Field(min_length=1, max_length=2_000, description="what the user just said")],
+        ctx: Context[Any, Any, Any],
+        now: Annotated[datetime | None, Field(description="when it is said (ISO 8601, the user's zone)")] = None,
+        limit: Annotated[int, Field(ge=1, le=50, description="at most this many memories")] = 5,
+        user: UserParam = None,
+    ) -> AssociateAnswer:
+        return await _run(clients, ctx, lambda tools: tools.associate(utterance, now, limit, user))
 
     @server.tool(
         description="Forget episodes, whole sources (a conversation session, a document, a trajectory) or pieces of "

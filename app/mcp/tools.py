@@ -17,6 +17,8 @@ from engram_client.memories import MemoriesMemoriesEdgesNode
 
 from app.mcp.models import (
     AggregateAnswer,
+    AssociateAnswer,
+    AssociatedMemory,
     ConceptSummary,
     CorrectionReport,
     DimensionSummary,
@@ -188,6 +190,35 @@ class MemoryTools:
             reason=result.reason,
             aggregate=aggregate,
         )
+
+    async def associate(
+        self, utterance: str, now: datetime | None, limit: int, user: str | None = None
+    ) -> AssociateAnswer:
+        """Proactive recall: the memories worth bringing up for what the user just said, each with why."""
+        result = (await self._client.associate(utterance=utterance, now=now, limit=limit, user=user)).associate
+        if result.typename__ != "Associations":
+            raise _refused(result)
+        memories = [
+            AssociatedMemory(
+                item=RecalledItem(
+                    id=found.item.id,
+                    kind=found.item.kind,
+                    text=found.item.text,
+                    score=found.item.score,
+                    components=dict(found.item.components or {}),
+                    valid_from=found.item.valid_from,
+                    provenance=[Evidence.model_validate(p.model_dump()) for p in found.item.provenance],
+                ),
+                why=[f"{path.kind.value.lower()}: {path.detail}" for path in found.why],
+            )
+            for found in result.associations
+        ]
+        context = render_context([m.item for m in memories], result.reason)
+        if memories:
+            lines = context.split("\n")
+            why = [f"{rank}. why: {'; '.join(m.why)}" for rank, m in enumerate(memories, start=1)]
+            context = "\n".join([*lines, *why])
+        return AssociateAnswer(utterance=utterance, memories=memories, context=context, reason=result.reason)
 
     async def forget(self, wanted: ForgetScope) -> ForgetReport:
         result = (await self._client.forget(**wanted)).forget

@@ -20,6 +20,7 @@ from strawberry.extensions import (
 from app.api.errors import CorrelatedMaskErrors
 from app.api.operation_cost import RootFieldCost
 from app.api.requests import OperationLabels
+from app.api.schema.associate import AssociateQuery
 from app.api.schema.maintenance import MaintenanceMutation, MaintenanceQuery
 from app.api.schema.mutation import MemoryMutation
 from app.api.schema.nodes import Concept, Dimension, Episode, Intent, Prescription, Proposition, Source
@@ -45,7 +46,7 @@ class Neo4jCost(SchemaExtension):
 
 
 @strawberry.type
-class Query(MemoryQuery, MaintenanceQuery, ScopeQuery):
+class Query(MemoryQuery, AssociateQuery, MaintenanceQuery, ScopeQuery):
     pass
 
 

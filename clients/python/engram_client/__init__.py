@@ -1,4 +1,15 @@
 from .api_keys import ApiKeys, ApiKeysApiKeys
+from .associate import (
+    Associate,
+    AssociateAssociateAssociations,
+    AssociateAssociateAssociationsAssociations,
+    AssociateAssociateAssociationsAssociationsItem,
+    AssociateAssociateAssociationsAssociationsItemProvenance,
+    AssociateAssociateAssociationsAssociationsWhy,
+    AssociateAssociateAssociationsTrace,
+    AssociateAssociateInvalidInput,
+    AssociateAssociateOverBudget,
+)
 from .async_base_client import AsyncBaseClient
 from .async_client import AsyncEngramClient
 from .base_model import BaseModel, Upload
@@ -61,6 +72,7 @@ from .enums import (
     LinkType,
     MemoryKind,
     MemoryType,
+    PathKind,
 )
 from .exceptions import (
     GraphQLClientError,
@@ -169,6 +181,15 @@ __all__ = [
     "ApiKeyRole",
     "ApiKeys",
     "ApiKeysApiKeys",
+    "Associate",
+    "AssociateAssociateAssociations",
+    "AssociateAssociateAssociationsAssociations",
+    "AssociateAssociateAssociationsAssociationsItem",
+    "AssociateAssociateAssociationsAssociationsItemProvenance",
+    "AssociateAssociateAssociationsAssociationsWhy",
+    "AssociateAssociateAssociationsTrace",
+    "AssociateAssociateInvalidInput",
+    "AssociateAssociateOverBudget",
     "AsyncBaseClient",
     "AsyncEngramClient",
     "BaseModel",
@@ -259,6 +280,7 @@ __all__ = [
     "MemoriesMemoriesPageInfo",
     "MemoryKind",
     "MemoryType",
+    "PathKind",
     "Recall",
     "RecallRecallInvalidInput",
     "RecallRecallOverBudget",

@@ -49,3 +49,12 @@ class MemoryType(str, Enum):
     EPISODIC = "EPISODIC"
     SEMANTIC = "SEMANTIC"
     PROCEDURAL = "PROCEDURAL"
+
+
+class PathKind(str, Enum):
+    CONCEPT = "CONCEPT"
+    TIME = "TIME"
+    EMOTION = "EMOTION"
+    HABIT = "HABIT"
+    TWO_HOPS = "TWO_HOPS"
+    WORDING = "WORDING"

@@ -2,6 +2,7 @@ from datetime import datetime
 from typing import Any, Optional, Union
 
 from .api_keys import ApiKeys
+from .associate import Associate
 from .base_client import BaseClient
 from .base_model import UNSET, UnsetType
 from .concept_page import ConceptPage
@@ -99,6 +100,90 @@ class EngramClient(BaseClient):
         )
         data = self.get_data(response)
         return RevokeApiKey.model_validate(data)
+
+    def associate(
+        self,
+        utterance: str,
+        now: Union[Optional[datetime], UnsetType] = UNSET,
+        limit: Union[Optional[int], UnsetType] = UNSET,
+        user: Union[Optional[str], UnsetType] = UNSET,
+        agent: Union[Optional[str], UnsetType] = UNSET,
+        session: Union[Optional[str], UnsetType] = UNSET,
+        metadata: Union[Optional[Any], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> Associate:
+        query = gql("""
+            query Associate($utterance: String!, $now: DateTime, $limit: Int, $user: String, $agent: String, $session: String, $metadata: JSON) {
+              associate(
+                utterance: $utterance
+                now: $now
+                limit: $limit
+                user: $user
+                agent: $agent
+                session: $session
+                metadata: $metadata
+              ) {
+                __typename
+                ... on Associations {
+                  utterance
+                  associations {
+                    item {
+                      id
+                      kind
+                      text
+                      score
+                      components
+                      foundBy
+                      validFrom
+                      provenance {
+                        episodeId
+                        sourceId
+                        externalId
+                        speaker
+                        text
+                        occurredAt
+                      }
+                    }
+                    why {
+                      kind
+                      detail
+                      concepts
+                    }
+                  }
+                  reason
+                  trace {
+                    step
+                    ms
+                    detail
+                  }
+                }
+                ... on UserError {
+                  message
+                }
+                ... on InvalidInput {
+                  problems
+                }
+                ... on OverBudget {
+                  limit
+                  requested
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "utterance": utterance,
+            "now": now,
+            "limit": limit,
+            "user": user,
+            "agent": agent,
+            "session": session,
+            "metadata": metadata,
+        }
+        response = self.execute(
+            query=query, operation_name="Associate", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Associate.model_validate(data)
 
     def concept_page(
         self,

@@ -21,7 +21,16 @@ from graph.recall.associate.models import (
     PathKind,
 )
 from graph.recall.associate.run import AssociateRun
-from graph.recall.associate.steps import Bar, Feelings, NotStated, Recurring, SharedConcepts, Surface, TwoHops
+from graph.recall.associate.steps import (
+    Bar,
+    Feelings,
+    NotStated,
+    OnePerUtterance,
+    Recurring,
+    SharedConcepts,
+    Surface,
+    TwoHops,
+)
 from graph.recall.engine import PipelineStep, RecallEngine
 from graph.recall.models import MemoryType, RecallItem, RecallRequest
 from graph.recall.steps.base import Together
@@ -42,6 +51,7 @@ PIPELINE: tuple[PipelineStep, ...] = (
     Rank(again=True),
     Mmr(),  # a near-duplicate gives way to the next distinct memory
     NotStated(),  # what the utterance itself states is not surfaced back
+    OnePerUtterance(),  # the statements of one turn are one memory
     Bar(),  # a path and some bearing on the utterance, or close wording; else nothing, with the reason
     Surface(),  # the best within the limit and token budget
 )

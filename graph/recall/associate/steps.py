@@ -197,6 +197,26 @@ class NotStated(Step[None]):
         run.trace.add("not stated", cosine_from=least, left_out=stated[:20])
 
 
+class OnePerUtterance(Step[None]):
+    """One memory per utterance: the statements drawn from one turn are one memory to bring up (the best stands for
+    it), so the next surfaced memory is another moment the user told."""
+
+    name = "one per utterance"
+
+    def apply(self, run: RecallRun, found: None) -> None:
+        seen: set[str] = set()
+        kept, folded = [], []
+        for item in run.ranked:
+            told = item.provenance[0].episode_id if item.provenance else item.id
+            if told in seen:
+                folded.append(item.id)
+                continue
+            seen.add(told)
+            kept.append(item)
+        run.ranked = kept
+        run.trace.add("one per utterance", folded=len(folded))
+
+
 class Bar(Step[None]):
     """A memory surfaces if a path of the graph or of time brought it and it bears on the utterance at all (cosine
     `path_min_similarity`), or its wording alone is close (`min_similarity`); otherwise nothing, with the reason."""
