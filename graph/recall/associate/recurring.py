@@ -24,8 +24,8 @@ PARTS: dict[str, tuple[int, int]] = {
 _WEEKDAY = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b", re.IGNORECASE)
 _PART = re.compile(r"\b(morning|noon|lunchtime|afternoon|evening|night)s?\b", re.IGNORECASE)
 _WEEKEND = re.compile(r"\bweekends?\b", re.IGNORECASE)
-# Today's part of the day, named without a weekday: the weekday is now's.
-_TODAY = re.compile(r"\b(tonight|today|this (?:morning|afternoon|evening))\b", re.IGNORECASE)
+# Today's part of the day, named without a weekday: the weekday is now's ("today" alone names no recurring time).
+_TODAY = re.compile(r"\b(tonight|this (?:morning|afternoon|evening))\b", re.IGNORECASE)
 _AFTER_WORK = re.compile(r"\bafter work\b", re.IGNORECASE)
 
 
@@ -51,8 +51,8 @@ class Recurrence:
 
 
 def recurrence(utterance: str, now: datetime | None) -> Recurrence | None:
-    """The weekday(s) and part of the day the utterance names; None when it names neither. "tonight", "this morning"
-    and "today" name now's weekday (and need `now`)."""
+    """The weekday(s) and part of the day the utterance names; None when it names neither. "tonight" and "this
+    morning" name now's weekday (and need `now`)."""
     weekdays = {_WEEKDAYS[m.group(1).lower()] for m in _WEEKDAY.finditer(utterance)}
     if _WEEKEND.search(utterance):
         weekdays |= {5, 6}

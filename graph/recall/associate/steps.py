@@ -94,7 +94,8 @@ class TwoHops(Step[None]):
         chains: dict[str, tuple[str, str, str]] = {}
         df: dict[str, int] = {}
         for via, concept, weight in second:
-            if concept.id in run.activated or concept.id in start or weight <= 0 or strongest[via] <= 0:
+            # Only what the strong concepts reach on the second hop alone (a weak concept's neighbour may be here).
+            if concept.id in start or concept.id in reached or weight <= 0 or strongest[via] <= 0:
                 continue
             _, value, hop = reached[via]
             gained = config.associate.two_hop_decay * value * weight / strongest[via]
