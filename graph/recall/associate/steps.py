@@ -18,10 +18,9 @@ from datetime import UTC, datetime
 from graph.recall.associate.feelings import Feeling, feelings
 from graph.recall.associate.models import PathKind
 from graph.recall.associate.recurring import Recurrence, recurrence
-from graph.recall.associate.run import associate_run
-from graph.recall.candidates import merge_episode_hits
+from graph.recall.associate.run import AssociateRun, associate_run
+from graph.recall.candidates import Ranked, merge_episode_hits
 from graph.recall.hits import ConceptHit, Hit, WindowHits
-from graph.recall.models import ItemKind
 from graph.recall.run import RecallRun
 from graph.recall.steps.abstract import Abstract, Abstraction, concepts_to_expand, merge_expansion
 from graph.recall.steps.base import Step
@@ -226,11 +225,13 @@ class Bar(Step[None]):
 
     def apply(self, run: RecallRun, found: None) -> None:
         state, config = associate_run(run), run.config.associate
+        # A neighbouring utterance is a habit's part only in the session of a memory a path reached.
+        reached = {proof.source_id for item in run.ranked if _has_path(state, item) for proof in item.provenance}
         kept, below = [], []
         for item in run.ranked:
             similarity = item.components["similarity"]
-            by_path = item.id in state.paths or (
-                item.kind is ItemKind.PROPOSITION and "context" in item.found_by and bool(state.paths)
+            by_path = _has_path(state, item) or (
+                "context" in item.found_by and any(proof.source_id in reached for proof in item.provenance)
             )
             if similarity >= config.min_similarity or (by_path and similarity >= config.path_min_similarity):
                 kept.append(item)
@@ -245,6 +246,11 @@ class Bar(Step[None]):
                 + ("" if best is None else f" (closest {best:.2f})")
             )
         run.trace.add("bar", kept=len(kept), below=len(below), reason=state.bar)
+
+
+def _has_path(state: AssociateRun, item: Ranked) -> bool:
+    """Whether a step noted a path to the item, or to an utterance proving it."""
+    return item.id in state.paths or any(proof.episode_id in state.paths for proof in item.provenance)
 
 
 class Surface(Step[None]):

@@ -121,6 +121,9 @@ def test_the_generated_client_runs_every_operation(
             painted = next(item for item in recall.items[:3] if "sunrise" in item.text)
             evidence = painted.provenance[0]
             assert evidence.external_id == "D1:4" and evidence.occurred_at is not None
+            associated = client.associate(utterance="I feel like painting a sunrise again", limit=5).associate
+            assert associated.typename__ == "Associations"
+            assert any("sunrise" in found.item.text and found.why for found in associated.associations)
             source = client.source_episodes(id=evidence.source_id).node
             assert source is not None and source.episodes.total_count == 4
             proofs = client.follow(node_id=painted.id, link_type=LinkType.PROVEN_BY).follow
