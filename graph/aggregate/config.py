@@ -28,6 +28,12 @@ class AggregateConfig(BaseModel):
     min_term_share: float = Field(
         default=0.6, ge=0, le=1, description="share of the question's target words from which a memory matches"
     )
+    min_relevance: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="no figure when no recalled item reaches this relevance nor a match min_term_share of the words",
+    )
     min_confidence: float = Field(
         default=0.5, ge=0, le=1, description="least confidence of a counted statement (a question asserts nothing)"
     )

@@ -55,8 +55,8 @@ PIPELINE: tuple[PipelineStep, ...] = (
     NewerRestatementsFirst(),  # a later restatement by the same speaker goes above what it restates
     LatestVersionFirst(),  # a question about a state: the latest version of the first item goes first
     InSpanFirst(),  # a question naming a time ("last week", "in March"): what happened then goes first
-    Aggregate(),  # a question that counts, adds up or compares over time: every matching memory, its figures
     Relevance(),  # each item's calibrated relevance; the question's concepts no key of the space matches
+    Aggregate(),  # a question that counts, adds up or compares over time: every matching memory, its figures
     Prune(),  # the best items within the request's limit, token budget and minimum relevance
 )
 

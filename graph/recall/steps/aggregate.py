@@ -4,7 +4,10 @@ every matching memory in scope, not from the ranking's top items: read exhaustiv
 each event told twice folded into one (graph/aggregate/dedup.py), each amount stated parsed with its unit
 (graph/aggregate/quantity.py), and the count, sums and per-period figures computed in Cypher
 (cypher/aggregate/tally). The result is `RecallResult.aggregate`; the events (the first of each source first) also
-lead the ranked items, after the ranking's first `keep_first`, so what the figure counts is what the caller reads."""
+lead the ranked items, after the ranking's first `keep_first`, so what the figure counts is what the caller reads.
+After the Relevance step: when no ranked item reaches `aggregate.min_relevance` and no match holds most of the
+question's target words, memory holds nothing the question is about ("egg tarts" where only bread was baked), and the
+answer is no number with the reason, not a count of whatever resembles it."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from graph.aggregate.store import MatchQuery, ReadsAggregates
 from graph.recall.candidates import Ranked
 from graph.recall.models import ItemKind, MemoryType
 from graph.recall.query import persons_meant
+from graph.recall.relevance import QueryCoverage, nothing_relevant
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
 from graph.recall.steps.rank import _as_episodes, _provenance, _time
@@ -33,6 +37,10 @@ class AggregateFound:
     tally: dict[str, Any]
     windows: list[tuple[datetime, datetime]] | None
     speakers: list[str] | None
+    unsupported: str | None = None  # why memory supports no figure (nothing relevant enough), when it does not
+
+
+_NO_TALLY: dict[str, Any] = {"count": 0, "unquantified": 0, "units": [], "periods": []}
 
 
 def _midnight(day: date) -> datetime:
@@ -63,6 +71,11 @@ class Aggregate(Step[AggregateFound]):
             config.min_term_share, config.min_confidence, config.max_items,
         )  # fmt: skip
         rows = reader.matching(query)
+        best = max((item.relevance for item in run.ranked if item.relevance is not None), default=None)
+        worded = any(row["term_share"] >= config.min_term_share for row in rows)
+        if not worded and (best is None or best < config.min_relevance):
+            why = nothing_relevant(run.coverage or QueryCoverage([], {}, [], []), best, config.min_relevance)
+            return AggregateFound(intent, [], [], _NO_TALLY, windows, speakers, why)
         units = asked_units(intent)
         events = fold_duplicates([as_match(row, units, _time) for row in rows], config.same_event, config.same_source)
         tally = reader.tally(events_param(events), intent.period)
@@ -72,6 +85,8 @@ class Aggregate(Step[AggregateFound]):
         if found is None:
             return
         answer = result(found.intent, found.rows, found.events, found.tally, _time, _provenance)
+        if found.unsupported:
+            answer.reason = found.unsupported
         run.aggregate = answer
         led = _lead(run, found)
         run.trace.add(

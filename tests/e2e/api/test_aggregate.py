@@ -100,7 +100,8 @@ def test_counts_sums_weeks_and_no_number_where_none_is_stated(runners: GraphQL) 
     assert swum["sum"] is None and swum["unit"] is None and swum["units"] == []
     assert swum["reason"] == "no quantity stated in the matching memories"
     nothing = recall(runners, "How many times did I go skydiving?", "ana")["aggregate"]
-    assert nothing["count"] is None and nothing["sum"] is None and nothing["reason"] == "no memory matches the question"
+    assert nothing["count"] is None and nothing["sum"] is None and nothing["items"] == []
+    assert nothing["reason"].startswith(("no memory matches", "nothing relevant"))
 
     ordinary = recall(runners, "Where do I run with the club?", "ana")
     assert ordinary["aggregate"] is None and all(s["step"] != "aggregate" for s in ordinary["trace"])

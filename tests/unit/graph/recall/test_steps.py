@@ -752,8 +752,8 @@ def test_the_pipeline_declares_its_steps_in_order() -> None:
         "newer restatements first",
         "latest version first",
         "in span first",
-        "aggregate",
         "relevance",
+        "aggregate",
         "prune",
     ]
     assert isinstance(PIPELINE[4], Rank) and PIPELINE[4].again and isinstance(PIPELINE[2], Rank)
