@@ -93,6 +93,10 @@ class RecalledItem(BaseModel):
     valid_from: datetime | None
     provenance: list[Evidence]
     relevance: float | None = Field(default=None, description="how likely the item bears on the query, in [0, 1]")
+    superseded_by: str | None = Field(
+        default=None, description="an earlier version of a fact: the id of the current one (the item just above)"
+    )
+    valid_to: datetime | None = Field(default=None, description="when an earlier version stopped holding")
 
 
 class RecallAnswer(BaseModel):

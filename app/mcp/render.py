@@ -26,6 +26,9 @@ def render_context(items: list[RecalledItem], reason: str | None = None) -> str:
     lines = []
     for rank, item in enumerate(items, start=1):
         valid = f", true from {item.valid_from:%Y-%m-%d}" if item.valid_from else ""
+        if item.superseded_by:
+            until = f" until {item.valid_to:%Y-%m-%d}" if item.valid_to else ""
+            valid += f"; no longer true{until}: replaced by {item.superseded_by}"
         lines.append(f"{rank}. {item.text} [{item.kind} {item.score:.2f}{valid}; id {item.id}]{_evidence(item)}")
     return "\n".join(lines)
 

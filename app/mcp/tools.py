@@ -176,6 +176,8 @@ class MemoryTools:
                 valid_from=item.valid_from,
                 provenance=[Evidence.model_validate(p.model_dump()) for p in item.provenance],
                 relevance=item.relevance,
+                superseded_by=item.superseded_by,
+                valid_to=item.valid_to,
             )
             for item in result.items
         ]

@@ -46,6 +46,8 @@ class Ranked:
     valid_from: datetime | None
     found_by: list[str]
     relevance: float | None = None  # calibrated (graph/recall/steps/relevance.py)
+    superseded_by: str | None = None  # an earlier version: the current one it stands below (steps/earlier_versions.py)
+    valid_to: datetime | None = None
 
     def item(self, tokens: int) -> RecallItem:
         return RecallItem(
@@ -59,6 +61,8 @@ class Ranked:
             valid_from=self.valid_from,
             found_by=self.found_by,
             relevance=None if self.relevance is None else round(self.relevance, 4),
+            superseded_by=self.superseded_by,
+            valid_to=self.valid_to,
         )
 
 

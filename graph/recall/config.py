@@ -238,6 +238,12 @@ class RecallConfig(BaseSettings):
         le=1,
         description="a newer version goes first only if it scores at least this share of the first",
     )
+    earlier_versions: int = Field(
+        default=1,
+        ge=0,
+        le=3,
+        description="earlier versions of a returned fact (what a revision replaced) shown just below it (0: off)",
+    )
     span_closeness: float = Field(
         default=0.0,
         ge=0,

@@ -86,6 +86,7 @@ class Proposition:
     status: str = "active"  # "superseded" once replaced
     expired_at: datetime | None = None
     superseded_by: str | None = None
+    valid_to: datetime | None = None  # a revised value: when the revision's value began (revisions.py)
 
 
 @dataclass
@@ -259,6 +260,8 @@ class MemoryGraph:
         new, old = self.propositions[survivor], self.propositions[replaced]
         old.status, old.expired_at, old.superseded_by = "superseded", _utc(at) or self.now, survivor
         self.supersedes.setdefault(replaced, []).append((survivor, reason))
+        if reason == "updated":
+            old.valid_to = new.valid_from
         if reason not in CARRYING_REASONS:
             return
         for episode_id in old.episodes:
@@ -933,3 +936,27 @@ class MemorySearcher:
         self.top_items([], items)
         with self._lock:
             return {item_id: vector for item_id, _ in items if (vector := self._vectors.get(item_id)) is not None}
+
+    def earlier_versions(self, ids: Sequence[str]) -> list[dict[str, Any]]:
+        """earlier_versions.cypher: up to three revisions back along 'updated' links, nearest first."""
+        g = self._graph
+        replaced: dict[str, list[str]] = {}
+        for old_id, survivors in g.supersedes.items():
+            for survivor, reason in survivors:
+                if reason == "updated":
+                    replaced.setdefault(survivor, []).append(old_id)
+        rows = []
+        for current in sorted(set(ids)):
+            if current not in g.propositions:
+                continue
+            depth_of: dict[str, int] = {}
+            frontier = [current]
+            for depth in range(1, 4):
+                frontier = [old for node in frontier for old in replaced.get(node, []) if old not in depth_of]
+                depth_of.update((old, depth) for old in frontier if old not in depth_of)
+            for old_id, _ in sorted(depth_of.items(), key=lambda pair: (pair[1], pair[0])):
+                old = g.propositions[old_id]
+                if self._known(old.recorded_at):
+                    valid_to = None if old.valid_to is None else old.valid_to.isoformat()
+                    rows.append({"current": current, "id": old_id, "valid_to": valid_to})
+        return rows

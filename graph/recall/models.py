@@ -60,6 +60,10 @@ class RecallItem(BaseModel):
     valid_from: datetime | None = None
     found_by: list[str]  # dense / fulltext / concept:<key> / hop:<n>
     relevance: float | None = None  # calibrated, in [0, 1]; None where the pipeline does not calibrate
+    # An earlier version, returned just below the current one that revised it: that one's id, and when it stopped
+    # holding (world time).
+    superseded_by: str | None = None
+    valid_to: datetime | None = None
 
 
 class TraceStep(BaseModel):

@@ -428,6 +428,9 @@ class GraphSearcher:
         self.top_items([], items)
         return {item_id: vector for item_id, _ in items if (vector := self._vectors.get(item_id)) is not None}
 
+    def earlier_versions(self, ids: Sequence[str]) -> list[dict[str, Any]]:
+        return self._rows("earlier_versions", ids=list(ids)) if ids else []
+
 
 def _first_fetch(index: str, k: int, shared: int) -> int:
     """Rows to ask an index for first: k from a space's own index, where every row is the space's; `shared` (an

@@ -80,3 +80,6 @@ class Searcher(Protocol):
 
     def item_vectors(self, items: Sequence[tuple[str, ItemKind]]) -> dict[str, list[float]]:
         """The embeddings of (id, kind) pairs; a deleted item is missing."""
+
+    def earlier_versions(self, ids: Sequence[str]) -> list[dict[str, Any]]:
+        """What revisions of the propositions `ids` replaced, nearest first: rows {current, id, valid_to}."""

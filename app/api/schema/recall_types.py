@@ -54,6 +54,11 @@ class RecallHit:
         description="how likely the item bears on the question, calibrated in [0, 1] (docs/relevance.md); the score"
         " only orders items"
     )
+    superseded_by: strawberry.ID | None = strawberry.field(
+        description="set on an earlier version of a fact: the id of the current one that revised it, the item just"
+        " above (docs/supersession.md)"
+    )
+    valid_to: datetime | None = strawberry.field(description="when an earlier version stopped holding (world time)")
 
     @strawberry.field(description="The item's node, for nested fields (concepts, sources...): batched per response.")
     async def node(self, info: Info) -> Node | None:
@@ -73,6 +78,8 @@ class RecallHit:
             found_by=item.found_by,
             provenance=[ProvenanceEpisode.of(p) for p in item.provenance],
             relevance=item.relevance,
+            superseded_by=None if item.superseded_by is None else strawberry.ID(item.superseded_by),
+            valid_to=item.valid_to,
         )
 
 

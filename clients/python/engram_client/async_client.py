@@ -755,6 +755,8 @@ class AsyncEngramClient(AsyncBaseClient):
                     foundBy
                     relevance
                     validFrom
+                    supersededBy
+                    validTo
                     provenance {
                       episodeId
                       sourceId

@@ -36,6 +36,8 @@ class RecallRecallRecallItems(BaseModel):
     found_by: list[str] = Field(alias="foundBy")
     relevance: Optional[float]
     valid_from: Optional[datetime] = Field(alias="validFrom")
+    superseded_by: Optional[str] = Field(alias="supersededBy")
+    valid_to: Optional[datetime] = Field(alias="validTo")
     provenance: list["RecallRecallRecallItemsProvenance"]
     node: Optional[
         Annotated[

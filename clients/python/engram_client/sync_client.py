@@ -735,6 +735,8 @@ class EngramClient(BaseClient):
                     foundBy
                     relevance
                     validFrom
+                    supersededBy
+                    validTo
                     provenance {
                       episodeId
                       sourceId

@@ -82,6 +82,7 @@ def test_the_trace_lists_the_pipelines_steps_in_order(make_engine: MakeEngine) -
         "mmr",
         "newer restatements first",
         "relevance",
+        "earlier versions below",  # Alice lived in Berlin before Lisbon
         "rerank and prune",
     ]
     assert all(step.ms >= 0 for step in result.trace)
@@ -94,11 +95,12 @@ def test_a_time_and_a_state_add_their_steps_in_the_pipelines_order(make_engine: 
     names = steps(result)
     assert names.index("context") < names.index("pages") < names.index("when") < names.index("participants")
     assert names.index("participants") < names.index("rank with context") < names.index("controller after hop 1")
-    assert names[-5:] == [
+    assert names[-6:] == [
         "newer restatements first",
         "latest version first",
         "in span first",
         "relevance",
+        "earlier versions below",
         "rerank and prune",
     ]
 
@@ -160,7 +162,11 @@ def test_as_of_before_an_update_recalls_the_old_fact_and_now_the_new_one(make_en
     assert "e6" not in {p.episode_id for item in before.items for p in item.provenance}  # told after then
     for as_of in (None, AFTER):
         now = engine.recall(request("Where does Alice live?", as_of=as_of))
-        assert item_ids(now)[0] == "p_lisbon" and "p_berlin" not in item_ids(now)
+        # The current fact first, what it replaced just below it (docs/supersession.md).
+        assert item_ids(now)[:2] == ["p_lisbon", "p_berlin"]
+        lisbon, berlin = now.items[:2]
+        assert (berlin.superseded_by, lisbon.superseded_by) == ("p_lisbon", None)
+        assert berlin.relevance == lisbon.relevance and berlin.score <= lisbon.score
     # The update carries the replaced fact's proof.
     assert [p.episode_id for p in now.items[0].provenance] == ["e1", "e6"]
 

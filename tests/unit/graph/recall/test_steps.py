@@ -754,6 +754,7 @@ def test_the_pipeline_declares_its_steps_in_order() -> None:
         "in span first",
         "relevance",
         "aggregate",
+        "earlier versions below",
         "prune",
     ]
     assert isinstance(PIPELINE[4], Rank) and PIPELINE[4].again and isinstance(PIPELINE[2], Rank)

@@ -1,0 +1,75 @@
+"""Earlier versions below the current one: each returned proposition that a revision made current (consolidation's
+revisions step, graph/consolidation/revisions.py: "I moved from Lisbon to Madrid" revises "I moved to Lisbon") is
+followed by what it replaced, marked with the current one's id and when it stopped holding.
+
+A hit on a revised statement counts for its current version (the recall statements' access path), so the current
+fact comes first whatever the question's wording; this step keeps what held before in sight instead of hiding it. A
+question about the past ("When did Tom move to Lisbon?") finds its answer one item down, and a revision linked in error
+costs one place, not the statement (docs/supersession.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph.recall.candidates import Ranked
+from graph.recall.models import ItemKind
+from graph.recall.run import RecallRun
+from graph.recall.steps.base import Step
+from graph.recall.steps.rank import _provenance, _time
+
+
+class EarlierVersionsBelow(Step[list[dict[str, Any]]]):
+    name = "earlier versions below"
+
+    def runs(self, run: RecallRun) -> bool:
+        return run.config.earlier_versions > 0 and any(i.kind is ItemKind.PROPOSITION for i in run.ranked)
+
+    def find(self, run: RecallRun) -> list[dict[str, Any]]:
+        head = [item.id for item in run.ranked[: run.limit] if item.kind is ItemKind.PROPOSITION]
+        ranked = {item.id for item in run.ranked}
+        versions = [row for row in run.searcher.earlier_versions(head) if row["id"] not in ranked]
+        wanted = [(row["id"], None) for row in versions if row["id"] not in run.searcher.hydrated]
+        for row in run.searcher.hydrate("propositions", wanted, run.vector):
+            row["valid_from"] = _time(row["valid_from"])
+            row["provenance"] = [_provenance(p) for p in row["provenance"]]
+            run.searcher.hydrated[row["id"]] = row
+        return versions
+
+    def apply(self, run: RecallRun, found: list[dict[str, Any]] | None) -> None:
+        if not found:
+            return
+        below: dict[str, list[Ranked]] = {}
+        placed: set[str] = set()
+        for version in found:
+            row = run.searcher.hydrated.get(version["id"])
+            taken = below.setdefault(version["current"], [])
+            # A deleted or out-of-scope version has no row; one version follows only its nearest current one.
+            if row is None or version["id"] in placed or len(taken) >= run.config.earlier_versions:
+                continue
+            placed.add(version["id"])
+            taken.append(
+                Ranked(
+                    id=version["id"],
+                    kind=ItemKind.PROPOSITION,
+                    text=row["text"],
+                    score=0.0,  # set below
+                    components={"similarity": float(row["similarity"] or 0.0)},
+                    provenance=row["provenance"],
+                    valid_from=row["valid_from"],
+                    found_by=[f"earlier version of {version['current']}"],
+                    superseded_by=version["current"],
+                    valid_to=_time(version["valid_to"]),
+                )
+            )
+        ranking: list[Ranked] = []
+        for index, item in enumerate(run.ranked):
+            ranking.append(item)
+            # The next item's score: scores still fall with the rank.
+            following = run.ranked[index + 1].score if index + 1 < len(run.ranked) else item.score
+            for earlier in below.get(item.id, []):
+                # As relevant as the fact it stands beside (it answers the same question as it was before): it
+                # neither opens an answer the gate would close nor closes one.
+                earlier.score, earlier.relevance = following, item.relevance
+                ranking.append(earlier)
+        run.ranked = ranking
+        run.trace.add("earlier versions below", placed={k: [e.id for e in v] for k, v in below.items() if v})
