@@ -4,7 +4,7 @@
 
 Issues a key for the space, ingests the file with the `ingest` mutation, follows the job over the
 `jobProgress` subscription with a progress bar, then asks each question with the `recall` query and prints
-the answers with the episodes that prove them.
+the answers with the episodes that prove them, and brings memories up for each `--remark` with `associate`.
 """
 
 from __future__ import annotations
@@ -63,11 +63,28 @@ async def _follow(url: str, key: str, job_id: str) -> dict[str, Any]:
                 progress.update(bar, completed=last["fraction"], stage=last["stage"].lower())
 
 
+def _show_associations(remark: str, result: dict[str, Any]) -> None:
+    """What `associate` brings up for a remark, each memory with its paths (or the reason for nothing)."""
+    if not result.get("associations"):
+        console.print(f"associate {remark!r}: nothing ({result.get('reason') or result.get('message')})")
+        return
+    table = Table(title=f"associate {remark!r}")
+    for column in ("score", "memory", "why"):
+        table.add_column(column)
+    for found in result["associations"][:5]:
+        why = "\n".join(f"{path['kind'].lower()}: {path['detail']}" for path in found["why"])
+        table.add_row(f"{found['item']['score']:.3f}", found["item"]["text"], why)
+    console.print(table)
+
+
 def demo(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL records to ingest")],
     questions: Annotated[list[str], typer.Argument(help="questions to recall answers for")],
     space: Annotated[str, typer.Option("--space", "-s")] = "demo",
     budget: Annotated[int, typer.Option(help="token budget per answer")] = 256,
+    remarks: Annotated[
+        list[str] | None, typer.Option("--remark", help="a remark to bring memories up for (associate)")
+    ] = None,
 ) -> None:
     settings = get_settings()
     base = f"http://{settings.api.host}:{settings.api.port}"
@@ -92,6 +109,8 @@ def demo(
                 proofs = "\n".join(f"{p['externalId']}: {p['text'][:70]}" for p in item["provenance"])
                 table.add_row(f"{item['score']:.3f}", item["text"], proofs)
             console.print(table)
+        for remark in remarks or []:
+            _show_associations(remark, _post(http, _operation("associate"), {"utterance": remark})["associate"])
     print(
         f"\nGraphQL API: {base}/graphql  (a query page in a browser when ENGRAM_API_DEVELOPMENT=1, as `make demo` "
         "sets: docs/offline-tools.md)"
