@@ -3,8 +3,9 @@
 Each row's state is derived from the tokens it generated so far (cached by token prefix), never from its row
 index: beam search reorders rows between steps. A row may also write `NEW_KEY_MARKER` (when allowed), after
 which it writes one line of free text: a candidate key for accommodation, never taken as an existing key. That line
-may not start blank, with EOS or with the marker again, and ends at a line break or after `max_new_key_tokens`
-(only EOS is open then): a real base model otherwise answered `+new:\n+new:\n+new:` until its budget ran out.
+may not start blank or with EOS, never holds the marker's first character, and ends at a line break or after
+`max_new_key_tokens` (only EOS is open then): a real base model otherwise answered `+new:\n+new:\n+new:` until its
+budget ran out, or copied the prompt's "write +new: followed by a short new key".
 Create one processor per request (Outlines' `Generator` resets it before each call, but it is not shared
 safely between threads).
 """
@@ -46,10 +47,11 @@ class TrieLogitsProcessor(OutlinesLogitsProcessor):
         self._escape = escape_tokens or []
         self._max_free = max_new_key_tokens
         if self._escape:
-            blank, self._line_breaks = trie.tokenizer.free_text_stops()
-            # The first token of a new key: not blank, not EOS (an empty key), not the marker's start (a loop).
-            self._not_first = np.unique(np.concatenate([blank, [trie.eos_token_id, self._escape[0]]])).astype(np.int64)
-            self._breaks = set(self._line_breaks.tolist())
+            blank, line_breaks, marker = trie.tokenizer.free_text_stops()
+            # Never in a new key: the marker (a loop). Not its first token: a blank one, or EOS (an empty key).
+            self._never = np.unique(np.concatenate([marker, [self._escape[0]]])).astype(np.int64)
+            self._not_first = np.unique(np.concatenate([blank, self._never, [trie.eos_token_id]])).astype(np.int64)
+            self._breaks = set(line_breaks.tolist())
         self.reset()
 
     def reset(self) -> None:
@@ -80,7 +82,7 @@ class TrieLogitsProcessor(OutlinesLogitsProcessor):
         """Token ids a row writing a new key may not write next (None: the row is constrained by `allowed`)."""
         if state.ended or not 0 <= state.free < self._max_free:
             return None
-        return self._not_first if state.free == 0 else _EMPTY
+        return self._not_first if state.free == 0 else self._never
 
     def allowed(self, state: RowState) -> Allowed | None:
         """Allowed token ids (None: any token but the `banned` ones)."""

@@ -205,7 +205,7 @@ class KeyTokenizer:
             raise ValueError("the tokenizer needs an EOS token: it terminates every key")
         self.eos_token_id = int(eos)
         self.vocab_size = len(hf_tokenizer)
-        self._stops: tuple[NDArray[np.int64], NDArray[np.int64]] | None = None
+        self._stops: tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]] | None = None
         # Tokenizers are cached by this identity: same vocabulary and merges give the same key tokens.
         fingerprint = hashlib.sha1(self._fingerprint().encode()).hexdigest()[:12]
         self.identity = f"{getattr(hf_tokenizer, 'name_or_path', '')}|{self.vocab_size}|{fingerprint}"
@@ -249,17 +249,20 @@ class KeyTokenizer:
         sample = "Key tokenisation fingerprint: person/alice ÿ 🙂 0123"
         return ",".join(map(str, self.encode_unchecked([sample])[0]))
 
-    def free_text_stops(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        """(blank, line_break): tokens that decode to whitespace only, and tokens whose text holds a line break.
+    def free_text_stops(self) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+        """(blank, line_break, marker): tokens that decode to whitespace only, tokens whose text holds a line break,
+        and tokens whose text holds the new-key marker's first character.
 
-        A key written after the new-key escape is one line: it may not start blank, and a line break ends it (a base
-        model otherwise goes on with another line, often the escape again). Decoded once per tokenizer (a 262k
+        A key written after the new-key escape is one line: it may not start blank, a line break ends it (a base
+        model otherwise goes on with another line, often the escape again), and it never holds the marker (Gemma 3
+        270M copied the prompt's "write +new: followed by a short new key"). Decoded once per tokenizer (a 262k
         vocabulary: about a second)."""
         if self._stops is None:
             texts = self.decode_many([[token] for token in range(self.vocab_size)])
             blank = np.array([i for i, t in enumerate(texts) if not t.strip()], np.int64)
             breaks = np.array([i for i, t in enumerate(texts) if "\n" in t or "\r" in t], np.int64)
-            self._stops = (blank, breaks)
+            marker = np.array([i for i, t in enumerate(texts) if NEW_KEY_MARKER[0] in t], np.int64)
+            self._stops = (blank, breaks, marker)
         return self._stops
 
     def encode_unchecked(self, keys: Sequence[str]) -> list[list[int]]:

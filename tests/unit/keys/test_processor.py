@@ -41,16 +41,18 @@ def test_the_escape_opens_one_line_of_free_text_for_a_bounded_number_of_tokens(k
     marker = key_tokenizer.encode_unchecked(["+new:"])[0]
     processor = TrieLogitsProcessor(trie, escape_tokens=marker, max_new_key_tokens=3)
     vocab = key_tokenizer.vocab_size
-    blank, breaks = key_tokenizer.free_text_stops()
+    blank, breaks, marked = key_tokenizer.free_text_stops()
     word, newline = key_tokenizer.encode_unchecked(["pottery"])[0][0], key_tokenizer.encode_unchecked(["\n"])[0][-1]
     assert newline in set(breaks.tolist()) and newline in set(blank.tolist())
     processor(torch.tensor([[5]]), torch.zeros(1, vocab))
-    # The new key's first token: anything but a blank one, EOS (an empty key) or the marker again (a loop).
+    never = set(marked.tolist()) | {marker[0]}
+    assert key_tokenizer.encode_unchecked(["+"])[0][0] in never
+    # The first token of a new key: anything but a blank one, EOS (an empty key) or the marker's (a loop).
     first = allowed_ids(processor(torch.tensor([[5, *marker]]), torch.zeros(1, vocab)))[0]
-    assert first == set(range(vocab)) - set(blank.tolist()) - {trie.eos_token_id, marker[0]}
-    # Then any token, a line break included ...
+    assert first == set(range(vocab)) - set(blank.tolist()) - never - {trie.eos_token_id}
+    # Then any token but the marker's, a line break included ...
     second = allowed_ids(processor(torch.tensor([[5, *marker, word]]), torch.zeros(1, vocab)))[0]
-    assert len(second) == vocab
+    assert second == set(range(vocab)) - never and newline in second
     # ... which ends the key,
     ended = processor(torch.tensor([[5, *marker, word, newline]]), torch.zeros(1, vocab))
     assert allowed_ids(ended) == [{trie.eos_token_id}]

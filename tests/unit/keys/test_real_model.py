@@ -89,7 +89,7 @@ def test_a_new_key_comes_only_through_the_escape_as_one_line_and_the_escape_ends
     empty = KeyTrie(sampling.tokenizer)
     forced, forced_kwargs = sampling._generator(empty, allow_new=True)
     torch.manual_seed(1)
-    texts = [str(t) for t in generator.batch(prompts * 4, **kwargs)]
+    texts = [str(t) for t in generator.batch(prompts * 2, **kwargs)]
     texts += [str(t) for t in forced.batch(prompts, **forced_kwargs)]  # nothing exists: only the escape is open
     assert sum(t.startswith(NEW_KEY_MARKER) for t in texts) >= len(prompts)
     for text in texts:
