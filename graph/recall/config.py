@@ -109,7 +109,7 @@ class AssociateConfig(BaseModel):
     recurring_k: int = Field(default=25, ge=0, description="episodes of a recurring time joined (0: off)")
     feeling_k: int = Field(default=25, ge=0, description="episodes naming the utterance's feeling joined (0: off)")
     list_weights: dict[str, float] = Field(
-        default_factory=lambda: {"concepts": 2.0, "two_hop": 1.0, "recurring": 2.0, "feeling": 1.5, "context": 1.0},
+        default_factory=lambda: {"concepts": 0.0, "two_hop": 0.0, "recurring": 3.0, "feeling": 2.0, "context": 0.0},
         description="the fusion weights of associate's lists, over recall's",
     )
 
