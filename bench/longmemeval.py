@@ -195,6 +195,7 @@ def main() -> None:
     parser.add_argument("--reuse", action="store_true", help="keep spaces already ingested with every turn")
     parser.add_argument("--per-type", type=int, default=0, help="the first N questions of each type (0: all)")
     parser.add_argument("--types", nargs="*", default=[], choices=QUESTION_TYPES, help="only these question types")
+    parser.add_argument("--ids", nargs="*", default=[], help="only these question ids (e.g. the spaces ingested)")
     parser.add_argument("--hops", type=int, default=2)
     parser.add_argument("--name", default="longmemeval", help="results file name (bench/results/NAME.json)")
     parser.add_argument(
@@ -205,7 +206,9 @@ def main() -> None:
     args = parser.parse_args()
     systems = (*SYSTEMS, "engram_no_aggregate") if args.aggregate else SYSTEMS
 
-    questions = select(load(args.data), args.types, args.per_type)
+    selected = select(load(args.data), args.types, args.per_type)
+    # --ids keeps the halves of the whole selection (a question stays in the half it is in without --ids).
+    questions = [q for q in selected if q.id in set(args.ids)] if args.ids else selected
     embedder = get_embedder()
     ingest_seconds: list[float] = []
     ingested_turns = ingested_tokens = truncated = 0
@@ -269,7 +272,7 @@ def main() -> None:
                 row = judged(question.id, question.text, question.answer, result.aggregate)
                 counting.append(row | {"type": question.type, "turnR@10": per_system["engram"][-1][1]["turnR@10"]})
 
-    split = halves(questions)
+    split = {half: [q for q in members if q in questions] for half, members in halves(selected).items()}
     results: dict[str, Any] = {system: aggregate(rows) for system, rows in per_system.items()}
     results["knowledge_update_newest_first"] = {s: newest_first_share(rows) for s, rows in per_system.items()}
     results["halves"] = {

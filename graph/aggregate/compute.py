@@ -140,15 +140,17 @@ def periods(rows: Sequence[dict[str, Any]]) -> list[PeriodTotal]:
     return [folded[key] for key in sorted(folded)]
 
 
-def leading(events: Sequence[Match], lead: int) -> list[str]:
-    """The events to lead the items with: the first of each source (best first), then the others; at most `lead`."""
+def leading(events: Sequence[Match], lead: int, covered: frozenset[str] | None = None) -> list[str]:
+    """The events to lead the items with: the first of each source (best first), then the others; at most `lead`.
+    With `covered` (the sources the ranking's first items already come from): only the first event of each source
+    not among them, for the sources the ranking left out."""
     firsts: list[str] = []
     rest: list[str] = []
-    seen: set[str | None] = set()
+    seen: set[str | None] = set(covered or ())
     for event in events:
         if event.source in seen:
             rest.append(event.id)
         else:
             seen.add(event.source)
             firsts.append(event.id)
-    return (firsts + rest)[:lead]
+    return (firsts if covered is not None else firsts + rest)[:lead]

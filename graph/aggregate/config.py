@@ -14,7 +14,7 @@ class AggregateConfig(BaseModel):
 
     enabled: bool = Field(default=True, description="route counting / summing / comparing questions to the aggregate")
     min_similarity: float = Field(
-        default=0.6,
+        default=0.65,
         ge=0,
         le=1,
         description="vector score ((1 + cosine) / 2) from which a memory with a target word matches",
@@ -45,4 +45,7 @@ class AggregateConfig(BaseModel):
         default=True, description="matches of one day told in one conversation are one event (its many statements)"
     )
     lead: int = Field(default=10, ge=0, le=200, description="matches (one per source first) leading the items (0: off)")
+    new_sources_only: bool = Field(
+        default=False, description="lead only with events of sources the ranking's first `lead` items leave out"
+    )
     keep_first: int = Field(default=2, ge=0, description="items of the ranking kept above the leading matches")

@@ -112,7 +112,10 @@ class Aggregate(Step[AggregateFound]):
 def _lead(run: RecallRun, found: AggregateFound) -> list[str]:
     """Puts the events (the first of each source first) after the ranking's first `keep_first` items."""
     config = run.config.aggregate
-    ids = leading(found.events, config.lead)
+    covered = None
+    if config.new_sources_only:
+        covered = frozenset(p.source_id for item in run.ranked[: config.lead] for p in item.provenance)
+    ids = leading(found.events, config.lead, covered)
     if not ids:
         return []
     rows = {row["id"]: row for row in found.rows}

@@ -64,6 +64,7 @@ def test_the_events_lead_one_source_at_a_time() -> None:
     events = [match("a1", RUN, None, src="a"), match("a2", RUN, None, src="a"), match("b1", RUN, None, src="b")]
     assert leading(events, 10) == ["a1", "b1", "a2"]
     assert leading(events, 2) == ["a1", "b1"]
+    assert leading(events, 10, frozenset({"a"})) == ["b1"]  # only the sources the ranking left out
 
 
 def test_stems_find_the_singular() -> None:
