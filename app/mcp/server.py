@@ -130,7 +130,9 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
         "asker and addressee name who the query's I/my and you/your are, as they speak in memory; now is when the "
         "query is asked, so that its 'two weeks ago' or 'last weekend' can be read. Each item has a relevance in "
         "[0, 1]; items below min_relevance are left out, and when none is left, `reason` says what memory lacks "
-        "(answer that you do not know)."
+        "(answer that you do not know). A question that counts, adds up or compares over time ('how many times', "
+        "'how much in total', 'more this week than last') also gets `aggregate`: the count, the sum with its unit and "
+        "per-period figures over every matching memory, each event with its proofs, or the reason there is no number."
     )
     async def recall(
         query: Annotated[str, Field(min_length=1, max_length=2_000, description="a question or a topic")],
