@@ -12,6 +12,7 @@ WRONG_KEY = "egk_0123456789abcdef.BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
 EXPECTED_TOOLS = {
     "remember",
     "recall",
+    "associate",
     "forget",
     "correct",
     "list_dimensions",
