@@ -108,8 +108,13 @@ class AssociateConfig(BaseModel):
     recurring_weeks: int = Field(default=26, ge=1, le=520, description="weeks back a recurring time is looked for")
     recurring_k: int = Field(default=25, ge=0, description="episodes of a recurring time joined (0: off)")
     feeling_k: int = Field(default=25, ge=0, description="episodes naming the utterance's feeling joined (0: off)")
+    sitting_items: int = Field(default=3, ge=1, description="top memories whose sitting's other utterances join")
+    sitting_hours: float = Field(
+        default=2.0, gt=0, description="hours either side of a memory that count as its sitting"
+    )
+    sitting_k: int = Field(default=20, ge=0, description="utterances of those sittings joined (0: off)")
     list_weights: dict[str, float] = Field(
-        default_factory=lambda: {"concepts": 0.0, "two_hop": 0.0, "recurring": 3.0, "feeling": 2.0, "context": 0.0},
+        default_factory=lambda: {"concepts": 0.0, "two_hop": 0.0, "recurring": 3.0, "feeling": 2.0, "sitting": 1.0},
         description="the fusion weights of associate's lists, over recall's",
     )
 

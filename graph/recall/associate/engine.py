@@ -27,6 +27,7 @@ from graph.recall.associate.steps import (
     NotStated,
     OnePerUtterance,
     Recurring,
+    SameSitting,
     SharedConcepts,
     Surface,
     TwoHops,
@@ -34,7 +35,6 @@ from graph.recall.associate.steps import (
 from graph.recall.engine import PipelineStep, RecallEngine
 from graph.recall.models import MemoryType, RecallItem, RecallRequest
 from graph.recall.steps.base import Together
-from graph.recall.steps.context import Context
 from graph.recall.steps.mmr import Mmr
 from graph.recall.steps.rank import Rank
 from graph.recall.steps.route import Route
@@ -47,7 +47,7 @@ PIPELINE: tuple[PipelineStep, ...] = (
     Together(Seed(), SharedConcepts(), Recurring(), Feelings()),
     TwoHops(),  # the associations of the associations
     Rank(),
-    Context(),  # what was said right around the top memories: a habit's co-occurring parts
+    SameSitting(),  # what was told in the same sitting as the top memories: a habit's co-occurring parts
     Rank(again=True),
     Mmr(),  # a near-duplicate gives way to the next distinct memory
     NotStated(),  # what the utterance itself states is not surfaced back
@@ -101,8 +101,6 @@ def why(run: AssociateRun, item: RecallItem) -> list[AssociationPath]:
     paths = list(run.paths.get(item.id, []))
     for proof in item.provenance:
         paths += [p for p in run.paths.get(proof.episode_id, []) if p not in paths]
-    if "context" in item.found_by:
-        paths.append(AssociationPath(kind=PathKind.HABIT, detail="said together with a memory surfaced above"))
     if _WORDING_LISTS & set(item.found_by):
         paths.append(AssociationPath(kind=PathKind.WORDING, detail="similar wording"))
     return sorted(paths, key=lambda p: _ORDER.index(p.kind))

@@ -7,27 +7,25 @@
   "recurring");
 - `Feelings`: the utterances naming a feeling of the family the utterance voices (list "feeling");
 - `NotStated`: what the utterance itself states is not surfaced back;
+- `SameSitting`: what was told in the same sitting as the top memories, a habit's co-occurring parts (list "sitting");
 - `Bar`: a memory surfaces only if a path brought it and it bears on the utterance at all, or its wording is close.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from graph.recall.associate.feelings import Feeling, feelings
 from graph.recall.associate.models import PathKind
 from graph.recall.associate.recurring import Recurrence, recurrence
 from graph.recall.associate.run import AssociateRun, associate_run
 from graph.recall.candidates import Ranked, merge_episode_hits
-from graph.recall.hits import ConceptHit, Hit, WindowHits
+from graph.recall.hits import ConceptHit, Hit, TimeWindow, WindowHits
 from graph.recall.run import RecallRun
 from graph.recall.steps.abstract import Abstract, Abstraction, concepts_to_expand, merge_expansion
 from graph.recall.steps.base import Step
 from graph.recall.steps.prune import prune
-
-# The lists whose hits came by a path of the graph or of time, not by wording alone.
-PATH_LISTS = frozenset({"concepts", "two_hop", "recurring", "feeling", "context"})
 
 
 def _strong_concepts(run: RecallRun, concepts: list[ConceptHit]) -> list[ConceptHit]:
@@ -185,6 +183,36 @@ def _merge_episodes(run: RecallRun, name: str, hits: list[Hit], kind: PathKind, 
     run.unranked_evidence += len(hits)
 
 
+class SameSitting(Step[None]):
+    """A habit's co-occurring parts: what was told in the same sitting (within `sitting_hours` of the top memories'
+    utterances), closest to the remark first (list "sitting"). A habit is told over a conversation, not in one turn:
+    the challenge, the dish it makes and the notes kept of it come a few turns apart."""
+
+    name = "same sitting"
+
+    def runs(self, run: RecallRun) -> bool:
+        return run.config.associate.sitting_k > 0 and bool(run.ranked)
+
+    def apply(self, run: RecallRun, found: None) -> None:
+        state, config = associate_run(run), run.config.associate
+        around = timedelta(hours=config.sitting_hours)
+        anchors: dict[datetime, str] = {}
+        # Only memories that clear the bar themselves anchor a sitting: a remark nothing bears on reaches no habit.
+        bearing = [i for i in run.ranked if _has_path(state, i) or i.components["similarity"] >= config.min_similarity]
+        for item in bearing[: config.sitting_items]:
+            for proof in item.provenance:
+                if proof.occurred_at is not None:
+                    anchors.setdefault(proof.occurred_at, item.text)
+        windows = [TimeWindow(at - around, at + around, at - around, at + around) for at in anchors]
+        hits = run.searcher.episodes_within(windows, run.vector, config.sitting_k).hits if windows else []
+        merge_episode_hits("sitting", hits, run.types, run.candidates, lambda _name, _hit: 1.0)
+        for hit in hits:
+            for item_id in (*hit.proves, hit.id):
+                state.add_path(item_id, PathKind.HABIT, "told in the same sitting as a memory above")
+        run.trace.add("same sitting", anchors=len(anchors), hours=config.sitting_hours, episodes=len(hits))
+        run.unranked_evidence += len(hits)
+
+
 class NotStated(Step[None]):
     """Leaves out what the utterance itself states (a memory it all but repeats): surfacing it tells nothing."""
 
@@ -225,15 +253,12 @@ class Bar(Step[None]):
 
     def apply(self, run: RecallRun, found: None) -> None:
         state, config = associate_run(run), run.config.associate
-        # A neighbouring utterance is a habit's part only in the session of a memory a path reached.
-        reached = {proof.source_id for item in run.ranked if _has_path(state, item) for proof in item.provenance}
         kept, below = [], []
         for item in run.ranked:
             similarity = item.components["similarity"]
-            by_path = _has_path(state, item) or (
-                "context" in item.found_by and any(proof.source_id in reached for proof in item.provenance)
-            )
-            if similarity >= config.min_similarity or (by_path and similarity >= config.path_min_similarity):
+            if similarity >= config.min_similarity or (
+                _has_path(state, item) and similarity >= config.path_min_similarity
+            ):
                 kept.append(item)
             else:
                 below.append(item.id)

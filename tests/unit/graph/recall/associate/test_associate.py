@@ -140,3 +140,18 @@ def test_an_unrelated_remark_surfaces_nothing_and_says_why(associator: Associato
 def test_an_empty_utterance_is_answered_not_run(associator: Associator) -> None:
     result = associate(associator, "   ")
     assert result.associations == [] and result.reason == "the utterance is empty" and result.trace == []
+
+
+def test_a_habits_other_parts_come_from_the_same_sitting(associator: Associator) -> None:
+    # The notebook was mentioned five minutes after the challenge, in another turn: a part of the same habit.
+    result = associate(associator, "The fridge is full of leftover scraps again, time for something improvised")
+    assert result.associations[0].item.id == "p_fridge"
+    notes = next(a for a in result.associations if a.item.id == "p_notes")
+    assert PathKind.HABIT in [p.kind for p in notes.why]
+    assert "same sitting" in [step.step for step in result.trace]
+
+
+def test_an_unrelated_remark_anchors_no_sitting(associator: Associator) -> None:
+    result = associate(associator, "Quantum chromodynamics describes gluons binding quarks")
+    sitting = next(step for step in result.trace if step.step == "same sitting")
+    assert sitting.detail["anchors"] == 0
