@@ -48,4 +48,4 @@ class AggregateConfig(BaseModel):
     new_sources_only: bool = Field(
         default=False, description="lead only with events of sources the ranking's first `lead` items leave out"
     )
-    keep_first: int = Field(default=2, ge=0, description="items of the ranking kept above the leading matches")
+    keep_first: int = Field(default=8, ge=0, description="items of the ranking kept above the leading matches")
