@@ -50,8 +50,10 @@ TRAJECTORY: dict[str, Any] = {
 
 
 def _api_url() -> str:
+    """The API of the stack under test (the test command sets its host and port; an adopter's ENGRAM_URL may name
+    another stack)."""
     host = os.environ.get("ENGRAM_API_HOST", "127.0.0.1")
-    return os.environ.get("ENGRAM_URL") or f"http://{host}:{os.environ.get('ENGRAM_API_PORT', '8000')}"
+    return f"http://{host}:{os.environ.get('ENGRAM_API_PORT', '8000')}"
 
 
 class Adopter:
