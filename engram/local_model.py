@@ -145,9 +145,10 @@ def model_files(spec: str, state_dir: Path) -> ModelFiles:
     if spec in KNOWN_MODELS:
         model = KNOWN_MODELS[spec]
         converted = state_dir / "models" / model.name / CONVERTED_DIR
+        if converted.is_dir():  # converted once: the GGUF is not read (nor hashed) again
+            return ModelFiles(converted, converted.parent / str(_package(model).MODEL_NAME))
         gguf = assemble(model, state_dir)
-        if not converted.is_dir():
-            convert(gguf, converted)
+        convert(gguf, converted)
         return ModelFiles(converted, gguf)
     path = Path(spec).expanduser()
     if os.sep not in spec and not path.exists():
@@ -166,7 +167,7 @@ def load(spec: str, state_dir: Path) -> LoadedModel:
 
         tokenizer = AutoTokenizer.from_pretrained(files.directory, local_files_only=True)
         model = AutoModelForCausalLM.from_pretrained(files.directory, local_files_only=True)
-    except (OSError, ValueError) as error:
+    except Exception as error:  # OSError, ValueError, safetensors' SafetensorError (a bare Exception): damaged files
         hint = f" (delete {files.directory} to convert it again)" if files.source else ""
         raise LocalModelError(f"could not load model {spec} from {files.directory}: {error}{hint}") from error
     model.eval()  # type: ignore[no-untyped-call]

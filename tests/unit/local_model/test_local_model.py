@@ -53,6 +53,17 @@ def test_a_damaged_model_file_is_reported_not_used(tmp_path: Path) -> None:
     assert damaged.read_bytes() == b"GGUF" + b"\0" * 64  # reported, not overwritten
 
 
+@pytest.mark.local_model
+@pytest.mark.skipif(not EXTRA, reason="the local-model extra is not installed (ENGRAM_EXTRAS=local-model make test)")
+def test_a_damaged_converted_copy_is_reported_with_how_to_rebuild_it(tmp_path: Path) -> None:
+    converted = tmp_path / "models" / "gemma3-270m" / "transformers"
+    converted.mkdir(parents=True)
+    (converted / "config.json").write_text('{"model_type": "gemma3_text"}')
+    (converted / "model.safetensors").write_bytes(b"\x10" * 100)  # a header length past the file's end
+    with pytest.raises(LocalModelError, match=r"could not load model gemma3-270m.*delete .*transformers to convert"):
+        load("gemma3-270m", tmp_path)
+
+
 def test_the_local_model_names_keys_and_is_the_transformers_extractors_model(monkeypatch: pytest.MonkeyPatch) -> None:
     assert EngramSettings().keys.model == ""
     monkeypatch.setenv("ENGRAM_LOCAL_MODEL", "gemma3-270m")
