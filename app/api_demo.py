@@ -19,9 +19,11 @@ import httpx
 import typer
 import websockets
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from app.recall_command import aggregate_line
 from engram.settings import PROJECT_ROOT, get_settings
 from graph.api_keys import ApiKeyStore
 from graph.driver import get_driver
@@ -109,6 +111,8 @@ def demo(
                 proofs = "\n".join(f"{p['externalId']}: {p['text'][:70]}" for p in item["provenance"])
                 table.add_row(f"{item['score']:.3f}", item["text"], proofs)
             console.print(table)
+            if result.get("aggregate"):  # a question that counts or adds up: the figure over every matching memory
+                console.print(escape(aggregate_line(result["aggregate"])), highlight=False)
         for remark in remarks or []:
             _show_associations(remark, _post(http, _operation("associate"), {"utterance": remark})["associate"])
     print(

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, start the stack (Neo4j, Redis, worker, GraphQL API), then do what a
 # frontend does: ingest a sample (conversation, document, trajectory) into space `demo` through the GraphQL
-# API, follow the job over the subscription, recall answers with their provenance, bring memories up for a remark
-# (associate), run an agent loop over MCP,
+# API, follow the job over the subscription, recall answers with their provenance (one question counts over every
+# matching memory: its aggregate), bring memories up for a remark (associate), run an agent loop over MCP,
 # and check every part.
 # The stack stays up afterwards (stop it with `make down`).
 set -euo pipefail
@@ -12,7 +12,7 @@ export ENGRAM_API_DEVELOPMENT="${ENGRAM_API_DEVELOPMENT:-1}"  # GraphiQL and int
 "$ENGRAM_ROOT/infra/stack.sh" up
 cd "$ENGRAM_ROOT"
 "$ENGRAM_VENV/bin/python" -m app.api_demo examples/sample.jsonl --space demo \
-  "What did Maya make for her sister?" "How do I cook the spaghetti?" \
+  "What did Maya make for her sister?" "How do I cook the spaghetti?" "How many pottery classes did Maya start?" \
   --remark "Leo is lacing up his running shoes again this morning."
 # The agents' door: an agent loop that recalls and remembers through the MCP tools at /mcp.
 "$ENGRAM_VENV/bin/python" -m app.mcp_demo --space demo
