@@ -363,6 +363,8 @@ def main() -> None:
                 abs(relevance_of(item, model) - item["engine_relevance"])
                 for q in [*lme_rows, *locomo_rows]
                 for item in q["items"]
+                # Items the Aggregate step leads with (after Relevance) carry no relevance of the engine's.
+                if item["engine_relevance"] is not None
             ),
             default=0.0,
         )
