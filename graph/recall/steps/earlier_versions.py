@@ -15,7 +15,7 @@ from graph.recall.candidates import Ranked
 from graph.recall.models import ItemKind
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
-from graph.recall.steps.rank import _provenance, _time
+from graph.recall.steps.rank import _time, hydrate_into
 
 
 class EarlierVersionsBelow(Step[list[dict[str, Any]]]):
@@ -28,11 +28,7 @@ class EarlierVersionsBelow(Step[list[dict[str, Any]]]):
         head = [item.id for item in run.ranked[: run.limit] if item.kind is ItemKind.PROPOSITION]
         ranked = {item.id for item in run.ranked}
         versions = [row for row in run.searcher.earlier_versions(head) if row["id"] not in ranked]
-        wanted = [(row["id"], None) for row in versions if row["id"] not in run.searcher.hydrated]
-        for row in run.searcher.hydrate("propositions", wanted, run.vector):
-            row["valid_from"] = _time(row["valid_from"])
-            row["provenance"] = [_provenance(p) for p in row["provenance"]]
-            run.searcher.hydrated[row["id"]] = row
+        hydrate_into(run, "propositions", [(r["id"], None) for r in versions if r["id"] not in run.searcher.hydrated])
         return versions
 
     def apply(self, run: RecallRun, found: list[dict[str, Any]] | None) -> None:

@@ -59,11 +59,7 @@ def rank(run: RecallRun) -> list[Ranked]:
     rows = run.searcher.hydrated  # rows fetched by an earlier hop are not fetched again
     for kind in ItemKind:
         # A similarity already computed is passed along: reading an item's vector is most of hydrating it.
-        wanted = [(c.id, c.similarity) for _, c in pool if c.kind is kind and c.id not in rows]
-        for row in run.searcher.hydrate(_LABELS[kind], wanted, run.vector):
-            row["valid_from"] = _time(row["valid_from"])
-            row["provenance"] = [_provenance(p) for p in row["provenance"]]
-            rows[row["id"]] = row
+        hydrate_into(run, _LABELS[kind], [(c.id, c.similarity) for _, c in pool if c.kind is kind and c.id not in rows])
     # Procedures and facts are found by different lists (a prescription by its own words, its meaning and its
     # intent's; a proposition by those and its episodes', its concepts' and its neighbouring turns'), so their fused
     # scores are not on one scale: a fact is relevant relative to the best fact, a prescription relative to what its
@@ -136,6 +132,14 @@ def admitted_kinds(types: list[MemoryType]) -> set[ItemKind]:
     if MemoryType.PROCEDURAL in types:
         kinds.add(ItemKind.PRESCRIPTION)
     return kinds
+
+
+def hydrate_into(run: RecallRun, label: TextLabel, wanted: list[tuple[str, float | None]]) -> None:
+    """Hydrates (id, similarity if known) pairs into the searcher's row cache, times and provenance parsed."""
+    for row in run.searcher.hydrate(label, wanted, run.vector):
+        row["valid_from"] = _time(row["valid_from"])
+        row["provenance"] = [_provenance(p) for p in row["provenance"]]
+        run.searcher.hydrated[row["id"]] = row
 
 
 def _time(value: Any) -> datetime | None:
