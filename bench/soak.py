@@ -330,6 +330,8 @@ def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
         # Busy cores per stack process over the load (the worker with its pool): who the recalls share the CPU with.
         "stack_cores_under_load": outcome["stack_cores"],
         "operations": operation_figures(load),
+        # Every well-behaved ingest job of the load: its wait in the queue and its end-to-end time (the job store's).
+        "ingest_job_p95_s": {name: job_p95_s(load, f"ingest_job_{name}") for name in ("wait", "e2e")},
         "sources": {
             "ingested": len(sources),
             "present": sum(s.state == "present" for s in sources),
@@ -342,6 +344,11 @@ def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
         "memory_series": {k: [(round(t, 1), round(v, 1)) for t, v in pts] for k, pts in outcome["series"].items()},
         "commit": git_commit(),
     }
+
+
+def job_p95_s(samples: list[Sample], operation: str) -> float | None:
+    ms = [s.ms for s in samples if s.operation == operation]
+    return round(percentile(ms, 95) / 1000, 2) if ms else None
 
 
 def main() -> None:
