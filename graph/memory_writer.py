@@ -15,6 +15,7 @@ import neo4j
 import numpy as np
 from numpy.typing import NDArray
 
+from engram.embedder_identity import EmbedderIdentity, identity_of
 from engram.ids import stable_id
 from engram.models import Concept, Episode, Intent, Prescription, Proposition, Source, SourceKind
 from engram.scope import metadata_properties
@@ -73,9 +74,20 @@ def _chunks(items: Sequence[Source], size: int) -> Iterator[Sequence[Source]]:
 
 
 class MemoryWriter:
-    def __init__(self, driver: neo4j.Driver, database: str) -> None:
+    def __init__(self, driver: neo4j.Driver, database: str, embedder: EmbedderIdentity | None = None) -> None:
+        """`embedder`: who computed the batches' vectors (recorded on the space; a space recording another family
+        refuses the write); default: the one this process's settings build."""
         self._driver = driver
         self._database = database
+        self._embedder = embedder
+
+    @property
+    def embedder(self) -> EmbedderIdentity:
+        if self._embedder is None:
+            from engram.settings import get_settings
+
+            self._embedder = identity_of(get_settings().embedding)
+        return self._embedder
 
     def write(self, batch: MemoryBatch, progress: ProgressFn | None = None) -> Written:
         """Write the batch; returns the ids of the concepts to refresh (for consolidation)."""
@@ -127,8 +139,9 @@ class MemoryWriter:
             written.concept_ids.update(m["concept_id"] for m in mentions)
             with self._driver.session(database=self._database) as session:
                 retired_concepts, retired_intents = session.execute_write(
-                    self._write_chunk, batch.space, _rows(chunk), episodes, propositions, mentions, prescriptions
-                )
+                    self._write_chunk, batch.space, _rows(chunk), episodes, propositions, mentions, prescriptions,
+                    self.embedder.properties(),
+                )  # fmt: skip
             written.retired_concept_ids.update(retired_concepts)
             written.retired_intents.update(retired_intents)
             done += len(chunk)
@@ -152,8 +165,10 @@ class MemoryWriter:
         propositions: list[dict[str, Any]],
         mentions: list[dict[str, Any]],
         prescriptions: list[dict[str, Any]],
+        embedder: dict[str, Any],
     ) -> tuple[list[str], list[str]]:
         """Writes one chunk; returns the concepts of the knowledge it retired and the texts of the intents."""
+        tx.run(load("ingest/record_embedder"), space=space, embedder=embedder)
         tx.run(load("ingest/merge_sources"), space=space, sources=sources)
         texts = [{"id": e["id"], "text": e["text"]} for e in episodes]
         unlinked = tx.run(load("ingest/unlink_changed_episodes"), space=space, episodes=texts).single(strict=True)[0]
