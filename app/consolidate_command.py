@@ -44,7 +44,7 @@ def consolidate_command(
 ) -> None:
     """Merge duplicates, resolve conflicts, link aliases, merge intents, reweigh associations, find dimensions."""
     from engram.ids import validate_space
-    from workers.tasks.consolidate import ConsolidationOutcome, consolidate_locked, consolidate_space
+    from workers.tasks.consolidate import ConsolidationOutcome, consolidate_locked, submit_consolidation
 
     try:
         validate_space(space)
@@ -52,7 +52,9 @@ def consolidate_command(
         console.print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(2) from exc
     if worker:
-        result = consolidate_space.apply_async(args=(space,), queue="cpu")
+        from workers.celery_app import app as celery_app
+
+        result = celery_app.AsyncResult(submit_consolidation(space))
         outcome = ConsolidationOutcome.model_validate(result.get(timeout=timeout))
     else:
         outcome = consolidate_locked(space, wait_s=timeout)

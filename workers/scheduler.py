@@ -14,7 +14,10 @@ handed out again. So the broker holds about one message per worker slot, and the
   the back): slot *time* is shared, not turns, so a tenant of small jobs goes ahead of one whose long stages have
   held a slot, and a small job goes ahead of a large one;
 - workers announce their slots (`register_worker`, renewed every `reconcile_interval_s`, expiring 3 times that):
-  slots are counted over every live worker, on every machine.
+  slots are counted over every live worker, on every machine;
+- a consolidation run is scheduled the same way, as a one-stage job of its space (`CONSOLIDATION`, its id the
+  Celery task id): it holds a slot for as long as it runs, so it counts against its space's share and slot time
+  like an ingest stage, and a tenant's consolidations cannot take the slots the others' ingest waits for.
 
 Exactly once through worker kills: a stage's message is acknowledged late and redelivered, as before; `advance`
 moves a job on only from the stage it had dispatched, so a duplicate (a stage redelivered after it had finished)
@@ -56,6 +59,7 @@ PENDING_PATTERN = "engram:pending:*"  # workers/jobs.py: per space, unfinished j
 # acknowledged are in the `unacked` hash.
 UNACKED = "unacked"
 PRIORITY_SEPARATOR = "\x06\x16"
+CONSOLIDATION_TASK = "engram.consolidate.space"
 
 # Lua: a space's slot time, decayed by half every ARGV half-life seconds (`usage_half_life_s`), and its update
 # when one of its stages ends (the time since the job was dispatched is added).
@@ -224,7 +228,10 @@ if redis.call('SADD', p .. 'ringset', space) == 1 then redis.call('RPUSH', p .. 
 return 1
 """
 
-Publish = Callable[[str, str, str], None]  # (job id, stage, correlation id): sends the stage's Celery message
+# (job id, stage, space, correlation id): sends the stage's Celery message.
+Publish = Callable[[str, str, str, str], None]
+# The one stage of a consolidation run (workers/tasks/consolidate.py); an ingest job's stages are workers.jobs.STAGES.
+CONSOLIDATION = "consolidation"
 
 
 def next_stage(stage: str) -> str:
@@ -250,11 +257,11 @@ class Scheduler:
             )
         }
 
-    def submit(self, job_id: str, space: str, correlation: str = "") -> None:
+    def submit(self, job_id: str, space: str, correlation: str = "", stage: str = STAGES[0]) -> None:
         """Schedules a new job's first stage (behind its space's other jobs) and hands out free slots."""
         if correlation:
             self._redis.hset(CORRELATION, job_id, correlation)
-        self._enqueue(job_id, space, STAGES[0], front=False)
+        self._enqueue(job_id, space, stage, front=False)
         self.dispatch()
 
     def _enqueue(self, job_id: str, space: str, stage: str, front: bool) -> None:
@@ -272,6 +279,14 @@ class Scheduler:
             PREFIX,
             self._settings.usage_half_life_s,
         ]
+        moved = bool(self._scripts["advance"](args=args))
+        self.dispatch()
+        return moved
+
+    def finish(self, job_id: str, stage: str) -> bool:
+        """A job's last (or only) stage ended: it leaves the scheduler and its slot is handed out. False for a
+        duplicate run, or a job the scheduler does not hold."""
+        args: list[str | float] = [job_id, stage, "", time.time(), PREFIX, self._settings.usage_half_life_s]
         moved = bool(self._scripts["advance"](args=args))
         self.dispatch()
         return moved
@@ -299,9 +314,9 @@ class Scheduler:
         flat = self._scripts["dispatch"](args=args)
         pairs = [(flat[i].decode(), flat[i + 1].decode()) for i in range(0, len(flat), 2)]
         for job_id, stage in pairs:
-            correlation = self._redis.hget(CORRELATION, job_id)
+            correlation, space = self._redis.hget(CORRELATION, job_id), self._redis.hget(SPACE, job_id)
             try:
-                self._publish(job_id, stage, correlation.decode() if isinstance(correlation, bytes) else "")
+                self._publish(job_id, stage, _text(space), _text(correlation))
             except Exception:
                 # The stage is dispatched without a message: the reconciler finds it missing and requeues it.
                 log.exception("ingest job %s: stage %s could not be queued; the reconciler requeues it", job_id, stage)
@@ -331,7 +346,10 @@ class Scheduler:
         messages += [json.loads(item)[0] for item in held]
         jobs: set[str] = set()
         for message in messages:
-            if str(message.get("headers", {}).get("task", "")).startswith("engram.ingest."):
+            headers = message.get("headers", {})
+            if headers.get("task") == CONSOLIDATION_TASK:  # its job id is its task id
+                jobs.add(str(headers.get("id", "")))
+            elif str(headers.get("task", "")).startswith("engram.ingest."):
                 body = message.get("body", "")
                 if message.get("properties", {}).get("body_encoding") == "base64":
                     body = base64.b64decode(body)
@@ -347,9 +365,10 @@ class Scheduler:
         done = {"requeued": 0, "forgotten": 0, "released": 0, "adopted": 0}
         live = self.live_messages()
         held: dict[bytes, bytes] = self._redis.hgetall(STAGE)  # type: ignore[assignment]
-        for raw_job in held:
+        for raw_job, raw_stage in held.items():
             job_id = raw_job.decode()
-            if not _unfinished(store, job_id):
+            # A consolidation run has no job record: it leaves when its task ends (or is requeued when lost).
+            if raw_stage.decode() != CONSOLIDATION and not _unfinished(store, job_id):
                 self._scripts["forget"](args=[job_id, PREFIX, time.time(), self._settings.usage_half_life_s])
                 done["forgotten"] += 1
         inflight: list[tuple[bytes, float]] = self._redis.zrange(INFLIGHT, 0, -1, withscores=True)  # type: ignore[assignment]
@@ -393,6 +412,10 @@ class Scheduler:
             return self.reconcile(store)
         finally:
             self._redis.delete(RECONCILE_LOCK)
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else ""
 
 
 def _status(store: JobStore, job_id: str) -> Any:

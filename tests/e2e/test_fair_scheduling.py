@@ -21,7 +21,7 @@ from tests.support.jobs import wait_for_job
 from tests.support.workers import start_worker
 from workers.jobs import JobState, JobStatus
 from workers.resources import get_job_store, get_redis
-from workers.scheduler import INFLIGHT, UNACKED, Scheduler
+from workers.scheduler import CONSOLIDATION, INFLIGHT, UNACKED, Scheduler
 from workers.tasks.ingest import PURGED_ERROR, get_scheduler, purge_jobs, submit_ingest
 
 WORDS = ["harbor", "lantern", "meadow", "copper", "violin", "glacier", "orchard", "canyon", "ember", "falcon"]
@@ -197,7 +197,7 @@ def test_dispatch_shares_slots_between_spaces(own_redis: redis.Redis) -> None:
     is idle; round-robin and fewest-running first; a stage run twice moves its job on once."""
     sent: list[tuple[str, str]] = []
     settings = WorkerSettings(space_share=0.5, borrow_after_idle_s=30)
-    scheduler = Scheduler(own_redis, settings, lambda job, stage, _: sent.append((job, stage)), ["cpu", "gpu"])
+    scheduler = Scheduler(own_redis, settings, lambda job, stage, *_: sent.append((job, stage)), ["cpu", "gpu"])
     scheduler.submit("f0", "flood")
     assert sent == []  # no worker: nothing is queued in the broker
     scheduler.register_worker("w1", 1)
@@ -224,7 +224,7 @@ def test_a_sliced_stage_waits_for_a_slot_again(own_redis: redis.Redis) -> None:
     """A stage that spent its time slice (a large embed) goes back to wait at the same stage: a space waiting for
     the one slot gets it first."""
     sent: list[tuple[str, str]] = []
-    scheduler = Scheduler(own_redis, WorkerSettings(), lambda job, stage, _: sent.append((job, stage)), ["cpu"])
+    scheduler = Scheduler(own_redis, WorkerSettings(), lambda job, stage, *_: sent.append((job, stage)), ["cpu"])
     scheduler.register_worker("w1", 1)
     scheduler.submit("f0", "flood")
     assert scheduler.advance("f0", "standardize", again=True)
@@ -234,3 +234,47 @@ def test_a_sliced_stage_waits_for_a_slot_again(own_redis: redis.Redis) -> None:
     assert sent[-1] == ("s0", "standardize")
     assert scheduler.current_stage("f0") == "standardize"
     assert own_redis.lrange("engram:sched:ready:flood", 0, -1) == [b"f0"]
+
+
+def test_a_consolidation_run_holds_a_slot_of_its_space(own_redis: redis.Redis) -> None:
+    """A consolidation run is scheduled as a one-stage job of its space: while it runs it takes a slot, and its
+    space's ingest keeps to the space's share, so another tenant's ingest still finds the slot kept for it."""
+    sent: list[tuple[str, str, str]] = []
+    settings = WorkerSettings(space_share=0.5, borrow_after_idle_s=30)
+    scheduler = Scheduler(own_redis, settings, lambda job, stage, space, _: sent.append((job, stage, space)), ["cpu"])
+    scheduler.register_worker("w1", 1)
+    scheduler.register_worker("w2", 1)
+    scheduler.submit("b0", "small")
+    for stage in ("standardize", "extract", "embed", "write", "consolidate"):
+        assert scheduler.advance("b0", stage)  # the small tenant was active a moment ago, and is idle now
+    scheduler.submit("run-1", "big", stage=CONSOLIDATION)
+    assert sent[-1] == ("run-1", CONSOLIDATION, "big")  # its message carries the space it consolidates
+    scheduler.submit("a0", "big")
+    assert sent[-1][0] == "run-1"  # a slot is free, but the big space already holds its share: the run
+    scheduler.submit("b1", "small")
+    assert sent[-1] == ("b1", "standardize", "small")
+    assert scheduler.finish("run-1", CONSOLIDATION)
+    assert not scheduler.finish("run-1", CONSOLIDATION)  # a redelivered run's end moves nothing
+    assert sent[-1] == ("a0", "standardize", "big")  # the run's slot goes to its space's waiting ingest
+    assert scheduler.current_stage("run-1") is None
+
+
+def test_repeated_consolidation_requests_queue_one_run(space: str, main_worker_stopped: None) -> None:
+    """A tenant asking for a consolidation again and again while one waits gets that one's id: one run is queued,
+    not one per call (each would hold its space's slot in turn). Once it has started, a request queues a new run."""
+    from workers.celery_app import app
+    from workers.tasks.consolidate import submit_consolidation
+
+    first = submit_consolidation(space)
+    assert [submit_consolidation(space) for _ in range(5)] == [first] * 5
+    assert get_redis().lrange(f"engram:sched:ready:{space}", 0, -1) == [first.encode()]
+    worker = start_worker("consolidate-once")
+    try:
+        assert app.AsyncResult(first).get(timeout=300)["skipped"] is False
+        again = submit_consolidation(space)
+        assert again != first
+        assert app.AsyncResult(again).get(timeout=300)["space"] == space
+        assert get_scheduler().current_stage(first) is None and get_scheduler().current_stage(again) is None
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(timeout=60)

@@ -2,7 +2,9 @@
 
 Two runs of one space never overlap: each holds a Redis lock for its space, extended by a heartbeat for as long
 as the run works (workers/held_lock.py); a run that finds the lock taken skips (the running one covers it).
-Ingestion may run meanwhile (graph/consolidation/run.py says why it is safe).
+Ingestion may run meanwhile (graph/consolidation/run.py says why it is safe). A run waits for a worker slot in the
+fair scheduler (workers/scheduler.py), as a one-stage job of its space: it counts against its space's share of the
+slots like an ingest stage, so one tenant's consolidations cannot hold the workers while another's ingest waits.
 
     beat: ~/.cache/engram/venv/bin/celery -A workers.celery_app:app beat --loglevel INFO
           (every ENGRAM_CONSOLIDATE_INTERVAL_S seconds, default 3600, it queues engram.consolidate.all)
@@ -10,21 +12,24 @@ Ingestion may run meanwhile (graph/consolidation/run.py says why it is safe).
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import neo4j
 from pydantic import BaseModel
 
+from engram.logs import correlation_id
 from engram.scope import validate_memory_space
 from engram.settings import get_settings
 from graph.consolidation.report import ConsolidationReport
 from graph.consolidation.run import consolidate
 from graph.cypher import load
 from graph.driver import get_driver
-from workers.celery_app import CPU_QUEUE, app
+from workers.celery_app import app
 from workers.held_lock import held_lock
 from workers.resources import get_redis
-from workers.tasks.ingest import STAGE_OPTIONS
+from workers.scheduler import CONSOLIDATION, CONSOLIDATION_TASK
+from workers.tasks.ingest import STAGE_OPTIONS, get_scheduler
 
 
 class ConsolidationOutcome(BaseModel):
@@ -54,9 +59,13 @@ def list_spaces() -> list[str]:
     return [r["space"] for r in records]
 
 
-@app.task(name="engram.consolidate.space", **STAGE_OPTIONS)
+@app.task(name=CONSOLIDATION_TASK, **STAGE_OPTIONS)
 def consolidate_space(self: Any, space: str) -> dict[str, Any]:
-    return consolidate_locked(space).model_dump(mode="json")
+    get_redis().delete(waiting_consolidation_key(space))  # a request from now on needs a run of its own
+    try:
+        return consolidate_locked(space).model_dump(mode="json")
+    finally:  # its slot goes back (a run the scheduler does not hold, sent before it scheduled these, moves nothing)
+        get_scheduler().finish(str(self.request.id), CONSOLIDATION)
 
 
 @app.task(name="engram.consolidate.all", bind=True, acks_late=True)
@@ -64,11 +73,26 @@ def consolidate_all(self: Any) -> list[str]:
     """Queue one consolidation per space (the beat schedule's entry point)."""
     spaces = list_spaces()
     for space in spaces:
-        consolidate_space.apply_async(args=(space,), queue=CPU_QUEUE)
+        submit_consolidation(space)
     return spaces
 
 
+def waiting_consolidation_key(space: str) -> str:
+    return f"engram:consolidate:waiting:{space}"
+
+
 def submit_consolidation(space: str) -> str:
-    """Queue a consolidation of `space` on the cpu queue; returns the Celery task id."""
+    """Schedule a consolidation of `space` (it waits for a worker slot in the fair scheduler, then runs on the cpu
+    queue); returns its Celery task id, fixed now so that its state can be asked before it is sent. A run of the
+    space already waiting, not yet started, covers the request: its id is returned, so a client that asks again
+    and again queues one run, not one per call."""
     validate_memory_space(space)
-    return str(consolidate_space.apply_async(args=(space,), queue=CPU_QUEUE).id)
+    task_id = str(uuid.uuid4())
+    ttl_s = 7 * 24 * 3600  # a run lost with its scheduler state must not block the space's next request forever
+    if not get_redis().set(waiting_consolidation_key(space), task_id, nx=True, ex=ttl_s):
+        waiting = get_redis().get(waiting_consolidation_key(space))
+        if waiting is not None:
+            return waiting.decode() if isinstance(waiting, bytes) else str(waiting)
+        get_redis().set(waiting_consolidation_key(space), task_id, ex=ttl_s)  # it started in between
+    get_scheduler().submit(task_id, space, correlation_id(), stage=CONSOLIDATION)
+    return task_id

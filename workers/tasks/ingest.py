@@ -39,7 +39,7 @@ from workers.pipeline.embed import embed_batch
 from workers.pipeline.extract import ExtractedKnowledge, extract
 from workers.pipeline.standardize import StandardizedBatch, standardize
 from workers.resources import get_job_store, get_redis
-from workers.scheduler import Scheduler
+from workers.scheduler import CONSOLIDATION, CONSOLIDATION_TASK, Scheduler
 from workers.vector_cache import cache_key, cached_embedder
 
 TRANSIENT_ERRORS = (
@@ -101,12 +101,17 @@ def _gpu_stages() -> frozenset[str]:
     return frozenset({"embed", "extract"} if ExtractionSettings().uses_model else {"embed"})
 
 
-def _publish_stage(job_id: str, stage: str, correlation: str) -> None:
+def _publish_stage(job_id: str, stage: str, space: str, correlation: str) -> None:
     """The scheduler's way to send a stage's message (the embed stage on the gpu queue), with the correlation id of
-    the request that submitted the job, whichever job's process hands out the slot."""
+    the request that submitted the job, whichever job's process hands out the slot. A consolidation run's message
+    carries its space, under the task id its submitter returned."""
+    headers = {CORRELATION_HEADER: correlation}
+    if stage == CONSOLIDATION:
+        app.tasks[CONSOLIDATION_TASK].apply_async((space,), task_id=job_id, queue=CPU_QUEUE, headers=headers)
+        return
     task = app.tasks[f"engram.ingest.{stage}"]
     queue = GPU_QUEUE if stage in _gpu_stages() else CPU_QUEUE
-    task.apply_async((job_id,), queue=queue, headers={CORRELATION_HEADER: correlation})
+    task.apply_async((job_id,), queue=queue, headers=headers)
 
 
 @lru_cache(maxsize=1)
