@@ -19,6 +19,7 @@ from app.consolidate_command import consolidate_command
 from app.import_command import import_command, ingest_command
 from app.jobs_command import jobs_app
 from app.mcp_command import mcp_command
+from app.reembed_command import reembed_command
 
 cli = typer.Typer(
     help="Engram: long-term memory for LLM agents on Neo4j. Remember, recall and forget through the API (a space's "
@@ -116,6 +117,7 @@ def doctor() -> None:
 
 
 cli.command("consolidate", rich_help_panel=OPERATOR_PANEL)(consolidate_command)
+cli.command("reembed", rich_help_panel=OPERATOR_PANEL)(reembed_command)
 cli.add_typer(jobs_app, name="jobs", rich_help_panel=OPERATOR_PANEL)
 
 

@@ -32,7 +32,7 @@ from app.client_options import (
     parse_metadata,
     where,
 )
-from app.client_settings import EXPORT_PAGE_SOURCES, LIST_PAGE, MAX_QUERY_CHARS
+from app.client_settings import EXPORT_PAGE_NODES, EXPORT_PAGE_SOURCES, LIST_PAGE, MAX_QUERY_CHARS
 
 console = Console()
 
@@ -277,14 +277,26 @@ def export(
     agent: AgentOption = None,
     metadata: MetadataOption = None,
     page: Annotated[int, typer.Option(min=1, max=200, help="sources per request")] = EXPORT_PAGE_SOURCES,
+    vectors: Annotated[
+        bool,
+        typer.Option(
+            "--vectors",
+            help="also write OUT.vectors.jsonl: the whole memory's vectors and derived knowledge, which "
+            "`engram import --bulk OUT.vectors.jsonl --space S` loads into the empty space with no model",
+        ),
+    ] = False,
     space: SpaceCheck = None,
     url: UrlOption = None,
     api_key: KeyOption = None,
 ) -> None:
     """Export a memory (or what a session, an agent or metadata marks in it) as JSONL in the ingest format, every
-    page: `engram import` of the file restores it."""
+    page: `engram import` of the file restores it. With --vectors, also its vectors file (docs/embedding.md)."""
     said = Console(stderr=True) if out is None else console  # the JSONL alone goes to stdout
     with failures(said):
+        if vectors and out is None:
+            raise ValueError("--vectors writes a second file beside --out: name the export's file with --out")
+        if vectors and (session or agent or metadata):
+            raise ValueError("--vectors exports a whole memory: drop --session, --agent and --metadata")
         scope = {"user": user, "session": session, "agent": agent, "metadata": parse_metadata(metadata)}
         with open_client(url, api_key, space) as client:
             first = client.call("export", {**scope, "first": page})["export"]
@@ -292,6 +304,8 @@ def export(
                 said.print(f"[red]error:[/red] nothing to export: {escape(where(user, space))} holds no sources")
                 raise typer.Exit(1)
             lines = _export_pages(client, scope, page, first, said)
+            if vectors and out is not None:
+                _export_vectors(client, user, vectors_path(out), said)
         if out is None:
             sys.stdout.write(lines)
         else:
@@ -314,6 +328,30 @@ def _export_pages(client: ApiClient, scope: dict[str, Any], page: int, first: di
             chunks.append(current["jsonl"])
             progress.advance(bar, current["sources"])
     return merged_pages(chunks)
+
+
+def vectors_path(out: Path) -> Path:
+    return out.with_name(out.name + ".vectors.jsonl")
+
+
+def _export_vectors(client: ApiClient, user: str | None, target: Path, said: Console) -> None:
+    """Every page of `exportVectors` into `target` (written beside it, then renamed: never half a file)."""
+    partial = target.with_name(target.name + ".partial")
+    with partial.open("w", encoding="utf-8") as handle, Progress(
+        TextColumn("[bold]vectors"), BarColumn(), MofNCompleteColumn(), TextColumn("nodes"), TimeElapsedColumn(),
+        console=said,
+    ) as progress:  # fmt: skip
+        current = client.call("export_vectors", {"user": user, "first": EXPORT_PAGE_NODES})["exportVectors"]
+        bar = progress.add_task("vectors", total=current["totalNodes"], completed=current["nodes"])
+        handle.write(current["jsonl"])
+        while current["endCursor"] is not None:
+            after = current["endCursor"]
+            current = client.call("export_vectors", {"user": user, "first": EXPORT_PAGE_NODES, "after": after})
+            current = current["exportVectors"]
+            handle.write(current["jsonl"])
+            progress.advance(bar, current["nodes"])
+    partial.replace(target)
+    said.print(f"wrote the vectors file {target}", highlight=False)
 
 
 def merged_pages(chunks: list[str]) -> str:

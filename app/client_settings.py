@@ -15,6 +15,7 @@ MAX_QUERY_CHARS = 2_000
 MAX_REQUEST_BYTES = 3_000_000
 # Sources per export page (the API allows 1-200): a page is one response.
 EXPORT_PAGE_SOURCES = 100
+EXPORT_PAGE_NODES = 1000  # nodes per exportVectors request (about 2.2 MB with their vectors)
 # Items per page when listing memories or sources (the API caps a page at ENGRAM_API_MAX_PAGE, 100).
 LIST_PAGE = 100
 

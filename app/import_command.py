@@ -90,12 +90,24 @@ def import_command(
     field, and nothing is sent. Every write is idempotent: a rerun writes nothing new. With --bulk (operator), the
     file is loaded in this process straight into the space's graph.
     """
+    from engram.vectors_header import is_vectors_file
+
     if bulk:
         if space is None:
             console.print("[red]error:[/red] --bulk needs --space (the space to load into)", highlight=False)
             raise typer.Exit(2)
-        _bulk_import(file, space, input_format, batch, writers)
+        if is_vectors_file(file):
+            _vectors_import(file, space, user, writers)
+        else:
+            _bulk_import(file, space, input_format, batch, writers)
         return
+    if is_vectors_file(file):
+        console.print(
+            "[red]error:[/red] a vectors file (engram export --vectors) loads with --bulk --space S on the stack's "
+            "machine; import the export's JSONL through the API instead",
+            highlight=False,
+        )
+        raise typer.Exit(2)
     from app.ingest_command import load_records, send_all, summary
 
     with failures(console):
@@ -107,6 +119,53 @@ def import_command(
         console.print(summary(f"imported {len(records)} record(s)", jobs), highlight=False)
         if any(job["state"] != "SUCCEEDED" for job in jobs):
             raise typer.Exit(1)
+
+
+def _vectors_import(file: InputFile, space: str, user: str | None, writers: int) -> None:
+    """An export's vectors file into its (empty) memory space: no model, no extraction; indexes online at the end."""
+    from tqdm import tqdm
+
+    from engram.embedder_identity import identity_of
+    from engram.ids import validate_space
+    from engram.scope import memory_space
+    from engram.settings import get_settings
+    from graph.driver import get_driver
+    from graph.key_schema import reset_key_logs
+    from graph.vector_import import VectorImporter, VectorsFileError
+    from workers.resources import get_redis
+    from workers.vector_cache import drop_space_vectors
+
+    settings = get_settings()
+    try:
+        target = memory_space(validate_space(space), user)
+    except ValueError as exc:
+        console.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
+    importer = VectorImporter(get_driver(), settings.neo4j.database, target, identity_of(settings.embedding), writers)
+    bars: dict[str, tqdm[None]] = {}
+
+    def progress(stage: str, written: int) -> None:
+        bar = bars.get(stage) or bars.setdefault(stage, tqdm(desc=f"import {stage}", unit=" rows"))
+        bar.update(written - bar.n)
+
+    try:
+        report = importer.run(file, progress)
+    except VectorsFileError as exc:
+        console.print(f"[red]error:[/red] {exc}; nothing written", highlight=False)
+        raise typer.Exit(2) from exc
+    finally:
+        for bar in bars.values():
+            bar.close()
+    client = get_redis()  # processes that knew the space before reload its keys and phrase vectors
+    reset_key_logs(client, target)
+    drop_space_vectors(client, target)
+    nodes = ", ".join(f"{n} {label}" for label, n in report.nodes.items())
+    resumed = " (resumed)" if report.resumed else ""
+    console.print(
+        f"imported into '{target}'{resumed}: {nodes}; {report.relationships} relationships; indexes online"
+        f"{' (its own)' if report.dedicated else ''}; seconds per stage: {report.seconds}",
+        highlight=False,
+    )
 
 
 def _bulk_import(file: InputFile, space: str, input_format: FormatOption, batch: int, writers: int) -> None:

@@ -12,11 +12,11 @@ from typing import Any
 import neo4j
 
 from engram.embedder_identity import EmbedderIdentity
+from engram.vectors_header import HEADER_KEY
 from graph.cypher import load
 from graph.embedder_record import space_embedder
 from graph.vector_format import (
     FORMAT_VERSION,
-    HEADER_KEY,
     LABELS,
     LOCAL_SPACE_PROPERTIES,
     encode_properties,

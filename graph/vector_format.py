@@ -21,7 +21,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 FORMAT_VERSION = 1
-HEADER_KEY = "engram_vectors_export"
 # Node labels with the (space, id) constraint, in export order; relationship types of a memory graph.
 LABELS = ("Space", "Source", "Episode", "Proposition", "Concept", "Intent", "Prescription", "Dimension")
 RELATIONSHIP = re.compile(r"^[A-Z][A-Z_]{0,39}$")  # written into Cypher: only plain upper-case names

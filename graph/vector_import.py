@@ -24,11 +24,12 @@ from typing import Any
 import neo4j
 
 from engram.embedder_identity import EmbedderIdentity
+from engram.vectors_header import HEADER_KEY
 from graph.cypher import load
 from graph.params import vector_param
 from graph.reads import timed
 from graph.space_indexes import INDEX_ONLINE_TIMEOUT_S, dedicate
-from graph.vector_format import HEADER_KEY, LABELS, RELATIONSHIP, decode_properties, decode_vector
+from graph.vector_format import LABELS, RELATIONSHIP, decode_properties, decode_vector
 
 NODE_BATCH = 2_000
 RELATIONSHIP_BATCH = 10_000
@@ -54,15 +55,6 @@ class VectorImportReport:
     resumed: bool = False
     dedicated: bool = False  # the space got (and brought online) indexes of its own
     seconds: dict[str, float] = field(default_factory=dict)  # validate, nodes, relationships, indexes
-
-
-def is_vectors_file(path: Path) -> bool:
-    with path.open("r", encoding="utf-8") as handle:
-        first = handle.readline()
-    try:
-        return isinstance(row := json.loads(first), dict) and HEADER_KEY in row
-    except json.JSONDecodeError:
-        return False
 
 
 def read_header(path: Path) -> VectorHeader:

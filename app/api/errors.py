@@ -42,6 +42,12 @@ class NotFoundError(ExpectedError):
     code = "NOT_FOUND"
 
 
+class EmbedderMismatchError(ExpectedError):
+    """The space's vectors are of another embedder family than the server's (docs/embedding.md)."""
+
+    code = "EMBEDDER_MISMATCH"
+
+
 class KeyLimit(ExpectedError):
     """The space holds as many active API keys as it may."""
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import neo4j
 import redis
 
+from engram.embedder_identity import EmbedderIdentity, identity_of
 from engram.embedding import Embedder
 from engram.native_threads import limit_math_threads
 from engram.settings import EngramSettings
@@ -37,6 +38,7 @@ class ApiServices:
     keys: ApiKeyStore
     forgetter: Forgetter
     scoped: ScopedMemory
+    embedder_identity: EmbedderIdentity  # recall refuses a space whose vectors are of another family
 
     @property
     def database(self) -> str:
@@ -74,6 +76,7 @@ def create_services(settings: EngramSettings) -> ApiServices:
         keys=ApiKeyStore(driver, database),
         forgetter=Forgetter(driver, database, forgotten_text_dropper(client)),
         scoped=ScopedMemory(driver, database),
+        embedder_identity=identity_of(settings.embedding),
     )
 
 

@@ -184,12 +184,15 @@ class MemoryList(BaseModel):
 
 
 class ExportPage(BaseModel):
-    """A page of a memory as JSONL in the ingest format (`remember` it back, or `engram import` the file)."""
+    """A page of a memory as JSONL in the ingest format (`remember` it back, or `engram import` the file); with
+    vectors, a page of its vectors file (`engram import --bulk`): records and total_sources 0, nodes counted."""
 
     jsonl: str
     records: int
     total_sources: int
     next_cursor: str | None = Field(description="pass as `after` for the next page (null: the last)")
+    nodes: int | None = Field(default=None, description="with vectors: the nodes on this page")
+    total_nodes: int | None = Field(default=None, description="with vectors: the nodes of the whole memory")
 
 
 class AssociatedMemory(BaseModel):

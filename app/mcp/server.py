@@ -284,7 +284,8 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
 
     @server.tool(
         description="Export a memory (or what matches session, agent and metadata in it) as JSONL in the ingest "
-        "format, a page of sources at a time: the records `remember` takes back."
+        "format, a page of sources at a time: the records `remember` takes back. With vectors=true, a page of the "
+        "whole memory's vectors file instead (`first` nodes; `engram import --bulk` loads it with no model)."
     )
     async def export_memory(
         ctx: Context[Any, Any, Any],
@@ -292,10 +293,11 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
         session: ScopeName = None,
         agent: ScopeName = None,
         metadata: Metadata = None,
-        first: Annotated[int, Field(ge=1, le=200, description="sources on this page")] = 50,
+        first: Annotated[int, Field(ge=1, le=200, description="sources (with vectors: nodes) on this page")] = 50,
         after: Annotated[str | None, Field(description="`next_cursor` of the page before")] = None,
+        vectors: Annotated[bool, Field(description="a page of the vectors file instead (a whole memory)")] = False,
     ) -> ExportPage:
         listing = ListScope(user=user, session=session, agent=agent, metadata=metadata, first=first, after=after)
-        return await _run(clients, ctx, lambda tools: tools.export(listing))
+        return await _run(clients, ctx, lambda tools: tools.export(listing, vectors))
 
     return server

@@ -307,7 +307,19 @@ class MemoryTools:
             next_cursor=page.page_info.end_cursor if page.page_info.has_next_page else None,
         )
 
-    async def export(self, listing: ListScope) -> ExportPage:
+    async def export(self, listing: ListScope, vectors: bool = False) -> ExportPage:
+        if vectors:
+            if listing.get("agent") or listing.get("session") or listing.get("metadata"):
+                raise ToolFailure("vectors: a vectors export covers a whole memory; drop session, agent and metadata")
+            found = (
+                await self._client.export_vectors(
+                    user=listing.get("user"), first=listing.get("first"), after=listing.get("after")
+                )
+            ).export_vectors
+            return ExportPage(
+                jsonl=found.jsonl, records=0, total_sources=0, next_cursor=found.end_cursor, nodes=found.nodes,
+                total_nodes=found.total_nodes,
+            )  # fmt: skip
         page = (await self._client.export(**listing)).export
         return ExportPage(
             jsonl=page.jsonl, records=page.records, total_sources=page.total_sources, next_cursor=page.end_cursor

@@ -10,6 +10,7 @@ from typing import Annotated
 import strawberry
 from pydantic import ValidationError
 
+from app.api.embedder_guard import require_same_embedder
 from app.api.schema.nodes import Info
 from app.api.schema.outcomes import InvalidInput, OverBudget, invalid
 from app.api.schema.recall_types import RecallHit, RecallTraceStep
@@ -109,6 +110,7 @@ class AssociateQuery:
             )
         if not utterance.strip():
             return invalid(["utterance: must contain at least one non-space character"])
+        await require_same_embedder(info.context)
         try:
             request = AssociateRequest(
                 space=info.context.space,

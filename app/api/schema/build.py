@@ -26,7 +26,7 @@ from app.api.schema.mutation import MemoryMutation
 from app.api.schema.nodes import Concept, Dimension, Episode, Intent, Prescription, Proposition, Source
 from app.api.schema.query import MemoryQuery
 from app.api.schema.scalars import DateTime
-from app.api.schema.scope_types import ScopeMutation, ScopeQuery
+from app.api.schema.scope_types import ScopeMutation, ScopeQuery, VectorExportQuery
 from app.api.schema.subscription import Subscription
 from engram.settings import ApiSettings
 
@@ -46,7 +46,7 @@ class Neo4jCost(SchemaExtension):
 
 
 @strawberry.type
-class Query(MemoryQuery, AssociateQuery, MaintenanceQuery, ScopeQuery):
+class Query(MemoryQuery, AssociateQuery, MaintenanceQuery, ScopeQuery, VectorExportQuery):
     pass
 
 

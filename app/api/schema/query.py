@@ -9,6 +9,7 @@ from typing import Annotated
 import strawberry
 from pydantic import ValidationError
 
+from app.api.embedder_guard import require_same_embedder
 from app.api.errors import InvalidArgument
 from app.api.metrics import RECALL_SECONDS
 from app.api.pagination import Connection, decode_cursor, page_size
@@ -141,6 +142,7 @@ class MemoryQuery:
             return invalid([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)])
         if not query.strip():
             return invalid(["query: must contain at least one non-space character"])
+        await require_same_embedder(info.context)
         with RECALL_SECONDS.time():
             result = await asyncio.to_thread(info.context.services.recall.recall, request)
         info.context.extra_queries += int(result.trace[-1].detail.get("cypher_statements", 0)) if result.trace else 0

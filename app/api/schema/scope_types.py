@@ -22,8 +22,10 @@ from engram.ids import validate_space
 from engram.scope import ScopeFilter, memory_space
 from graph.admin import delete_space
 from graph.scoped import export_records
+from graph.vector_export import ExportRefused, VectorExporter
 
 EXPORT_MAX_SOURCES = 200  # sources per export page: a page is one JSONL string in one response
+EXPORT_MAX_NODES = 2000  # nodes per page of a vectors export (about 2.2 kB each with its vector)
 
 
 @strawberry.enum(description="The kinds of memory `memories` lists.")
@@ -207,6 +209,49 @@ class ScopeQuery:
             total_sources=page.total,
             end_cursor=encode_cursor(offset + len(page.rows) - 1) if more and page.rows else None,
         )
+
+
+@strawberry.type(description="A page of an export's vectors file (docs/embedding.md, 'Exports with vectors').")
+class VectorExportPage:
+    jsonl: str = strawberry.field(
+        description="JSONL lines: on the first page a header naming the space and its embedder, then one line per "
+        "node with its properties, vector (base64 float32) and relationships"
+    )
+    nodes: int = strawberry.field(description="nodes on this page")
+    total_nodes: int
+    end_cursor: str | None = strawberry.field(description="pass as `after` for the next page (null: the last)")
+
+
+@strawberry.type
+class VectorExportQuery:
+    @strawberry.field(
+        description="A whole memory (a space's, or a user's) with its vectors and the knowledge derived from it, page "
+        "by page: `engram import --bulk FILE --space S` loads the pages into the same memory space, empty, with no "
+        "model. Only a whole memory: agent, session and metadata filters apply to `export`, not to this."
+    )
+    async def export_vectors(
+        self,
+        info: Info,
+        user: UserArg = None,
+        first: Annotated[int, strawberry.argument(description=f"nodes per page (1-{EXPORT_MAX_NODES})")] = 1000,
+        after: str | None = None,
+    ) -> VectorExportPage:
+        space = info.context.for_user(user)
+        if not 1 <= first <= EXPORT_MAX_NODES:
+            raise InvalidArgument(f"first: between 1 and {EXPORT_MAX_NODES}, got {first}")
+        services = info.context.services
+        exporter = VectorExporter(services.driver, services.database)
+        try:
+            page = await asyncio.to_thread(exporter.page, space, services.embedder_identity, after, first)
+        except ExportRefused as exc:
+            raise InvalidArgument(str(exc)) from exc
+        except ValueError as exc:  # a cursor this export did not hand out
+            raise InvalidArgument(str(exc)) from exc
+        info.context.extra_queries += 1
+        return VectorExportPage(
+            jsonl="".join(line + "\n" for line in page.lines), nodes=page.nodes, total_nodes=page.total_nodes,
+            end_cursor=page.cursor,
+        )  # fmt: skip
 
 
 @strawberry.type(description="A space deleted with every user's memory in it.")

@@ -82,6 +82,7 @@ from .exceptions import (
     GraphQLClientInvalidResponseError,
 )
 from .export import Export, ExportExport
+from .export_vectors import ExportVectors, ExportVectorsExportVectors
 from .follow import (
     Follow,
     FollowFollowLinks,
@@ -235,6 +236,8 @@ __all__ = [
     "DimensionsDimensionsEdgesNodeDimension",
     "Export",
     "ExportExport",
+    "ExportVectors",
+    "ExportVectorsExportVectors",
     "Follow",
     "FollowFollowLinks",
     "FollowFollowLinksLinks",

@@ -13,6 +13,7 @@ from .delete_space import DeleteSpace
 from .dimensions import Dimensions
 from .enums import ApiKeyRole, LinkType, MemoryKind, MemoryType
 from .export import Export
+from .export_vectors import ExportVectors
 from .follow import Follow
 from .forget import Forget
 from .ingest import Ingest
@@ -436,6 +437,30 @@ class EngramClient(BaseClient):
         )
         data = self.get_data(response)
         return Export.model_validate(data)
+
+    def export_vectors(
+        self,
+        user: Union[Optional[str], UnsetType] = UNSET,
+        first: Union[Optional[int], UnsetType] = UNSET,
+        after: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> ExportVectors:
+        query = gql("""
+            query ExportVectors($user: String, $first: Int = 1000, $after: String) {
+              exportVectors(user: $user, first: $first, after: $after) {
+                jsonl
+                nodes
+                totalNodes
+                endCursor
+              }
+            }
+            """)
+        variables: dict[str, object] = {"user": user, "first": first, "after": after}
+        response = self.execute(
+            query=query, operation_name="ExportVectors", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return ExportVectors.model_validate(data)
 
     def follow(
         self,
