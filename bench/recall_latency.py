@@ -8,6 +8,9 @@ Needs the stack running (`make up`). Writes bench/results/<name>.json and <name>
 recall_latency: a run over other sizes can be kept apart from the committed one).
 
     ~/.cache/engram/venv/bin/python -m bench.recall_latency --sizes 10000 100000 [--reuse]
+
+`--mode fresh` and `--mode restart` measure recall on LongMemEval spaces ingested a moment ago and right after a
+restart, against settled spaces and a warm engine in the same run (bench/recall_first.py).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 from tqdm import tqdm
 
+from bench import recall_first
 from bench.common import RESULTS_DIR, git_commit, write_result
 from bench.index_settle import Settling, wait_for_online_indexes, wait_until_settled
 from bench.server_memory import server_memory
@@ -119,6 +123,12 @@ def _result_name(name: str) -> str:
 
 
 def main() -> None:
+    modes = argparse.ArgumentParser(add_help=False)
+    modes.add_argument("--mode", choices=("synthetic", "fresh", "restart"), default="synthetic")
+    chosen, rest = modes.parse_known_args()
+    if chosen.mode != "synthetic":
+        recall_first.main(rest, chosen.mode)
+        return
     parser = argparse.ArgumentParser(description="recall latency on synthetic graphs")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument(

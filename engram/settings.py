@@ -225,6 +225,10 @@ class ApiSettings(BaseSettings):
     # process answers from a thread; while it loads the embedding model on a busy machine that thread can wait many
     # seconds for the GIL, and uvicorn's default (5 s) killed processes mid-start again and again.
     process_healthcheck_timeout_s: int = Field(default=60, ge=1)
+    # Recall's statements are planned by Neo4j before /readyz says ready (graph/recall/warm.py), and again this often:
+    # a plan Neo4j dropped when the data's statistics moved (after ingestion) is made again here, not in a recall.
+    # 0: warmed once at start only.
+    warm_interval_s: float = Field(default=600.0, ge=0)
 
 
 class KeySettings(BaseSettings):

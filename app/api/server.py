@@ -1,5 +1,5 @@
 """The FastAPI application: GraphQL at /graphql (HTTP and graphql-transport-ws), MCP at /mcp, /healthz (live),
-/readyz (Neo4j, Redis and the model answer), /metrics, limits, auth."""
+/readyz (Neo4j, Redis and the model answer, recall is warm), /metrics, limits, auth."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ from app.api.schema.build import build_schema
 from app.api.security import Gate, LimiterUnavailable, RateLimited, client_address, presented_key
 from app.api.services import ApiServices, close_services, create_services
 from app.api.sockets import EngramGraphQLRouter, SocketContext, SocketPolicy
+from app.api.warming import RecallWarmer
 from app.mcp.transports import mount_mcp
 from engram.logs import uvicorn_log_config
 from engram.runtime import settle_heap
@@ -65,8 +66,12 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
         app.state.stack = StackCollector(app.state.services.redis, app.state.services.jobs)
         app.state.socket_policy = SocketPolicy(api, app.state.services.redis)
         settle_heap()  # the model is loaded: full collections stop walking it
+        # Recall's statements planned and its connections opened before /readyz says ready (app/api/warming.py).
+        app.state.warmer = RecallWarmer(app.state.services.recall, api.warm_interval_s)
+        app.state.warmer.start()
         async with mcp_server.session_manager.run():
             yield
+        await asyncio.to_thread(app.state.warmer.stop)
         if owned:
             close_services(app.state.services)
 
@@ -119,8 +124,9 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
 
     @app.get("/readyz")
     async def readyz(request: Request) -> JSONResponse:
-        """Readiness: Neo4j and Redis answer this process, and its embedding model is loaded. 503 names what is not."""
-        checks = await asyncio.to_thread(readiness, request.app.state.services)
+        """Readiness: Neo4j and Redis answer this process, its embedding model is loaded and recall is warm (its
+        statements planned). 503 names what is not."""
+        checks = await asyncio.to_thread(readiness, request.app.state.services, request.app.state.warmer)
         ready = all(check == "ok" for check in checks.values())
         return JSONResponse({"status": "ready" if ready else "not ready", "checks": checks}, 200 if ready else 503)
 
@@ -139,8 +145,8 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
     return app
 
 
-def readiness(services: ApiServices) -> dict[str, str]:
-    """Each dependency of a request: "ok", or why not (one short line)."""
+def readiness(services: ApiServices, warmer: RecallWarmer | None = None) -> dict[str, str]:
+    """Each dependency of a request: "ok", or why not (one short line); with a `warmer`, whether recall is warm."""
     checks: dict[str, str] = {}
     try:
         services.driver.execute_query("RETURN 1", database_=services.settings.neo4j.database)
@@ -157,6 +163,8 @@ def readiness(services: ApiServices) -> dict[str, str]:
         checks["model"] = "ok"
     except Exception as exc:
         checks["model"] = f"{type(exc).__name__}: {exc}"[:200]
+    if warmer is not None:
+        checks["warm"] = warmer.status()
     return checks
 
 

@@ -9,6 +9,7 @@ through a `Searcher` (graph/recall/searcher.py: Neo4j, or in memory for unit tes
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 import neo4j
@@ -40,6 +41,7 @@ from graph.recall.steps.seed import Seed
 from graph.recall.steps.temporal_order import LatestVersionFirst, NewerRestatementsFirst
 from graph.recall.steps.when import When
 from graph.recall.threads import RecallThreads
+from graph.recall.warm import WarmReport, warm_recall
 
 PipelineStep = Step[Any] | Together
 
@@ -102,6 +104,14 @@ class RecallEngine:
         self._pipeline = tuple(pipeline)
         self._threads = RecallThreads()
 
+    def warm(self) -> WarmReport:
+        """Embeds a query, then has Neo4j plan every statement recall sends and opens the connections its searches
+        use (graph/recall/warm.py): what the first recalls after a start would otherwise wait for."""
+        vector = [float(x) for x in self._tools.embed(["what did we talk about last week?"])[0]]
+        if not isinstance(self._searchers, Neo4jSearchers):
+            return WarmReport(calls=0, seconds=0.0)  # memory of its own: nothing to plan
+        return warm_recall(self._searchers.at, vector, self._threads.searches)
+
     def close(self) -> None:
         """Stops the engine's threads (after the recalls in flight)."""
         self._threads.close()
@@ -148,18 +158,24 @@ class Neo4jSearchers:
         self._sizes = SpaceSizes(config.search.space_sizes_ttl_s)
 
     def __call__(self, request: RecallRequest) -> GraphSearcher:
+        return self.at(request.space, request.as_of, None, request.scope.properties())
+
+    def at(
+        self, space: str, as_of: datetime | None, sizes: SpaceSizes | None, scope: dict[str, Any] | None = None
+    ) -> GraphSearcher:
+        """A searcher of `space` at `as_of`; `sizes`: its label counts (None: those counted in the last TTL)."""
         config = self._config
         return GraphSearcher(
             self._driver,
             self._database,
-            request.space,
-            request.as_of,
-            self._sizes,
+            space,
+            as_of,
+            sizes or self._sizes,
             own_indexes=config.own_indexes,
             space_statistics=config.space_statistics,
             # No distinctive words where they would not change a vote (and the trace would name them for nothing).
             distinctive_share=config.distinctive_share if config.distinctive_exponent else 0.0,
             timeout_s=self._timeout_s,
             limits=config.search,
-            scope=request.scope.properties(),
+            scope=scope,
         )

@@ -1,0 +1,233 @@
+"""Recall from the first query: on a space ingested a moment ago, and right after a restart (issue 48).
+
+`python -m bench.recall_latency --mode fresh` ingests LongMemEval haystacks through the worker into spaces of
+their own (`bench-fresh-lme-*`, deleted first) and, as soon as each job reports done, recalls from it: the haystack's
+question and the other chosen questions (every one a real question put to a ~490-turn conversation), each
+followed at once by the same request to the settled copy of that haystack (`bench-lme-*`, ingested earlier by
+bench.longmemeval): the same data, so the ratio is what freshness costs.
+
+`--mode restart` measures what a restart costs recall: the first recalls of a new engine (its own driver,
+connections and threads) after Neo4j's plan cache was emptied (`db.clearQueryCaches()`: what a Neo4j restart
+empties; its page cache and JIT are not emulated), with and without the warm-up the API runs before it says ready
+(graph/recall/warm.py), against the same recalls on a warm engine before and after.
+
+Both include embedding the question. Needs the stack running and the settled spaces (`python -m bench.longmemeval
+--per-type 4`). Writes bench/results/recall_latency_fresh.json / recall_latency_restart.json.
+
+    ~/.cache/engram/venv/bin/python -m bench.recall_latency --mode fresh --spaces 4 --queries 8
+    ~/.cache/engram/venv/bin/python -m bench.recall_latency --mode restart --queries 16
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import neo4j
+import numpy as np
+
+from bench.common import git_commit, machine, write_result
+from bench.longmemeval import ADDRESSEE, ASKER, DATA, select, space_of
+from bench.longmemeval_data import LmeQuestion, load
+from engram.embedding import Embedder, get_embedder
+from engram.formats.loading import validate_records
+from engram.runtime import settle_heap
+from engram.settings import get_settings
+from graph.admin import delete_space
+from graph.driver import create_driver, get_driver
+from graph.recall.engine import RecallEngine
+from graph.recall.models import RecallRequest
+from workers.jobs import wait_for_job
+from workers.resources import get_job_store
+from workers.tasks.ingest import submit_ingest
+
+
+def fresh_space(question: LmeQuestion) -> str:
+    return space_of(question).replace("bench-lme-", "bench-fresh-lme-", 1)
+
+
+def request(space: str, question: LmeQuestion) -> RecallRequest:
+    """As bench.longmemeval asks it."""
+    return RecallRequest(
+        space=space, query=question.text, token_budget=32_768, hop_limit=2, limit=200, asker=ASKER,
+        addressee=ADDRESSEE, now=question.asked_at,
+    )  # fmt: skip
+
+
+def summary(latencies: Sequence[float]) -> dict[str, float]:
+    values = np.asarray(latencies)
+    return {
+        "p50_ms": round(float(np.percentile(values, 50)), 1),
+        "p95_ms": round(float(np.percentile(values, 95)), 1),
+        "max_ms": round(float(values.max()), 1),
+        "n": len(latencies),
+    }
+
+
+def ratio(over: dict[str, float], under: dict[str, float]) -> dict[str, float]:
+    return {q: round(over[f"{q}_ms"] / under[f"{q}_ms"], 2) for q in ("p50", "p95")}
+
+
+class Timed:
+    """Recalls timed end to end (embedding included) with the mean time of each step."""
+
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.steps: dict[str, list[float]] = defaultdict(list)
+
+    def recall(self, engine: RecallEngine, req: RecallRequest) -> None:
+        started = time.perf_counter()
+        result = engine.recall(req)
+        self.latencies.append(1000 * (time.perf_counter() - started))
+        per_step: dict[str, float] = defaultdict(float)
+        for step in result.trace:
+            per_step[step.step.split(" after")[0].split(" ")[0]] += step.ms
+        for name, ms in per_step.items():
+            self.steps[name].append(ms)
+
+    def result(self) -> dict[str, Any]:
+        count = len(self.latencies)
+        means = {name: round(sum(ms) / count, 1) for name, ms in sorted(self.steps.items())}
+        return summary(self.latencies) | {"mean_ms_per_step": means}
+
+
+def settled_questions(driver: neo4j.Driver, per_type: int) -> list[LmeQuestion]:
+    """The development questions whose settled space holds every turn of the haystack."""
+    found = []
+    for question in select(load(DATA), [], per_type):
+        records, _, _ = driver.execute_query("MATCH (e:Episode {space: $s}) RETURN count(e) AS n", s=space_of(question))
+        if records[0]["n"] == len(question.turns):
+            found.append(question)
+    return found
+
+
+def new_engine(embedder: Embedder) -> tuple[neo4j.Driver, RecallEngine]:
+    """What a restarted API process holds: its own driver (no connection open yet) and engine (no thread started)."""
+    settings = get_settings()
+    driver = create_driver(settings.neo4j)
+    engine = RecallEngine(
+        driver, settings.neo4j.database, embedder.encode, embedder.count_tokens, config=settings.recall,
+        read_timeout_s=settings.neo4j.read_timeout_s,
+    )  # fmt: skip
+    return driver, engine
+
+
+def run_fresh(spaces: int, queries: int, per_type: int) -> dict[str, Any]:
+    driver, database, embedder = get_driver(), get_settings().neo4j.database, get_embedder()
+    questions = settled_questions(driver, per_type)
+    if len(questions) < max(spaces, queries):
+        raise SystemExit(f"{len(questions)} settled LongMemEval spaces; run bench.longmemeval --per-type 4 first")
+    # Spread over the question types (select() orders them by type).
+    step = len(questions) / spaces
+    haystacks = [questions[int(i * step)] for i in range(spaces)]
+    engine = RecallEngine(driver, database, embedder.encode, embedder.count_tokens, config=get_settings().recall)
+    warm = engine.warm()  # as the API does before it says ready
+    settle_heap()
+    fresh, settled = Timed(), Timed()
+    first_fresh: list[float] = []
+    ingests: list[float] = []
+    for haystack in haystacks:
+        space = fresh_space(haystack)
+        delete_space(driver, database, space)
+        started = time.perf_counter()
+        status = wait_for_job(get_job_store(), submit_ingest(space, validate_records([haystack.record()])), 3600)
+        if status.error:
+            raise RuntimeError(f"{haystack.id}: {status.error}")
+        ingests.append(time.perf_counter() - started)
+        # Its own question first, then the others: each on the fresh space, then at once on its settled copy.
+        asked = [haystack, *[q for q in questions if q is not haystack][: queries - 1]]
+        for number, question in enumerate(asked):
+            fresh.recall(engine, request(space, question))
+            if number == 0:
+                first_fresh.append(fresh.latencies[-1])
+            settled.recall(engine, request(space_of(haystack), question))
+        print(f"{space}: ingested in {ingests[-1]:.0f} s; fresh {summary(fresh.latencies[-len(asked) :])}")
+    engine.close()
+    for haystack in haystacks:
+        delete_space(driver, database, fresh_space(haystack))
+    result = {
+        "fresh": fresh.result(),
+        "settled": settled.result(),
+        "first_recall_on_fresh_space": summary(first_fresh),
+        "ratio_fresh_to_settled": ratio(fresh.result(), settled.result()),
+        "haystacks": [q.id for q in haystacks],
+        "queries_per_space": queries,
+        "ingest_s": [round(s, 1) for s in ingests],
+        "warm_up": vars(warm),
+    }
+    return result
+
+
+def run_restart(queries: int, per_type: int) -> dict[str, Any]:
+    driver, embedder = get_driver(), get_embedder()
+    questions = settled_questions(driver, per_type)[:queries]
+    asked = [request(space_of(q), q) for q in questions]
+    _, warm_engine = new_engine(embedder)
+    warm_engine.warm()
+    for req in asked:  # the warm engine has seen these recalls: plans, connections, pages
+        warm_engine.recall(req)
+    settle_heap()
+    results: dict[str, Any] = {}
+
+    def timed(name: str, engine: RecallEngine) -> None:
+        timing = Timed()
+        for req in asked:
+            timing.recall(engine, req)
+        results[name] = timing.result()
+        print(name, summary(timing.latencies))
+
+    timed("warm_before", warm_engine)
+    for name, warm in (("restart_cold", False), ("restart_warmed", True)):
+        cleared = driver.execute_query("CALL db.clearQueryCaches()")[0][0][0]
+        print(cleared)
+        restarted_driver, engine = new_engine(embedder)
+        started = time.perf_counter()
+        report = engine.warm() if warm else None
+        results[f"{name}_warm_up_s"] = round(time.perf_counter() - started, 1) if warm else 0.0
+        if report is not None:
+            results[f"{name}_warm_up"] = vars(report)
+        timed(name, engine)
+        engine.close()
+        restarted_driver.close()
+    timed("warm_after", warm_engine)
+    warm_engine.close()
+    baseline = _merged(results["warm_before"], results["warm_after"])
+    results["warm"] = baseline
+    results["ratio_restart_cold_to_warm"] = ratio(results["restart_cold"], baseline)
+    results["ratio_restart_warmed_to_warm"] = ratio(results["restart_warmed"], baseline)
+    results["spaces"] = [space_of(q) for q in questions]
+    return results
+
+
+def _merged(before: dict[str, Any], after: dict[str, Any]) -> dict[str, float]:
+    """The warm baseline: the worse of the runs before and after (the load on a shared machine drifts)."""
+    return {q: max(before[q], after[q]) for q in ("p50_ms", "p95_ms")}
+
+
+def main(argv: Sequence[str], mode: str) -> None:
+    parser = argparse.ArgumentParser(prog=f"bench.recall_latency --mode {mode}")
+    parser.add_argument("--per-type", type=int, default=4, help="the LongMemEval selection (bench.longmemeval's)")
+    parser.add_argument("--queries", type=int, default=8 if mode == "fresh" else 16, help="recalls per space / run")
+    parser.add_argument("--spaces", type=int, default=4, help="fresh mode: haystacks ingested fresh")
+    args = parser.parse_args(argv)
+    runs: dict[str, Callable[[], dict[str, Any]]] = {
+        "fresh": lambda: run_fresh(args.spaces, args.queries, args.per_type),
+        "restart": lambda: run_restart(args.queries, args.per_type),
+    }
+    started, load_before = time.perf_counter(), os.getloadavg()
+    result = runs[mode]()
+    result |= {
+        "seconds": round(time.perf_counter() - started),
+        "load_average_before": [round(x, 1) for x in load_before],
+        "load_average_after": [round(x, 1) for x in os.getloadavg()],
+        "machine": machine(),
+        "commit": git_commit(),
+    }
+    result["command"] = f"python -m bench.recall_latency --mode {mode} " + " ".join(argv)
+    result["note"] = "question embedding included; shared 2-core machine: noisy, compare within the run"
+    print(write_result(f"recall_latency_{mode}", result))
+    print({k: v for k, v in result.items() if k.startswith("ratio")})

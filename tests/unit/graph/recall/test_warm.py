@@ -1,0 +1,112 @@
+"""The recall warm-up (graph/recall/warm.py) sends every statement the Neo4j searcher can send, in every list-size
+decade Neo4j plans apart, for a null and a set `as_of`, and never about a space a tenant could own.
+
+The searcher's reads run through an in-memory `read` (our own function, graph/reads.py) that records what would be
+sent and answers with empty rows."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import graph.aggregate.store
+import graph.recall.search
+from engram.scope import validate_memory_space
+from engram.settings import PROJECT_ROOT
+from graph.recall.search import GraphSearcher, SpaceSizes
+from graph.recall.warm import WARM_SPACE, warm_recall
+
+EMPTY = {"rows": [], "fetched": 0, "hits": [], "floor": None, "holding": [], "vectors": [], "concepts": [],
+         "count": 0, "unquantified": 0, "units": [], "periods": []}  # fmt: skip
+SIZE_COUNTS = {"propositions": 0, "episodes": 0, "prescriptions": 0, "intents": 0, "concepts": 0, "pages": 0,
+               "own_indexes": 0, "proposition_chars": 0, "episode_chars": 0}  # fmt: skip
+
+
+def _decade(n: int) -> int:
+    """Neo4j's plan cache keys a list parameter by the decade of its length (1, 2-10, 11-100, 101-1000)."""
+    return 0 if n == 0 else len(str(n - 1)) if n > 1 else 0
+
+
+class Sent:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    def read(self, driver: object, database: str, statement: str, query: object, **params: Any) -> list[Any]:
+        with self.lock:
+            self.calls.append((statement, params))
+        return [SIZE_COUNTS if statement == "recall/space_size" else EMPTY]
+
+
+@pytest.fixture()
+def sent(monkeypatch: pytest.MonkeyPatch) -> Sent:
+    recorder = Sent()
+    monkeypatch.setattr(graph.recall.search, "read", recorder.read)
+    monkeypatch.setattr(graph.aggregate.store, "read", recorder.read)
+    with ThreadPoolExecutor(4) as threads:
+
+        def searcher_of(space: str, as_of: datetime | None, sizes: SpaceSizes | None) -> GraphSearcher:
+            return GraphSearcher(object(), "neo4j", space, as_of, sizes)  # type: ignore[arg-type]
+
+        report = warm_recall(searcher_of, [0.1] * 384, threads)
+    assert report.calls > 0 and len(recorder.calls) >= report.calls
+    return recorder
+
+
+def test_every_statement_the_searcher_can_send_is_warmed(sent: Sent) -> None:
+    source = Path(PROJECT_ROOT, "graph/recall/search.py").read_text()
+    named = {f"recall/{p.stem}" for p in Path(PROJECT_ROOT, "cypher/recall").glob("*.cypher")
+             if re.search(rf'"{p.stem}"', source)}  # fmt: skip
+    assert len(named) >= 25  # the search statements, the hydrations, the windows, the pages...
+    warmed = {statement for statement, _ in sent.calls}
+    assert named | {"aggregate/matching", "aggregate/tally"} <= warmed
+
+
+def test_each_statement_is_warmed_with_a_null_and_a_set_as_of(sent: Sent) -> None:
+    as_of: dict[str, set[bool]] = defaultdict(set)
+    for statement, params in sent.calls:
+        as_of[statement].add(params["as_of"] is None)
+    assert all(kinds == {True, False} for kinds in as_of.values()), as_of
+
+
+def test_the_lists_recall_sends_are_warmed_in_each_decade_it_sends(sent: Sent) -> None:
+    decades: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for statement, params in sent.calls:
+        for name, value in params.items():
+            if isinstance(value, list) and name != "vector":
+                decades[(statement, name)].add(_decade(len(value)))
+    # Hundreds of candidates are hydrated and looked up; the query's concepts and seeds go to 100.
+    assert decades[("recall/hydrate_propositions", "items")] >= {0, 1, 2, 3}
+    assert decades[("recall/earlier_versions", "ids")] >= {0, 1, 2, 3}
+    assert decades[("recall/top_items", "propositions")] >= {0, 1, 2, 3}
+    for key in (
+        ("recall/concepts_by_key", "keys"),
+        ("recall/propagate", "seeds"),
+        ("recall/expand_concepts", "concepts"),
+    ):
+        assert decades[key] >= {0, 1, 2}, key
+    # A small space's full-text rescoring sends a list item per query term (up to 32 terms).
+    assert decades[("recall/fulltext_propositions", "queries")] >= {0, 1, 2}
+
+
+def test_the_vector_is_the_embedding_size_and_no_tenant_space_is_read(sent: Sent) -> None:
+    with pytest.raises(ValueError):
+        validate_memory_space(WARM_SPACE)  # no tenant can own it, no write can create it
+    assert {params["space"] for _, params in sent.calls} == {WARM_SPACE}
+    assert {len(params["vector"]) for _, params in sent.calls if "vector" in params} == {384}
+
+
+def test_both_the_exact_and_the_index_paths_are_warmed(sent: Sent) -> None:
+    warmed = {statement for statement, _ in sent.calls}
+    for label in ("propositions", "episodes", "prescriptions", "intents"):
+        assert {f"recall/exact_{label}", f"recall/dense_{label}"} <= warmed
+    assert {"recall/exact_concepts", "recall/dense_concepts", "recall/window_told_episodes"} <= warmed
+    scoped = [p["lucene"] for s, p in sent.calls if s == "recall/fulltext_episodes"]
+    assert any(q.startswith("space:") for q in scoped) and any(not q.startswith("space:") for q in scoped)
