@@ -175,17 +175,15 @@ def check_embedding(settings: EngramSettings) -> CheckResult:
     return CheckResult(name, True, f"all-MiniLM-L6-v2 loaded ({shown}), {vector.shape[0]} dimensions")
 
 
-def check_language_model(settings: EngramSettings, spec: str) -> CheckResult:
-    """A configured local model loads (assembled and converted on its first use: minutes, then seconds)."""
-    from engram.local_model import LocalModelError, load
+def check_language_model(name: str, load: Callable[[], str], fix: str) -> CheckResult:
+    """A configured local model loads (assembled, and converted for transformers, on its first use: minutes, then
+    seconds); `load` gives what it is (backend, file, load time)."""
+    from engram.local_model import LocalModelError
 
-    name = f"Language model {spec}"
     try:
-        loaded = load(spec, settings.state_dir)
+        return CheckResult(name, True, load())
     except LocalModelError as exc:
-        fix = "ENGRAM_EXTRAS=local-model make install (pip install 'engram[local-model]'), or correct the setting"
         return CheckResult(name, False, str(exc), fix)
-    return CheckResult(name, True, loaded.description)
 
 
 def check_extraction_server(base_url: str) -> CheckResult:
@@ -211,9 +209,22 @@ def model_checks(settings: EngramSettings) -> list[Callable[[], CheckResult]]:
     except ValidationError as exc:
         message = "; ".join(e["msg"] for e in exc.errors())
         return [lambda: CheckResult("Extractor settings", False, message, "set the model (docs/local-model.md)")]
-    checks: list[Callable[[], CheckResult]] = []
-    specs = {settings.keys.model} | ({extraction.model} if extraction.kind is ExtractorKind.TRANSFORMERS else set())
-    checks += [functools.partial(check_language_model, settings, spec) for spec in sorted(specs - {""})]
+    from engram.keys.runtime import load_key_model
+    from engram.local_model import load
+
+    fix = "ENGRAM_EXTRAS=local-model make install (pip install 'engram[local-model]'), or correct the setting"
+    loads: dict[str, tuple[Callable[[], str], str]] = {}
+    if extraction.kind is ExtractorKind.TRANSFORMERS and extraction.model:
+        spec = extraction.model
+        loads[f"Language model {spec}"] = (lambda: load(spec, settings.state_dir).description, fix)
+    if settings.keys.model:
+        llamacpp = settings.keys.backend == "llamacpp"
+        name = f"Language model {settings.keys.model}" + (" (llama.cpp)" if llamacpp else "")
+        key_fix = f"{fix}; and pip install llama-cpp-python (docs/local-model.md)" if llamacpp else fix
+        loads[name] = (lambda: load_key_model(settings.keys, settings.state_dir)[1], key_fix)
+    checks: list[Callable[[], CheckResult]] = [
+        functools.partial(check_language_model, name, run, how) for name, (run, how) in sorted(loads.items())
+    ]
     if extraction.kind is ExtractorKind.OPENAI:
         checks.append(lambda: check_extraction_server(extraction.base_url))
     return checks

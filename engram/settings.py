@@ -20,6 +20,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 EmbeddingBackend = Literal["onnx", "torch"]
 OnnxVariant = Literal["fp32", "int8"]
+KeysBackend = Literal["transformers", "llamacpp"]
 
 
 class Neo4jSettings(BaseSettings):
@@ -237,6 +238,9 @@ class KeySettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ENGRAM_KEYS_", env_file=".env", extra="ignore")
 
     model: str = ""  # a local transformers model directory; empty = no language model names keys
+    # The runtime that runs it: transformers (a converted fp32 copy) or llamacpp (the GGUF file as it is; needs
+    # llama-cpp-python, compiled at install: docs/local-model.md); then `model` is a known name or a .gguf file.
+    backend: KeysBackend = "transformers"
     beams: int = 4  # keys named per query (constrained beam search)
     max_new_key_tokens: int = 16  # budget for a key written after the new-key escape
     reconcile_s: float = 300.0  # how often a process diffs its tries against the graph (writers that don't publish)

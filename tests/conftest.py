@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import neo4j
@@ -43,3 +44,20 @@ def local_model(settings: EngramSettings) -> Any:
             module, reason=f"the local-model extra is not installed ({module}): ENGRAM_EXTRAS=local-model"
         )
     return load("gemma3-270m", settings.state_dir)
+
+
+@pytest.fixture(scope="session")
+def local_gguf(settings: EngramSettings) -> Path:
+    """The local-model extra's GGUF file for llama.cpp (assembled into the test state folder); tests using it are
+    skipped, saying why, without the extra or without llama-cpp-python (compiled at install: docs/local-model.md)."""
+    from engram.llamacpp_model import gguf_file
+    from engram.local_model import KNOWN_MODELS
+
+    for module in (KNOWN_MODELS["gemma3-270m"].module, "gguf"):
+        pytest.importorskip(
+            module, reason=f"the local-model extra is not installed ({module}): ENGRAM_EXTRAS=local-model"
+        )
+    pytest.importorskip(
+        "llama_cpp", reason="llama-cpp-python is not installed (pip install llama-cpp-python compiles llama.cpp)"
+    )
+    return gguf_file("gemma3-270m", settings.state_dir)

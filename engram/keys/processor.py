@@ -7,7 +7,9 @@ may not start blank or with EOS, never holds the marker's first character, and e
 `max_new_key_tokens` (only EOS is open then): a real base model otherwise answered `+new:\n+new:\n+new:` until its
 budget ran out, or copied the prompt's "write +new: followed by a short new key".
 Create one processor per request (Outlines' `Generator` resets it before each call, but it is not shared
-safely between threads).
+safely between threads). `excluded` keys may not end there (their EOS is closed): how a backend without beam search
+(llama.cpp) names k distinct keys, one decode after another. `NumpyTrieProcessor` serves the same rules to a backend
+that hands numpy arrays (llama.cpp: one row, the whole sequence so far).
 """
 
 from __future__ import annotations
@@ -40,10 +42,12 @@ class TrieLogitsProcessor(OutlinesLogitsProcessor):
         start: TrieState | None = None,
         escape_tokens: list[int] | None = None,
         max_new_key_tokens: int = 16,
+        excluded: list[list[int]] | None = None,
     ) -> None:
         super().__init__("torch")
         self.trie = trie
         self._start = start
+        self._excluded = {tuple(tokens) for tokens in excluded or []}
         self._escape = escape_tokens or []
         self._max_free = max_new_key_tokens
         if self._escape:
@@ -95,18 +99,25 @@ class TrieLogitsProcessor(OutlinesLogitsProcessor):
         # A dead row (it finished, or a concurrent removal emptied its subtree) may only end.
         return tokens if len(tokens) else np.array([self.trie.eos_token_id], np.int64)
 
+    def rules(self, generated: tuple[int, ...]) -> tuple[Allowed | None, Allowed | None]:
+        """(allowed, banned) for a row that generated `generated`; an excluded key may go on, not end."""
+        state = self.state(generated)
+        tokens, banned = self.allowed(state), self.banned(state)
+        if tokens is not None and generated in self._excluded:
+            going_on = tokens[tokens != self.trie.eos_token_id]
+            tokens = going_on if len(going_on) else tokens  # nothing else left: it ends, and is dropped as named
+        return tokens, banned
+
     def process_logits(self, input_ids: torch.Tensor, logits: torch.Tensor) -> torch.Tensor:  # type: ignore[override]
         if self._prompt_length is None:
             self._prompt_length = int(input_ids.shape[1])
         if logits.device.type == "cpu" and logits.dtype == torch.float32 and input_ids.device.type == "cpu":
             # Sliced in numpy: a torch slice costs ~20 us per step, more than the vocabulary-wide fill.
             generated = input_ids.detach().numpy()[:, self._prompt_length :].tolist()
-            states = [self.state(tuple(tokens)) for tokens in generated]
-            return self._mask_in_place(logits, [(self.allowed(s), self.banned(s)) for s in states])
-        states = [self.state(tuple(tokens)) for tokens in input_ids[:, self._prompt_length :].tolist()]
+            return self._mask_in_place(logits, [self.rules(tuple(tokens)) for tokens in generated])
+        rows = [self.rules(tuple(tokens)) for tokens in input_ids[:, self._prompt_length :].tolist()]
         mask = torch.zeros(logits.shape, dtype=torch.bool, device=logits.device)
-        for row, state in enumerate(states):
-            tokens, banned = self.allowed(state), self.banned(state)
+        for row, (tokens, banned) in enumerate(rows):
             if tokens is None:
                 mask[row] = True
                 if banned is not None and len(banned):
@@ -128,6 +139,22 @@ class TrieLogitsProcessor(OutlinesLogitsProcessor):
             scores[row].fill(-np.inf)
             scores[row, tokens] = kept
         return logits
+
+
+class NumpyTrieProcessor(OutlinesLogitsProcessor):
+    """A `TrieLogitsProcessor` for a backend that passes numpy arrays (Outlines' llama.cpp model): the same rules,
+    the arrays seen as tensors without a copy (the scores are masked in place)."""
+
+    def __init__(self, inner: TrieLogitsProcessor) -> None:
+        super().__init__("numpy")
+        self.inner = inner
+
+    def reset(self) -> None:
+        self.inner.reset()
+
+    def process_logits(self, input_ids: Any, logits: Any) -> Any:
+        scores = torch.from_numpy(np.ascontiguousarray(logits, dtype=np.float32))
+        return self.inner.process_logits(torch.from_numpy(np.asarray(input_ids, np.int64)), scores).numpy()
 
 
 _EMPTY: Allowed = np.zeros(0, np.int64)

@@ -7,6 +7,7 @@ both sit behind `Abstractor`.
 
 from __future__ import annotations
 
+import logging
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Protocol
 
@@ -24,6 +25,8 @@ from graph.recall.searcher import Searcher
 
 if TYPE_CHECKING:
     from engram.keys.decoder import KeyDecoder
+
+log = logging.getLogger(__name__)
 
 
 class Abstractor(Protocol):
@@ -81,9 +84,12 @@ def create_abstractor(
     offline = OfflineAbstractor(config)
     if not settings.model:
         return offline
-    from engram.extraction.llm import load_transformers_model
     from engram.keys.decoder import KeyDecoder
+    from engram.keys.runtime import load_key_model
+    from engram.settings import get_settings
 
-    decoder = KeyDecoder(load_transformers_model(settings.model), settings.max_new_key_tokens)
+    model, description = load_key_model(settings, get_settings().state_dir)
+    log.info("recall's keys named by %s: %s", settings.model, description)
+    decoder = KeyDecoder(model, settings.max_new_key_tokens)
     schemas = KeySchemas(driver, database, client, settings.reconcile_s)
     return ConstrainedAbstractor(decoder, schemas, settings.beams, offline)

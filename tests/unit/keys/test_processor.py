@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 
-from engram.keys.processor import TrieLogitsProcessor
+from engram.keys.processor import NumpyTrieProcessor, TrieLogitsProcessor
 from engram.keys.tokenization import KeyTokenizer
 from engram.keys.trie import KeyTrie
 
@@ -59,3 +60,37 @@ def test_the_escape_opens_one_line_of_free_text_for_a_bounded_number_of_tokens(k
     # as the budget does.
     spent = processor(torch.tensor([[5, *marker, word, word, word]]), torch.zeros(1, vocab))
     assert allowed_ids(spent) == [{trie.eos_token_id}]
+
+
+def test_an_excluded_key_may_not_end_but_a_longer_key_through_it_may(key_tokenizer: KeyTokenizer) -> None:
+    trie = KeyTrie(key_tokenizer, ["alice", "alice smith", "paris"])
+    alice = key_tokenizer.encode_key("alice")
+    longer = key_tokenizer.encode_key("alice smith")
+    assert longer[: len(alice)] == alice
+    processor = TrieLogitsProcessor(trie, excluded=[alice])
+    vocab = key_tokenizer.vocab_size
+    processor(torch.tensor([[5]]), torch.zeros(1, vocab))
+    at_alice = processor(torch.tensor([[5, *alice]]), torch.zeros(1, vocab))
+    assert allowed_ids(at_alice) == [{longer[len(alice)]}]  # on towards "alice smith", not the end of "alice"
+    free = TrieLogitsProcessor(trie)
+    free(torch.tensor([[5]]), torch.zeros(1, vocab))
+    assert trie.eos_token_id in allowed_ids(free(torch.tensor([[5, *alice]]), torch.zeros(1, vocab)))[0]
+
+
+def test_the_numpy_processor_masks_as_the_torch_one_in_place(key_tokenizer: KeyTokenizer) -> None:
+    """What llama.cpp hands over: one row's whole sequence so far (1-D ids) and its scores (1-D float32)."""
+    trie = KeyTrie(key_tokenizer, ["alice", "paris"])
+    alice = key_tokenizer.encode_key("alice")
+    processor = NumpyTrieProcessor(TrieLogitsProcessor(trie))
+    vocab = key_tokenizer.vocab_size
+    prompt = np.array([5, 6], np.intc)
+    scores = np.zeros(vocab, np.float32)
+    first = processor(prompt, scores)
+    assert first.shape == (vocab,) and np.isfinite(first).sum() == 2
+    assert set(np.flatnonzero(np.isfinite(first))) == {alice[0], key_tokenizer.encode_key("paris")[0]}
+    assert np.isfinite(scores).sum() == 2  # masked in place: no vocabulary-sized copy per token
+    then = processor(np.array([5, 6, *alice], np.intc), np.zeros(vocab, np.float32))
+    assert set(np.flatnonzero(np.isfinite(then))) == {trie.eos_token_id}
+    processor.reset()  # a new prompt: the prompt length is taken again
+    again = processor(np.array([7], np.intc), np.zeros(vocab, np.float32))
+    assert np.isfinite(again).sum() == 2
