@@ -130,9 +130,17 @@ def outlines_generate_fn(
     Whitespace between JSON tokens is pinned to none: otherwise a model can spend its whole token budget
     on whitespace and the object is cut off before it is complete. A retry samples (temperature 0.7) unless the
     caller chose its own generation arguments: greedy decoding would repeat the same invalid answer.
+    An Outlines llama.cpp model works too (numpy arrays; its arguments are `max_tokens` and `temperature`), but only
+    with numba installed: without it the constraint fails silently inside llama.cpp (engram/llamacpp_model.py).
     """
     import outlines
     from outlines.types import JsonSchema
+
+    llamacpp = getattr(outlines_model, "tensor_library_name", "torch") == "numpy"
+    if llamacpp:
+        from engram.llamacpp_model import require_numba
+
+        require_numba()
 
     schema = ExtractionOutput.model_json_schema()
     # `bounded` keeps the bounds in the constraint: only for small vocabularies (a tiny test model).
@@ -144,6 +152,9 @@ def outlines_generate_fn(
     )
 
     def generate(prompt: str, max_new_tokens: int, attempt: int = 0) -> str:
+        if llamacpp:  # greedy is temperature 0 there (its default samples at 0.8)
+            sampling = kwargs or {"temperature": 0.7 if attempt else 0.0}
+            return str(generator(prompt, max_tokens=max_new_tokens, **sampling))
         sampling = kwargs or ({"do_sample": True, "temperature": 0.7} if attempt else {})
         return str(generator(prompt, max_new_tokens=max_new_tokens, **sampling))
 

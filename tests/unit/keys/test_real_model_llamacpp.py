@@ -83,3 +83,17 @@ def test_a_key_added_to_the_schema_is_nameable_on_the_next_call(greedy: KeyDecod
     trie.remove("jon")
     after = {c.key for c in greedy.name_keys(prompt, trie, len(trie) + 1)}
     assert after == {*PEOPLE[:4], "ceramics workshop"} - {"jon"}
+
+
+def test_outlines_json_constraints_on_llamacpp_without_numba_are_a_clear_error(llama: Any) -> None:
+    """Without numba, Outlines' JSON constraint fails inside llama.cpp's callback and the model writes free text;
+    the extractor's generate function refuses to start instead (with numba, it compiles as for transformers)."""
+    import importlib.util
+
+    from engram.extraction.llm import outlines_generate_fn
+    from engram.local_model import LocalModelError
+
+    if importlib.util.find_spec("numba") is not None:
+        pytest.skip("numba is installed here: the constraint runs, nothing to refuse")
+    with pytest.raises(LocalModelError, match="need numba"):
+        outlines_generate_fn(llama.model, compile_budget_s=300)
