@@ -104,7 +104,7 @@ def size_independent_reads(searcher: GraphSearcher, vector: list[float]) -> list
     reads.append(partial(aggregates.tally, _tally_events(5), "month"))
     reads += [partial(aggregates.matching, _match(v, 5, sp, w)) for sp, w in product((None, ["User"]), (None, 1))]
     # The concepts of the top items and the embeddings of the head (fetched once per id: fresh ids each call).
-    shapes = [*product((0, 5), (0, *SIZES), (0, 5)), (0, 0, 50)]
+    shapes = [*product((0, 5), (0, *SIZES), (0, *SIZES[:2])), (0, 0, 50)]
     for number, (ids, propositions, episodes) in enumerate(shapes):
         head = [(i, ItemKind.PROPOSITION) for i in _ids(f"top{number}-p", propositions)]
         head += [(i, ItemKind.EPISODE) for i in _ids(f"top{number}-e", episodes)]

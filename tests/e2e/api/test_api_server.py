@@ -141,11 +141,12 @@ def test_the_socket_cap_holds_across_api_processes(settings: EngramSettings, ser
 
 
 def test_readiness_names_each_dependency(settings: EngramSettings) -> None:
-    """/readyz answers 200 with Neo4j, Redis and the model each "ok" on the running stack; /healthz stays liveness."""
+    """/readyz answers 200 with Neo4j, Redis and the model each "ok" and recall warm on the running stack; /healthz
+    stays liveness."""
     base = f"http://{settings.api.host}:{settings.api.port}"
     ready = httpx.get(f"{base}/readyz", timeout=30)
     assert ready.status_code == 200
-    assert ready.json() == {"status": "ready", "checks": {"neo4j": "ok", "redis": "ok", "model": "ok"}}
+    assert ready.json() == {"status": "ready", "checks": {"neo4j": "ok", "redis": "ok", "model": "ok", "warm": "ok"}}
 
 
 def test_readiness_reports_a_dependency_that_does_not_answer(services: ApiServices) -> None:
