@@ -145,7 +145,9 @@ def _vectors_import(file: InputFile, space: str, user: str | None, writers: int)
     bars: dict[str, tqdm[None]] = {}
 
     def progress(stage: str, written: int) -> None:
-        bar = bars.get(stage) or bars.setdefault(stage, tqdm(desc=f"import {stage}", unit=" rows"))
+        bar = bars.get(stage)
+        if bar is None:
+            bar = bars[stage] = tqdm(desc=f"import {stage}", unit=" rows")
         bar.update(written - bar.n)
 
     try:

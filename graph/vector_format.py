@@ -24,8 +24,11 @@ FORMAT_VERSION = 1
 # Node labels with the (space, id) constraint, in export order; relationship types of a memory graph.
 LABELS = ("Space", "Source", "Episode", "Proposition", "Concept", "Intent", "Prescription", "Dimension")
 RELATIONSHIP = re.compile(r"^[A-Z][A-Z_]{0,39}$")  # written into Cypher: only plain upper-case names
-# Space properties a memory's own state sets, not its content: the target's indexes and runs set their own.
-LOCAL_SPACE_PROPERTIES = ("own_index_labelling", "own_indexes_ready", "reembed_to", "reembed_cursor", "import_pending")
+# Space properties of the space's running state, not its memory: indexes, runs under way, API keys minted (keys are
+# not exported); the target keeps its own.
+LOCAL_SPACE_PROPERTIES = (
+    "own_index_labelling", "own_indexes_ready", "reembed_to", "reembed_cursor", "import_pending", "keys_minted",
+)  # fmt: skip
 _TIMES: dict[str, Any] = {
     "datetime": neo4j.time.DateTime, "date": neo4j.time.Date, "time": neo4j.time.Time,
 }  # fmt: skip

@@ -29,7 +29,7 @@ from graph.cypher import load
 from graph.params import vector_param
 from graph.reads import timed
 from graph.space_indexes import INDEX_ONLINE_TIMEOUT_S, dedicate
-from graph.vector_format import LABELS, RELATIONSHIP, decode_properties, decode_vector
+from graph.vector_format import LABELS, LOCAL_SPACE_PROPERTIES, RELATIONSHIP, decode_properties, decode_vector
 
 NODE_BATCH = 2_000
 RELATIONSHIP_BATCH = 10_000
@@ -193,8 +193,11 @@ class VectorImporter:
         for _, row in _lines(path):
             rows = batches.setdefault(row["label"], [])
             embedding = row.get("embedding")
+            props = decode_properties(row["props"])
+            if row["label"] == "Space":  # the target's running state is its own
+                props = {k: v for k, v in props.items() if k not in LOCAL_SPACE_PROPERTIES}
             rows.append({
-                "id": row["id"], "props": decode_properties(row["props"]),
+                "id": row["id"], "props": props,
                 "embedding": vector_param(decode_vector(embedding, header.dimensions)) if embedding else None,
             })  # fmt: skip
             report.nodes[row["label"]] = report.nodes.get(row["label"], 0) + 1
