@@ -1,7 +1,10 @@
 """Writes a pipeline batch into Neo4j: batched UNWIND ... MERGE statements on the constrained keys.
 
-Each chunk of sources (with everything proven by their episodes) is one transaction, so a source is never
-half-written; the driver retries transient failures and every statement is idempotent under redelivery.
+Each chunk of sources (with everything proven by their episodes) is one transaction, or, when it holds more than
+ROWS_PER_TRANSACTION episodes and propositions (a large document), a few transactions in the order of its episodes
+(`plan_parts`): knowledge goes in with the last episode that proves it, and what a changed record no longer proves is
+retired by the chunk's last part. The driver retries transient failures and every statement is idempotent under
+redelivery, so a stage stopped between two parts and run again ends with the same graph.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from graph.params import vector_param
 from graph.space_indexes import label_written
 
 SOURCES_PER_TRANSACTION = 40
+# Episodes and propositions in one write transaction at most, unless one episode alone proves more (a chunk's episodes
+# are cut between episodes): about a second of Neo4j's time on this hardware.
+ROWS_PER_TRANSACTION = 250
 ProgressFn = Callable[[int, int], None]
 # Sources whose record is written whole each time: episodes past its new length are stale (a conversation's session
 # may come turn by turn, so its missing turns are not).
@@ -98,59 +104,35 @@ class MemoryWriter:
         """The batch's new concepts and intents, in their own transaction: every source chunk links to them, so a
         later batch written concurrently (workers/bulk_import.py) must not start its chunks before this is done."""
         with self._driver.session(database=self._database) as session:
-            session.execute_write(self._write_schema, batch)
+            session.execute_write(self._write_schema, batch, self.embedder.properties())
 
     def write_sources(self, batch: MemoryBatch, progress: ProgressFn | None = None) -> Written:
-        """Sources with their episodes and the knowledge they prove, SOURCES_PER_TRANSACTION per transaction;
-        returns the ids of the concepts mentioned and of those whose knowledge was retired."""
-        episode_rows = _rows(batch.episodes, batch.episode_vectors)
-        proposition_rows = _rows(batch.propositions, batch.proposition_vectors)
-        prescription_rows = _rows(batch.prescriptions, batch.prescription_vectors)
-        by_source: dict[str, list[dict[str, Any]]] = {}
-        for row in episode_rows:
-            by_source.setdefault(row["source_id"], []).append(row)
-        source_order = {s.id: index for index, s in enumerate(batch.sources)}
-        episode_source = {row["id"]: row["source_id"] for row in episode_rows}
-
-        def last_source(row: dict[str, Any]) -> str:
-            # Knowledge proven by episodes of several sources is written with the last of them, when
-            # every episode it links to already exists.
-            return str(max((episode_source[e] for e in row["episode_ids"]), key=source_order.__getitem__))
-
-        props_by_source: dict[str, list[dict[str, Any]]] = {}
-        for row in proposition_rows:
-            props_by_source.setdefault(last_source(row), []).append(row)
-        pres_by_source: dict[str, list[dict[str, Any]]] = {}
-        for row in prescription_rows:
-            pres_by_source.setdefault(last_source(row), []).append(row)
-
-        written = Written(set(), set(), set())
-        done = 0
-        for chunk in _chunks(batch.sources, SOURCES_PER_TRANSACTION):
-            ids = [s.id for s in chunk]
-            episodes = [row for sid in ids for row in by_source.get(sid, [])]
-            propositions = [row for sid in ids for row in props_by_source.get(sid, [])]
-            prescriptions = [row for sid in ids for row in pres_by_source.get(sid, [])]
-            mentions = [
-                {"proposition_id": row["id"], "concept_id": stable_id("con", batch.space, key)}
-                for row in propositions
-                for key in row["concept_keys"]
-            ]
-            written.concept_ids.update(m["concept_id"] for m in mentions)
-            with self._driver.session(database=self._database) as session:
-                retired_concepts, retired_intents = session.execute_write(
-                    self._write_chunk, batch.space, _rows(chunk), episodes, propositions, mentions, prescriptions,
-                    self.embedder.properties(),
-                )  # fmt: skip
-            written.retired_concept_ids.update(retired_concepts)
-            written.retired_intents.update(retired_intents)
-            done += len(chunk)
+        """Sources with their episodes and the knowledge they prove, part by part (`plan_parts`); returns the ids of
+        the concepts mentioned and of those whose knowledge was retired."""
+        parts = plan_parts(batch)
+        written, unlinked = Written(set(), set(), set()), list[str]()
+        for number, part in enumerate(parts):
+            unlinked = self.write_part(batch.space, part, unlinked, written)
             if progress:
-                progress(done, len(batch.sources))
+                progress(number + 1, len(parts))
         return written
 
+    def write_part(self, space: str, part: WritePart, unlinked: list[str], written: Written) -> list[str]:
+        """Writes one part in one transaction and adds what it wrote to `written`. `unlinked`: the knowledge the
+        earlier parts of its chunk unlinked from changed episodes; returns the same after this part (empty after a
+        chunk's last part, which retires what is left unproven)."""
+        with self._driver.session(database=self._database) as session:
+            retired_concepts, retired_intents, unlinked = session.execute_write(
+                self._write_chunk, space, part, unlinked, self.embedder.properties()
+            )
+        written.concept_ids.update(m["concept_id"] for m in part.mentions)
+        written.retired_concept_ids.update(retired_concepts)
+        written.retired_intents.update(retired_intents)
+        return unlinked
+
     @staticmethod
-    def _write_schema(tx: neo4j.ManagedTransaction, batch: MemoryBatch) -> None:
+    def _write_schema(tx: neo4j.ManagedTransaction, batch: MemoryBatch, embedder: dict[str, Any]) -> None:
+        tx.run(load("ingest/record_embedder"), space=batch.space, embedder=embedder)  # refuses another family
         concepts = _rows(batch.concepts, batch.concept_vectors)
         tx.run(load("ingest/merge_concepts"), space=batch.space, concepts=concepts)
         label_written(tx, batch.space, concepts=[c["id"] for c in concepts])
@@ -158,28 +140,22 @@ class MemoryWriter:
 
     @staticmethod
     def _write_chunk(
-        tx: neo4j.ManagedTransaction,
-        space: str,
-        sources: list[dict[str, Any]],
-        episodes: list[dict[str, Any]],
-        propositions: list[dict[str, Any]],
-        mentions: list[dict[str, Any]],
-        prescriptions: list[dict[str, Any]],
-        embedder: dict[str, Any],
-    ) -> tuple[list[str], list[str]]:
-        """Writes one chunk; returns the concepts of the knowledge it retired and the texts of the intents."""
+        tx: neo4j.ManagedTransaction, space: str, part: WritePart, unlinked_before: list[str], embedder: dict[str, Any]
+    ) -> tuple[list[str], list[str], list[str]]:
+        """Writes one part; returns the concepts of the knowledge it retired, the texts of the intents, and the
+        knowledge its chunk has unlinked so far (retired by the chunk's last part)."""
+        episodes, propositions, prescriptions = part.episodes, part.propositions, part.prescriptions
         tx.run(load("ingest/record_embedder"), space=space, embedder=embedder)
-        tx.run(load("ingest/merge_sources"), space=space, sources=sources)
+        tx.run(load("ingest/merge_sources"), space=space, sources=part.sources)
         texts = [{"id": e["id"], "text": e["text"]} for e in episodes]
         unlinked = tx.run(load("ingest/unlink_changed_episodes"), space=space, episodes=texts).single(strict=True)[0]
+        unlinked = [*unlinked_before, *unlinked]
         tx.run(load("ingest/merge_episodes"), space=space, episodes=episodes)
-        ordered = sorted(episodes, key=lambda e: (e["source_id"], e["seq"]))
-        pairs = [{"prev": a["id"], "next": b["id"]} for a, b in pairwise(ordered) if a["source_id"] == b["source_id"]]
-        tx.run(load("ingest/link_episode_sequence"), space=space, pairs=pairs)
+        tx.run(load("ingest/link_episode_sequence"), space=space, pairs=part.sequence)
         tx.run(load("ingest/merge_propositions"), space=space, propositions=propositions)
-        tx.run(load("ingest/link_mentions"), space=space, mentions=mentions)
+        tx.run(load("ingest/link_mentions"), space=space, mentions=part.mentions)
         left = tx.run(load("ingest/merge_prescriptions"), space=space, prescriptions=prescriptions).single(strict=True)
-        trajectories = [s["id"] for s in sources if s["kind"] == SourceKind.TRAJECTORY.value]
+        trajectories = [s["id"] for s in part.sources if s["kind"] == SourceKind.TRAJECTORY.value]
         replaced = tx.run(
             load("ingest/retire_replaced_prescriptions"),
             space=space,
@@ -187,10 +163,96 @@ class MemoryWriter:
             keep=[p["id"] for p in prescriptions],
         ).single(strict=True)
         label_written(tx, space, propositions=[p["id"] for p in propositions], episodes=[e["id"] for e in episodes])
-        concept_ids = _retire(tx, space, _record_lengths(sources, episodes), unlinked)
+        if part.lengths is None:  # not the chunk's last part: what is unproven is known once the chunk is whole
+            concept_ids: list[str] = []
+        else:
+            concept_ids, unlinked = _retire(tx, space, part.lengths, unlinked), []
         left_intents = sorted({*left["left_intents"], *replaced["left_intents"]})
         intents = tx.run(load("ingest/retire_unsolved_intents"), space=space, intent_ids=left_intents)
-        return concept_ids, intents.single(strict=True)["texts"]
+        return concept_ids, intents.single(strict=True)["texts"], unlinked
+
+
+@dataclass
+class WritePart:
+    """What one write transaction holds: a chunk of sources, or a slice of a large chunk's episodes."""
+
+    sources: list[dict[str, Any]]  # the chunk's sources (merged again by each of its parts: idempotent)
+    episodes: list[dict[str, Any]]
+    propositions: list[dict[str, Any]]  # those whose last episode is in this part: all their episodes exist
+    mentions: list[dict[str, Any]]
+    prescriptions: list[dict[str, Any]]
+    sequence: list[dict[str, str]]  # (prev, next) episode pairs whose later episode is in this part
+    # The chunk's whole-record sources and their lengths, on its last part only: stale episodes and the knowledge
+    # left unproven are retired once every part of the chunk is written.
+    lengths: list[dict[str, Any]] | None
+
+
+def plan_parts(batch: MemoryBatch) -> list[WritePart]:
+    """The batch's write transactions, in order: SOURCES_PER_TRANSACTION sources at a time, and a chunk holding more
+    than ROWS_PER_TRANSACTION episodes and propositions (a large document) in slices of its episodes, so that each
+    transaction is short (a worker's time slice can end between two; workers/tasks/ingest.py). A chunk with a
+    trajectory stays whole: its prescriptions replace the trajectory's earlier ones in one transaction. The same
+    batch always gives the same parts."""
+    episode_rows = _rows(batch.episodes, batch.episode_vectors)
+    proposition_rows = _rows(batch.propositions, batch.proposition_vectors)
+    prescription_rows = _rows(batch.prescriptions, batch.prescription_vectors)
+    source_order = {s.id: index for index, s in enumerate(batch.sources)}
+    episode_rows.sort(key=lambda e: (source_order[e["source_id"]], e["seq"]))
+    position = {row["id"]: index for index, row in enumerate(episode_rows)}
+
+    def last_episode(row: dict[str, Any]) -> int:
+        # Knowledge proven by several episodes is written with the last of them, when every one it links to exists.
+        return max(position[e] for e in row["episode_ids"])
+
+    propositions_at: dict[int, list[dict[str, Any]]] = {}
+    for row in proposition_rows:
+        propositions_at.setdefault(last_episode(row), []).append(row)
+    prescriptions_at: dict[int, list[dict[str, Any]]] = {}
+    for row in prescription_rows:
+        prescriptions_at.setdefault(last_episode(row), []).append(row)
+
+    parts: list[WritePart] = []
+    first = 0
+    for chunk in _chunks(batch.sources, SOURCES_PER_TRANSACTION):
+        sources = _rows(chunk)
+        end = first
+        while end < len(episode_rows) and source_order[episode_rows[end]["source_id"]] < source_order[chunk[-1].id] + 1:
+            end += 1
+        whole = any(s["kind"] == SourceKind.TRAJECTORY.value for s in sources)
+        cuts = [first]
+        rows = 0
+        for index in range(first, end):
+            rows += 1 + len(propositions_at.get(index, []))
+            if not whole and rows >= ROWS_PER_TRANSACTION and index + 1 < end:
+                cuts.append(index + 1)
+                rows = 0
+        cuts.append(end)
+        for low, high in pairwise(cuts):
+            episodes = episode_rows[low:high]
+            propositions = [row for index in range(low, high) for row in propositions_at.get(index, [])]
+            previous = episode_rows[low - 1] if low > first else None
+            ordered = [previous, *episodes] if previous is not None else episodes
+            parts.append(
+                WritePart(
+                    sources=sources,
+                    episodes=episodes,
+                    propositions=propositions,
+                    mentions=[
+                        {"proposition_id": row["id"], "concept_id": stable_id("con", batch.space, key)}
+                        for row in propositions
+                        for key in row["concept_keys"]
+                    ],
+                    prescriptions=[row for index in range(low, high) for row in prescriptions_at.get(index, [])],
+                    sequence=[
+                        {"prev": a["id"], "next": b["id"]}
+                        for a, b in pairwise(ordered)
+                        if a["source_id"] == b["source_id"]
+                    ],
+                    lengths=_record_lengths(sources, episode_rows[first:end]) if high == end else None,
+                )
+            )
+        first = end
+    return parts
 
 
 def _record_lengths(sources: list[dict[str, Any]], episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:

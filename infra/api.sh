@@ -14,9 +14,20 @@ start() {
   # Its own process group (setsid): stopping it reaches uvicorn's worker processes even if the master died first.
   nohup setsid "$ENGRAM_VENV/bin/python" -m app.api.server >"$API_DIR/api.log" 2>&1 &
   echo $! >"$PID"
-  wait_for api 90 curl -fsS -m 5 "http://127.0.0.1:$ENGRAM_API_PORT/healthz" \
-    || die "the API did not answer /healthz within 90 s (log: $API_DIR/api.log)"
-  log "api up (pid $(cat "$PID"))"
+  # Up means ready (/readyz: Neo4j, Redis, the model, recall warm), not merely listening. Each process loads its
+  # model before it takes connections, and uvicorn's supervisor waits ENGRAM_API_PROCESS_HEALTHCHECK_TIMEOUT_S for
+  # a process's ping while it does: on a busy machine that takes minutes, not seconds, so the wait is long.
+  local budget="${ENGRAM_API_START_TIMEOUT_S:-300}" started=$SECONDS said=0
+  until curl -fsS -m 10 "http://127.0.0.1:$ENGRAM_API_PORT/readyz" >/dev/null 2>&1; do
+    pid_alive "$PID" || die "the API exited while starting (log: $API_DIR/api.log)"
+    [ $((SECONDS - started)) -lt "$budget" ] \
+      || die "the API was not ready within $budget s (ENGRAM_API_START_TIMEOUT_S; log: $API_DIR/api.log)"
+    if [ $((SECONDS - started)) -ge $((said + 30)) ]; then
+      said=$((SECONDS - started)); log "api: still starting after ${said} s (loading the model, warming recall)"
+    fi
+    sleep 1
+  done
+  log "api up and ready (pid $(cat "$PID"), $((SECONDS - started)) s)"
 }
 
 stop() {

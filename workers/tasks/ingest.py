@@ -10,6 +10,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from functools import lru_cache, wraps
 from typing import Any
 
@@ -31,7 +32,7 @@ from engram.settings import get_settings
 from graph.consolidation.revisions import RevisionRules, link_revisions_of
 from graph.driver import get_driver
 from graph.key_schema import publish_removed_keys, publish_written_keys
-from graph.memory_writer import MemoryBatch, MemoryWriter, refresh_concepts
+from graph.memory_writer import MemoryBatch, MemoryWriter, Written, plan_parts, refresh_concepts
 from graph.schema_keys import load_concept_keys
 from workers.celery_app import CORRELATION_HEADER, CPU_QUEUE, GPU_QUEUE, EngramTask, app
 from workers.jobs import JOB_INDEX, JobState, JobStatus, JobStore, UnknownJob
@@ -320,6 +321,10 @@ def embed_stage(self: Any, job_id: str) -> str:
 @app.task(name="engram.ingest.write", **INGEST_STAGE_OPTIONS)
 @outlasting_redis
 def write_stage(self: Any, job_id: str) -> str:
+    """Writes the job's parts (graph/memory_writer.py `plan_parts`), one transaction each, for at most a time slice
+    (ENGRAM_WORKER_STAGE_SLICE_S) at a time: a large document's write, like its embedding, holds a worker slot for a
+    few seconds and then waits for the next slot. What the parts wrote so far is saved after each (`write:progress`);
+    a next slice or a redelivered stage goes on from there (a part run twice writes nothing new)."""
     store = get_job_store()
     with _stage(store, job_id, "write", _can_retry(self)) as status:
         if _superseded(status, "write"):
@@ -343,9 +348,24 @@ def write_stage(self: Any, job_id: str) -> str:
             prescriptions=knowledge.prescriptions,
             prescription_vectors=vectors["prescriptions"],
         )
-        settings = get_settings().neo4j
-        writer = MemoryWriter(get_driver(), settings.database)
-        written = writer.write(memory, progress=lambda done, total: store.progress(job_id, done, total))
+        writer = MemoryWriter(get_driver(), get_settings().neo4j.database)
+        progress = _WriteProgress.load(store, job_id)
+        if progress.parts_done == 0:
+            writer.write_schema(memory)
+        parts = plan_parts(memory)
+        slice_s = get_settings().worker.stage_slice_s
+        for number in range(progress.parts_done, len(parts)):
+            progress.unlinked = writer.write_part(batch.space, parts[number], progress.unlinked, progress.written)
+            progress.parts_done = number + 1
+            store.progress(job_id, progress.parts_done, len(parts))
+            if number + 1 == len(parts):
+                break
+            over = time.perf_counter() - started > slice_s
+            # Saved after every part: a worker killed mid-stage goes on from its last part, not its last slice.
+            progress.save(store, job_id, time.perf_counter() - started if over else 0.0)
+            if over:
+                return SLICE_OVER
+        written = progress.written
         # Every process's key trie learns the keys now in the graph (see engram/keys/sync.py).
         new_keys = [c.key for c in knowledge.new_concepts]
         publish_written_keys(get_redis(), batch.space, new_keys, [i.text for i in knowledge.intents])
@@ -356,8 +376,42 @@ def write_stage(self: Any, job_id: str) -> str:
             "retired_concept_ids": sorted(written.retired_concept_ids),
         }
         store.put_artifact(job_id, "write", ids, {})
-        store.finish_stage(job_id, "write", started, {"concepts": len(written.concept_ids)})
+        # The stage's time over all its slices.
+        store.finish_stage(job_id, "write", started - progress.seconds, {"concepts": len(written.concept_ids)})
     return job_id
+
+
+@dataclass
+class _WriteProgress:
+    """How far a sliced write stage has come: parts written, what they wrote, the knowledge its current chunk has
+    unlinked so far, and the seconds its earlier slices worked."""
+
+    parts_done: int = 0
+    written: Written = field(default_factory=lambda: Written(set(), set(), set()))
+    unlinked: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @classmethod
+    def load(cls, store: JobStore, job_id: str) -> _WriteProgress:
+        try:
+            saved = store.get_artifact(job_id, "write:progress")[0]
+        except UnknownJob:
+            return cls()
+        written = Written(set(saved["concept_ids"]), set(saved["retired_concept_ids"]), set(saved["retired_intents"]))
+        return cls(saved["parts_done"], written, list(saved["unlinked"]), float(saved["seconds"]))
+
+    def save(self, store: JobStore, job_id: str, slice_seconds: float) -> None:
+        """Saves the progress, with `slice_seconds` more worked (the time of a slice that ends here)."""
+        self.seconds += slice_seconds
+        saved = {
+            "parts_done": self.parts_done,
+            "concept_ids": sorted(self.written.concept_ids),
+            "retired_concept_ids": sorted(self.written.retired_concept_ids),
+            "retired_intents": sorted(self.written.retired_intents),
+            "unlinked": self.unlinked,
+            "seconds": self.seconds,
+        }
+        store.put_artifact(job_id, "write:progress", saved, {})
 
 
 @app.task(name="engram.ingest.consolidate", **INGEST_STAGE_OPTIONS)
