@@ -3,10 +3,10 @@ agreement with the torch vectors on 10,000 real texts.
 
 The texts: LoCoMo turns, the propositions and concept phrases the offline extractor draws from them, and
 LongMemEval turns (as the pipeline embeds them: "speaker: text"), deduplicated, sampled with a fixed seed.
-Throughput: a fixed subset of them (`--timing-texts`), every backend x thread count once per round, rounds
-interleaved (`--rounds`), the median reported, so a busy machine slows every backend alike; texts/s and tokens/s
-(real word pieces with [CLS]/[SEP], not padding). Agreement: every text through each backend at the machine's
-thread count, cosine against torch's vector. Needs no stack. Writes bench/results/embedding.json.
+Throughput: a fixed subset of them (`--timing-texts`), every backend x thread count in every round (`--rounds`),
+interleaved `--chunk` texts at a time, the median round reported, so a busy machine slows every backend alike;
+texts/s and tokens/s (real word pieces with [CLS]/[SEP], not padding). Agreement: every text through each backend at
+the machine's thread count, cosine against torch's vector. Needs no stack. Writes bench/results/embedding.json.
 
     ~/.cache/engram/venv/bin/python -m bench.embedding
 """
@@ -74,7 +74,7 @@ def real_texts(total: int, seed: int) -> dict[str, list[str]]:
 
 
 def embedder(name: str, threads: int, batch_tokens: int | None = None) -> Embedder:
-    extra = {"batch_tokens": batch_tokens} if batch_tokens else {}
+    extra: dict[str, Any] = {"batch_tokens": batch_tokens} if batch_tokens else {}
     # Idle-core borrowing off: each figure is for exactly `threads` threads.
     return Embedder(EmbeddingSettings(**BACKENDS[name], **extra, borrow_idle_cores=False), threads=threads)
 
@@ -87,6 +87,28 @@ def timed(model: Embedder, texts: list[str], threads: int) -> tuple[float, NDArr
     started = time.perf_counter()
     vectors = model.encode(texts)
     return time.perf_counter() - started, vectors
+
+
+def interleaved_rounds(
+    models: dict[tuple[str, int], Embedder], texts: list[str], rounds: int, chunk: int
+) -> dict[tuple[str, int], list[float]]:
+    """Seconds per (backend, threads) and round to encode `texts`. Each round takes the texts `chunk` at a time and
+    runs every configuration on a chunk before the next chunk, starting with a different one each time: on a machine
+    shared with other jobs, a burst of load lasting a few seconds then falls on every configuration alike (whole
+    passes one after another left one configuration 5x slower than in the round before)."""
+    keys = list(models)
+    runs: dict[tuple[str, int], list[float]] = {key: [] for key in keys}
+    for round_ in range(rounds):
+        seconds = dict.fromkeys(keys, 0.0)
+        for index, start in enumerate(range(0, len(texts), chunk)):
+            part = texts[start : start + chunk]
+            shift = (index + round_) % len(keys)
+            for key in keys[shift:] + keys[:shift]:
+                seconds[key] += timed(models[key], part, key[1])[0]
+        for key in keys:
+            runs[key].append(seconds[key])
+            print(f"round {round_ + 1}: {key[0]} x{key[1]} {seconds[key]:.2f} s", flush=True)
+    return runs
 
 
 def cosines(vectors: NDArray[np.float32], reference: NDArray[np.float32]) -> dict[str, float]:
@@ -118,6 +140,7 @@ def main() -> None:
     parser.add_argument("--texts", type=int, default=10_000, help="real texts for the agreement check")
     parser.add_argument("--timing-texts", type=int, default=600, help="of them, timed per backend and thread count")
     parser.add_argument("--rounds", type=int, default=2, help="timing rounds (interleaved); the median is reported")
+    parser.add_argument("--chunk", type=int, default=50, help="timed texts per turn of the interleaving")
     parser.add_argument("--threads", default="1,2", help="thread counts to time (comma-separated)")
     parser.add_argument("--batch-tokens", default="1024,4096", help="other batch_tokens to time (onnx-fp32 and torch, "
                         "all threads) besides the default; empty: none")  # fmt: skip
@@ -142,11 +165,7 @@ def main() -> None:
     tokens = sum(min(counter.count_tokens(t) + 2, 256) for t in timing)  # what the model reads (its window: 256)
     for (_, threads), model in models.items():
         timed(model, timing[:64], threads)  # warm-up: first calls allocate
-    runs: dict[tuple[str, int], list[float]] = {key: [] for key in models}
-    for round_ in range(args.rounds):
-        for key, model in models.items():
-            runs[key].append(timed(model, timing, key[1])[0])
-            print(f"round {round_ + 1}: {key[0]} x{key[1]} {runs[key][-1]:.2f} s", flush=True)
+    runs = interleaved_rounds(models, timing, args.rounds, args.chunk)
 
     def figures(seconds: list[float]) -> dict[str, Any]:
         median = statistics.median(seconds)
@@ -218,6 +237,10 @@ def main() -> None:
         "timing_texts": len(timing),
         "timing_tokens": tokens,
         "rounds": args.rounds,
+        "timing_policy": f"per round, {args.chunk} texts at a time through every configuration in turn (rotating "
+        "which goes first); the round's seconds are summed over chunks, the median round reported",
+        "batch_policy": "both backends: Embedder._batches (texts ordered by token length, a pass holds at most "
+        f"batch_size={EmbeddingSettings().batch_size} texts and batch_tokens padded tokens)",
         "commit": git_commit(),
     }
     path = write_result(args.name, result)
