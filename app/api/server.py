@@ -49,11 +49,16 @@ def _error(status: int, code: str, message: str, headers: dict[str, str] | None 
     )
 
 
-def create_app(settings: EngramSettings | None = None, services: ApiServices | None = None) -> FastAPI:
-    """The app; `services` lets a test or a benchmark share one process's driver and model."""
+def create_app(
+    settings: EngramSettings | None = None, services: ApiServices | None = None, warm: bool | None = None
+) -> FastAPI:
+    """The app; `services` lets a test or a benchmark share one process's driver and model. `warm`: whether it warms
+    recall before /readyz says ready (default: when it owns its services, as a served process does; the many test
+    apps sharing one set of services would each warm it again)."""
     settings = settings or get_settings()
     api = settings.api
     owned = services is None
+    warms = owned if warm is None else warm
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -67,11 +72,13 @@ def create_app(settings: EngramSettings | None = None, services: ApiServices | N
         app.state.socket_policy = SocketPolicy(api, app.state.services.redis)
         settle_heap()  # the model is loaded: full collections stop walking it
         # Recall's statements planned and its connections opened before /readyz says ready (app/api/warming.py).
-        app.state.warmer = RecallWarmer(app.state.services.recall, api.warm_interval_s)
-        app.state.warmer.start()
+        app.state.warmer = RecallWarmer(app.state.services.recall, api.warm_interval_s) if warms else None
+        if app.state.warmer is not None:
+            app.state.warmer.start()
         async with mcp_server.session_manager.run():
             yield
-        await asyncio.to_thread(app.state.warmer.stop)
+        if app.state.warmer is not None:
+            await asyncio.to_thread(app.state.warmer.stop)
         if owned:
             close_services(app.state.services)
 

@@ -91,7 +91,8 @@ def noted(settings: EngramSettings, services: ApiServices) -> Iterator[tuple[Tes
         config=settings.recall, read_timeout_s=settings.neo4j.read_timeout_s,
     )  # fmt: skip
     try:
-        with TestClient(create_app(once, dataclasses.replace(services, recall=recall, settings=once))) as client:
+        app = create_app(once, dataclasses.replace(services, recall=recall, settings=once), warm=True)
+        with TestClient(app) as client:
             yield client, sent
     finally:
         recall.close()
