@@ -116,14 +116,15 @@ def new_engine(embedder: Embedder) -> tuple[neo4j.Driver, RecallEngine]:
     return driver, engine
 
 
-def run_fresh(spaces: int, queries: int, per_type: int) -> dict[str, Any]:
+def run_fresh(spaces: int, queries: int, per_type: int, save: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """`save` gets the result so far after each space (an ingestion on a busy machine takes many minutes)."""
     driver, database, embedder = get_driver(), get_settings().neo4j.database, get_embedder()
     questions = settled_questions(driver, per_type)
     if len(questions) < max(spaces, queries):
         raise SystemExit(f"{len(questions)} settled LongMemEval spaces; run bench.longmemeval --per-type 4 first")
     # Spread over the question types (select() orders them by type).
     step = len(questions) / spaces
-    haystacks = [questions[int(i * step)] for i in range(spaces)]
+    haystacks = [questions[int((i + 0.5) * step)] for i in range(spaces)]
     engine = RecallEngine(driver, database, embedder.encode, embedder.count_tokens, config=get_settings().recall)
     warm = engine.warm()  # as the API does before it says ready
     settle_heap()
@@ -146,19 +147,19 @@ def run_fresh(spaces: int, queries: int, per_type: int) -> dict[str, Any]:
                 first_fresh.append(fresh.latencies[-1])
             settled.recall(engine, request(space_of(haystack), question))
         print(f"{space}: ingested in {ingests[-1]:.0f} s; fresh {summary(fresh.latencies[-len(asked) :])}")
+        result = {
+            "fresh": fresh.result(),
+            "settled": settled.result(),
+            "first_recall_on_fresh_space": summary(first_fresh),
+            "ratio_fresh_to_settled": ratio(fresh.result(), settled.result()),
+            "haystacks": [q.id for q in haystacks[: len(ingests)]],
+            "queries_per_space": queries,
+            "ingest_s": [round(s, 1) for s in ingests],
+            "warm_up": vars(warm),
+        }
+        save(result)
+        delete_space(driver, database, space)
     engine.close()
-    for haystack in haystacks:
-        delete_space(driver, database, fresh_space(haystack))
-    result = {
-        "fresh": fresh.result(),
-        "settled": settled.result(),
-        "first_recall_on_fresh_space": summary(first_fresh),
-        "ratio_fresh_to_settled": ratio(fresh.result(), settled.result()),
-        "haystacks": [q.id for q in haystacks],
-        "queries_per_space": queries,
-        "ingest_s": [round(s, 1) for s in ingests],
-        "warm_up": vars(warm),
-    }
     return result
 
 
@@ -204,20 +205,22 @@ def main(argv: Sequence[str], mode: str) -> None:
     parser.add_argument("--queries", type=int, default=8 if mode == "fresh" else 16, help="recalls per space / run")
     parser.add_argument("--spaces", type=int, default=4, help="fresh mode: haystacks ingested fresh")
     args = parser.parse_args(argv)
-    runs: dict[str, Callable[[], dict[str, Any]]] = {
-        "fresh": lambda: run_fresh(args.spaces, args.queries, args.per_type),
-        "restart": lambda: run_restart(args.queries, args.per_type),
-    }
     started, load_before = time.perf_counter(), os.getloadavg()
-    result = runs[mode]()
-    result |= {
-        "seconds": round(time.perf_counter() - started),
-        "load_average_before": [round(x, 1) for x in load_before],
-        "load_average_after": [round(x, 1) for x in os.getloadavg()],
-        "machine": machine(),
-        "commit": git_commit(),
-    }
-    result["command"] = f"python -m bench.recall_latency --mode {mode} " + " ".join(argv)
-    result["note"] = "question embedding included; shared 2-core machine: noisy, compare within the run"
-    print(write_result(f"recall_latency_{mode}", result))
-    print({k: v for k, v in result.items() if k.startswith("ratio")})
+
+    def save(result: dict[str, Any]) -> None:
+        result |= {
+            "seconds": round(time.perf_counter() - started),
+            "load_average_before": [round(x, 1) for x in load_before],
+            "load_average_after": [round(x, 1) for x in os.getloadavg()],
+            "machine": machine(),
+            "commit": git_commit(),
+            "command": f"python -m bench.recall_latency --mode {mode} " + " ".join(argv),
+            "note": "question embedding included; shared 2-core machine: noisy, compare within the run",
+        }
+        print(write_result(f"recall_latency_{mode}", result))
+        print({k: v for k, v in result.items() if k.startswith("ratio")})
+
+    if mode == "fresh":
+        run_fresh(args.spaces, args.queries, args.per_type, save)
+    else:
+        save(run_restart(args.queries, args.per_type))
