@@ -194,9 +194,12 @@ def test_reembed_resumes_after_a_stop_and_recall_refuses_a_space_of_another_embe
     second = reembed(space, "--page", "5", variant="int8")
     assert second.returncode == 0, second.stdout + second.stderr
     assert "resumed after" in second.stdout and f"re-embedded {total - 10} nodes" in second.stdout
-    int8 = Embedder(EmbeddingSettings(backend="onnx", onnx_variant="int8"), threads=1)
+    # int8 quantises activations per call, so a text's vector moves a little with its batch: compare by cosine.
     (prop,) = rows(driver, "MATCH (p:Proposition {space: $s}) RETURN p.text AS t, p.embedding AS v LIMIT 1", s=space)
-    np.testing.assert_allclose(prop["v"], int8.encode([prop["t"]])[0], atol=1e-5)
+    stored = np.asarray(prop["v"], np.float32)
+    int8 = Embedder(EmbeddingSettings(backend="onnx", onnx_variant="int8"), threads=1).encode([prop["t"]])[0]
+    fp32 = Embedder(EmbeddingSettings(backend="onnx", onnx_variant="fp32"), threads=1).encode([prop["t"]])[0]
+    assert float(stored @ int8) > 0.97 and not np.allclose(stored, fp32, atol=1e-4)
 
     mixed = engram("recall", QUERIES[0], key=key)
     said = " ".join((mixed.stdout + mixed.stderr).split())
