@@ -14,6 +14,7 @@ the machine's thread count, cosine against torch's vector. Needs no stack. Write
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
@@ -22,7 +23,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from bench.common import LOCOMO_PATH, SHARED_DATA, git_commit, write_result
+from bench.common import LOCOMO_PATH, RESULTS_DIR, SHARED_DATA, git_commit, write_result
 from bench.locomo_format import locomo_records
 from bench.longmemeval_data import load as load_longmemeval
 from engram.embedding import Embedder
@@ -135,6 +136,70 @@ def neighbour_overlap(vectors: NDArray[np.float32], reference: NDArray[np.float3
     return round(shared / (k * min(queries, len(vectors))), 4)
 
 
+AGREEMENT_KEYS = (
+    "agreement_with_torch", "agreement_min_by_source", "full_set_seconds", "full_set_texts_per_s", "texts",
+    "texts_by_source",
+)  # fmt: skip
+
+
+def agreement_pass(
+    names: list[str],
+    models: dict[tuple[str, int], Embedder],
+    texts: list[str],
+    sources: dict[str, list[str]],
+    threads: int,
+    seed: int,
+    queries: int,
+) -> dict[str, Any]:
+    """Every text through every backend on `threads` threads: cosine with torch's vectors, overall and by source,
+    and the top-10 neighbour overlap."""
+    vectors: dict[str, NDArray[np.float32]] = {}
+    full_seconds: dict[str, float] = {}
+    for name in names:
+        full_seconds[name], vectors[name] = timed(models[(name, threads)], texts, threads)
+        print(f"{name}: {len(texts)} texts in {full_seconds[name]:.1f} s", flush=True)
+    agreement = {name: cosines(vectors[name], vectors[REFERENCE]) for name in names if name != REFERENCE}
+    for name in agreement:
+        # Queries spread over the sources (texts are grouped by source).
+        spread = np.random.default_rng(seed).permutation(len(texts))[:queries]
+        agreement[name]["top10_neighbour_overlap"] = neighbour_overlap(
+            vectors[name][spread], vectors[REFERENCE][spread], len(spread)
+        )
+    by_source: dict[str, dict[str, float]] = {}
+    start = 0
+    for source, group in sources.items():
+        rows = slice(start, start + len(group))
+        by_source[source] = {
+            name: round(float(np.sum(vectors[name][rows] * vectors[REFERENCE][rows], axis=1).min()), 5)
+            for name in agreement
+        }
+        start += len(group)
+    return {
+        "agreement_with_torch": agreement,
+        "agreement_min_by_source": by_source,
+        "full_set_seconds": {n: round(s, 1) for n, s in full_seconds.items()},
+        "full_set_texts_per_s": {n: round(len(texts) / s, 1) for n, s in full_seconds.items()},
+        "texts": len(texts),
+        "texts_by_source": {k: len(v) for k, v in sources.items()},
+    }
+
+
+def earlier_agreement(name: str, names: list[str]) -> dict[str, Any]:
+    """The agreement figures of results file `name` as last written, with the run that measured them: vectors are
+    deterministic for a given export and library versions, so a --timing-only run keeps them instead of spending
+    most of an hour re-encoding 10,000 texts on every backend. Empty when the file lacks a backend of `names`."""
+    path = RESULTS_DIR / f"{name}.json"
+    if not path.exists():
+        return {}
+    earlier = json.loads(path.read_text())
+    if not all(n in earlier.get("agreement_with_torch", {}) for n in names if n != REFERENCE):
+        return {}
+    return {key: earlier[key] for key in AGREEMENT_KEYS if key in earlier} | {
+        "agreement_measured_at": earlier.get("agreement_measured_at") or earlier.get("measured_at"),
+        "agreement_commit": earlier.get("agreement_commit") or earlier.get("commit"),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--texts", type=int, default=10_000, help="real texts for the agreement check")
@@ -147,6 +212,8 @@ def main() -> None:
     parser.add_argument("--backends", default=",".join(BACKENDS), help="comma-separated, from " + ", ".join(BACKENDS))
     parser.add_argument("--neighbour-queries", type=int, default=2000, help="texts whose 10 nearest are compared")
     parser.add_argument("--seed", type=int, default=48)
+    parser.add_argument("--timing-only", action="store_true", help="time only; keep the agreement figures of the "
+                        "results file (NAME) with the run that measured them")  # fmt: skip
     parser.add_argument("--name", default="embedding", help="results file name (bench/results/NAME.json)")
     args = parser.parse_args()
     names = [n for n in args.backends.split(",") if n]
@@ -188,28 +255,13 @@ def main() -> None:
             throughput.append({"backend": name, "threads": most, "batch_tokens": batch_tokens, **figures([seconds])})
             print(f"{name} x{most} batch_tokens {batch_tokens}: {seconds:.2f} s", flush=True)
 
-    # Agreement: all texts through every backend, on the machine's thread count.
-    vectors: dict[str, NDArray[np.float32]] = {}
-    full_seconds: dict[str, float] = {}
-    for name in names:
-        full_seconds[name], vectors[name] = timed(models[(name, most)], texts, most)
-        print(f"{name}: {len(texts)} texts in {full_seconds[name]:.1f} s", flush=True)
-    agreement = {name: cosines(vectors[name], vectors[REFERENCE]) for name in names if name != REFERENCE}
-    for name in agreement:
-        # Queries spread over the sources (texts are grouped by source).
-        spread = np.random.default_rng(args.seed).permutation(len(texts))[: args.neighbour_queries]
-        agreement[name]["top10_neighbour_overlap"] = neighbour_overlap(
-            vectors[name][spread], vectors[REFERENCE][spread], len(spread)
-        )
-    by_source: dict[str, dict[str, float]] = {}
-    start = 0
-    for source, group in sources.items():
-        rows = slice(start, start + len(group))
-        by_source[source] = {
-            name: round(float(np.sum(vectors[name][rows] * vectors[REFERENCE][rows], axis=1).min()), 5)
-            for name in agreement
-        }
-        start += len(group)
+    if args.timing_only:
+        carried = earlier_agreement(args.name, names)
+        if not carried:
+            parser.error(f"--timing-only: bench/results/{args.name}.json holds no agreement of {', '.join(names)}")
+    else:
+        carried = agreement_pass(names, models, texts, sources, most, args.seed, args.neighbour_queries)
+    agreement = carried["agreement_with_torch"]
 
     def rate(name: str, threads: int) -> float:
         return float(statistics.median(runs[(name, threads)]))
@@ -227,13 +279,8 @@ def main() -> None:
         "speedup_vs_torch": speedups.get(chosen, {str(t): 1.0 for t in thread_counts})[str(most)],
         "cosine_min": agreement[chosen]["cosine_min"] if chosen in agreement else 1.0,
         "speedup_vs_torch_by_threads": speedups,
-        "agreement_with_torch": agreement,
-        "agreement_min_by_source": by_source,
+        **carried,
         "throughput": throughput,
-        "full_set_seconds": {n: round(s, 1) for n, s in full_seconds.items()},
-        "full_set_texts_per_s": {n: round(len(texts) / s, 1) for n, s in full_seconds.items()},
-        "texts": len(texts),
-        "texts_by_source": {k: len(v) for k, v in sources.items()},
         "timing_texts": len(timing),
         "timing_tokens": tokens,
         "rounds": args.rounds,

@@ -1,15 +1,19 @@
-"""bench/embedding.py's interleaved timing: every configuration encodes every timed text once per round, chunk by
-chunk, the configuration that goes first changing from chunk to chunk."""
+"""bench/embedding.py: the interleaved timing (every configuration encodes every timed text once per round, chunk by
+chunk, the configuration that goes first changing from chunk to chunk) and the agreement a --timing-only run keeps."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
+import pytest
 from numpy.typing import NDArray
 
-from bench.embedding import interleaved_rounds
+import bench.embedding
+from bench.embedding import earlier_agreement, interleaved_rounds
 
 
 class Recorder:
@@ -36,3 +40,26 @@ def test_each_configuration_sees_every_text_once_per_round_and_the_first_turn_ro
     assert firsts == ["a", "b", "a", "b", "a", "b"]
     # both configurations run on the same chunk before the next chunk starts
     assert all(calls[i][1] == calls[i + 1][1] for i in range(0, len(calls), 2))
+
+
+def test_a_timing_only_run_keeps_the_agreement_of_the_run_that_measured_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bench.embedding, "RESULTS_DIR", tmp_path)
+    assert earlier_agreement("emb", ["torch", "onnx-fp32"]) == {}  # no file
+    measured = {
+        "agreement_with_torch": {"onnx-fp32": {"cosine_min": 1.0}},
+        "texts": 10_000,
+        "throughput": [{"backend": "torch"}],
+        "commit": "abc",
+        "measured_at": "2026-11-26T10:00:00+00:00",
+    }
+    (tmp_path / "emb.json").write_text(json.dumps(measured))
+    kept = earlier_agreement("emb", ["torch", "onnx-fp32"])
+    assert kept["agreement_with_torch"] == {"onnx-fp32": {"cosine_min": 1.0}} and kept["texts"] == 10_000
+    assert "throughput" not in kept  # timings are this run's
+    assert (kept["agreement_commit"], kept["agreement_measured_at"]) == ("abc", "2026-11-26T10:00:00+00:00")
+    assert earlier_agreement("emb", ["torch", "onnx-int8"]) == {}  # a backend it never measured
+    # carried again, it still names the run that measured it
+    (tmp_path / "emb.json").write_text(json.dumps({**measured, **kept, "commit": "def"}))
+    assert earlier_agreement("emb", ["onnx-fp32"])["agreement_commit"] == "abc"
