@@ -76,7 +76,11 @@ class VectorExporter:
                 "dimensions": embedder.dimensions}  # fmt: skip
 
     def total(self, space: str) -> int:
-        return sum(int(self._read(statement("count_nodes", label), space=space)[0]["n"]) for label in LABELS)
+        """Nodes to export; ExportRefused when the memory holds nothing but its Space node."""
+        counts = {label: int(self._read(statement("count_nodes", label), space=space)[0]["n"]) for label in LABELS}
+        if not sum(n for label, n in counts.items() if label != "Space"):
+            raise ExportRefused(f"nothing to export: {space!r} holds no memory")
+        return sum(counts.values())
 
     def page(
         self, space: str, server: EmbedderIdentity, after: str | None, limit: int, total: int | None = None
@@ -86,8 +90,6 @@ class VectorExporter:
         index, last = parse_cursor(after)
         lines = [json.dumps(self.header(space, server))] if after is None else []
         total = self.total(space) if total is None else total
-        if total == 0:
-            raise ExportRefused(f"nothing to export: {space!r} holds no memory")
         nodes = 0
         cursor: str | None = None
         while index < len(LABELS) and nodes < limit:

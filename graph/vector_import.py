@@ -202,9 +202,9 @@ class VectorImporter:
             })  # fmt: skip
             report.nodes[row["label"]] = report.nodes.get(row["label"], 0) + 1
             if len(rows) >= NODE_BATCH:
-                yield _node_statement(row["label"]), batches.pop(row["label"])
+                yield self.node_statement(row["label"]), batches.pop(row["label"])
         for label, rows in batches.items():
-            yield _node_statement(label), rows
+            yield self.node_statement(label), rows
 
     def _relationship_batches(self, path: Path) -> Iterator[Batch]:
         batches: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
@@ -239,6 +239,13 @@ class VectorImporter:
             progress(stage, written)
         return written
 
+    @staticmethod
+    def node_statement(label: str) -> str:
+        """The statement writing a batch of nodes of `label` (one of LABELS) with their vectors."""
+        if label not in LABELS:
+            raise ValueError(f"unknown label {label!r}")
+        return load("vectors/write_nodes").replace("{label}", label)
+
     def _run(self, query: str, rows: list[dict[str, Any]]) -> None:
         with self._driver.session(database=self._database) as session:
             session.execute_write(lambda tx: tx.run(query, space=self._space, rows=rows).consume())
@@ -254,10 +261,6 @@ def _safe_lines(path: Path) -> Iterator[tuple[int, Any]]:
                 yield number, json.loads(text)
             except json.JSONDecodeError as exc:
                 raise VectorsFileError(f"line {number}: not JSON ({exc.msg})") from exc
-
-
-def _node_statement(label: str) -> str:
-    return load("vectors/write_nodes").replace("{label}", label)
 
 
 def _relationship_statement(kind: str, start: str, end: str) -> str:
