@@ -125,22 +125,14 @@ def _vectors_import(file: InputFile, space: str, user: str | None, writers: int)
     """An export's vectors file into its (empty) memory space: no model, no extraction; indexes online at the end."""
     from tqdm import tqdm
 
+    from app.operator_space import drop_cached, memory_space_or_exit
     from engram.embedder_identity import identity_of
-    from engram.ids import validate_space
-    from engram.scope import memory_space
     from engram.settings import get_settings
     from graph.driver import get_driver
-    from graph.key_schema import reset_key_logs
     from graph.vector_import import VectorImporter, VectorsFileError
-    from workers.resources import get_redis
-    from workers.vector_cache import drop_space_vectors
 
     settings = get_settings()
-    try:
-        target = memory_space(validate_space(space), user)
-    except ValueError as exc:
-        console.print(f"[red]error:[/red] {exc}", highlight=False)
-        raise typer.Exit(2) from exc
+    target = memory_space_or_exit(space, user, console)
     importer = VectorImporter(get_driver(), settings.neo4j.database, target, identity_of(settings.embedding), writers)
     bars: dict[str, tqdm[None]] = {}
 
@@ -158,9 +150,7 @@ def _vectors_import(file: InputFile, space: str, user: str | None, writers: int)
     finally:
         for bar in bars.values():
             bar.close()
-    client = get_redis()  # processes that knew the space before reload its keys and phrase vectors
-    reset_key_logs(client, target)
-    drop_space_vectors(client, target)
+    drop_cached(target)  # processes that knew the space before reload its keys and phrase vectors
     nodes = ", ".join(f"{n} {label}" for label, n in report.nodes.items())
     resumed = " (resumed)" if report.resumed else ""
     console.print(

@@ -27,24 +27,16 @@ def reembed_command(
     """
     from tqdm import tqdm
 
+    from app.operator_space import drop_cached, memory_space_or_exit
     from engram.embedder_identity import identity_of
     from engram.embedding import get_embedder
-    from engram.ids import validate_space
-    from engram.scope import memory_space
     from engram.settings import get_settings
     from graph.driver import get_driver
-    from graph.key_schema import reset_key_logs
     from graph.reembed import Reembedder
     from graph.scoped import ScopedMemory
-    from workers.resources import get_redis
-    from workers.vector_cache import drop_space_vectors
 
     settings = get_settings()
-    try:
-        target = memory_space(validate_space(space), user)
-    except ValueError as exc:
-        console.print(f"[red]error:[/red] {exc}", highlight=False)
-        raise typer.Exit(2) from exc
+    target = memory_space_or_exit(space, user, console)
     driver = get_driver()
     if not ScopedMemory(driver, settings.neo4j.database).exists(target):
         console.print(f"[red]error:[/red] no memory space {target!r}", highlight=False)
@@ -61,9 +53,7 @@ def reembed_command(
     if not report.finished:
         console.print(f"re-embedded {report.nodes} nodes of '{target}'{resumed}; stopped: run again to go on")
         return
-    client = get_redis()  # every process reloads the space's keys and phrase vectors
-    reset_key_logs(client, target)
-    drop_space_vectors(client, target)
+    drop_cached(target)  # every process reloads the space's keys and phrase vectors
     console.print(
         f"re-embedded {report.nodes} nodes of '{target}'{resumed}; it now holds vectors of {identity.describe()}",
         highlight=False,
