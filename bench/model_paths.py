@@ -13,29 +13,42 @@ Model: the local-model extra's Gemma 3 270M (base, Q4_K_M GGUF converted once to
    that conversation: statements per turn, and the share supported by their turn (a statement naming a person or
    thing, i.e. a capitalised word or one of its concept words, that neither the turn, its speaker nor its addressee
    mentions is unsupported), seconds per turn.
-3. Peak resident memory of the process, and the model's load time.
+3. The model's follow-up query on MuSiQue (`--parts followup`): for each question of the reporting half, recall once
+   (offline keys), show the model the question and the titles and openings of the first `--followup-passages`
+   paragraphs found, let it write the next search query (greedy, up to a line break or a closing quote,
+   `--followup-tokens` new tokens), recall with that query, and fuse the two paragraph rankings (reciprocal rank,
+   k=60). Passage R@5 / R@10 of the first recall alone, of the fused ranking, and of a control with no model (the
+   first recall fused with a recall of its top paragraph's title); how many follow-ups only repeat the question (no
+   content word of their own), how many copy a paragraph shown (every word of their own is in it), and the seconds.
+4. Peak resident memory of the process, and the model's load time.
 
 The stack must be running with those spaces ingested; nothing is written to them. The machine has 2 cores shared by
 several sessions: timings are noisy, each figure beside its baseline measured in the same run.
 
     nice -n 10 ~/.cache/engram/venv/bin/python -m bench.model_paths [--questions 10] [--turns 10]
+    nice -n 10 ~/.cache/engram/venv/bin/python -m bench.model_paths --parts followup [--followup-questions 20]
+
+A run of some `--parts` keeps the other parts' figures of the results file as they were (each part says when).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import resource
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import redis
 from tqdm import tqdm
 
-from bench.common import LOCOMO_PATH, git_commit, write_result
+from bench.common import LOCOMO_PATH, RESULTS_DIR, git_commit, write_result
 from bench.locomo_data import load as load_locomo
 from bench.locomo_recall import engram_units
 from bench.locomo_recall import space_of as locomo_space
@@ -222,6 +235,116 @@ def extraction(sample: str, count: int, loaded: LoadedModel, tokens: int) -> dic
     return results
 
 
+FOLLOWUP_PROMPT = """Found so far:
+{found}
+Question: {question}
+The question needs one more fact. Next search query: \""""
+CONTENT_WORD = re.compile(r"[a-z0-9][a-z0-9'-]{2,}")
+STOP = frozenset(
+    [
+        "the",
+        "and",
+        "was",
+        "who",
+        "what",
+        "which",
+        "when",
+        "where",
+        "how",
+        "did",
+        "does",
+        "is",
+        "are",
+        "of",
+        "for",
+        "with",
+        "that",
+        "this",
+        "from",
+    ]
+)
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in CONTENT_WORD.findall(text.lower()) if w not in STOP}
+
+
+def fused(first: Sequence[str], second: Sequence[str], k: int = 60) -> list[str]:
+    """Reciprocal-rank fusion of two paragraph rankings (the first wins ties)."""
+    score: dict[str, float] = {}
+    for ranking in (first, second):
+        for rank, paragraph in enumerate(ranking):
+            score[paragraph] = score.get(paragraph, 0.0) + 1 / (k + rank + 1)
+    return sorted(score, key=lambda p: -score[p])
+
+
+def write_followup(loaded: LoadedModel, prompt: str, tokens: int) -> str:
+    """The model's next search query: greedy, its first line."""
+    import torch
+
+    encoded = loaded.tokenizer(prompt, return_tensors="pt")
+    with torch.no_grad():
+        output = loaded.model.generate(**encoded, max_new_tokens=tokens, do_sample=False)
+    text = str(loaded.tokenizer.decode(output[0, encoded["input_ids"].shape[1] :], skip_special_tokens=True))
+    return text.strip().split("\n")[0].split('"')[0].strip()
+
+
+def followup(loaded: LoadedModel, count: int, passages: int, tokens: int) -> dict[str, Any]:
+    """Recall, the model's follow-up query, recall again, fuse: MuSiQue's reporting half (module docstring, 3)."""
+    data = load_multihop("musique")
+    space = multihop_space("musique")
+    of_source = {stable_id("src", space, SourceKind.DOCUMENT.value, p.id): p.id for p in data.paragraphs}
+    paragraphs = {p.id: p for p in data.paragraphs}
+    half = len(data.questions) // 2
+    picked = data.questions[half : half + count]
+    settings = get_settings()
+    embedder = get_embedder()
+    engine = RecallEngine(get_driver(), settings.neo4j.database, embedder.encode, embedder.count_tokens)
+
+    def ranked(query: str) -> tuple[list[str], float]:
+        request = RecallRequest(space=space, query=query, token_budget=32_768, limit=200)
+        result, spent = timed(engine.recall, request)
+        return engram_paragraphs(result, of_source), spent
+
+    metrics = [f"{ranking} R@{k}" for ranking in ("first", "fused", "title-fused") for k in (5, 10)]
+    rows: dict[str, list[float]] = {m: [] for m in metrics}
+    seconds: dict[str, list[float]] = {"first_recall": [], "followup_write": [], "second_recall": []}
+    repeats = copies = 0
+    samples = []
+    for question in tqdm(picked, desc="musique follow-up", unit="q"):
+        first, spent = ranked(question.text)
+        seconds["first_recall"].append(spent)
+        found = "\n".join(f"- {paragraphs[p].title}: {paragraphs[p].text[:160]}" for p in first[:passages])
+        query, spent = timed(
+            write_followup, loaded, FOLLOWUP_PROMPT.format(question=question.text, found=found), tokens
+        )
+        seconds["followup_write"].append(spent)
+        own = content_words(query) - content_words(question.text)
+        repeats += not own
+        copies += bool(own) and own <= content_words(found)  # its own words all come from a passage shown
+        second, spent = ranked(query) if query else (first, 0.0)
+        seconds["second_recall"].append(spent)
+        # The control without a model: the second search is the first recall's top paragraph's title.
+        titled = ranked(paragraphs[first[0]].title)[0] if first else []
+        rankings = {"first": first, "fused": fused(first, second), "title-fused": fused(first, titled)}
+        figures = {f"{n} R@{k}": recall_at(r, question.gold, k) for n, r in rankings.items() for k in (5, 10)}
+        for metric, value in figures.items():
+            rows[metric].append(value)
+        samples.append({"question": question.text, "followup": query, "own_words": sorted(own), **figures})
+    return {
+        "commit": git_commit(),
+        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "sample": f"musique questions {half + 1}-{half + len(picked)} (second half), {passages} passages shown",
+        "followup_tokens": tokens,
+        **{m: round(100 * statistics.fmean(v), 1) for m, v in rows.items()},
+        "followups_repeating_the_question": repeats,
+        "followups_copying_a_shown_passage": copies,
+        "questions": len(picked),
+        "s_p50": {name: round(statistics.median(v), 2) for name, v in seconds.items()},
+        "followups": samples,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="language-model paths against the offline ones (issue 46)")
     parser.add_argument("--model", default="gemma3-270m")
@@ -230,10 +353,24 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=10)
     parser.add_argument("--beams", type=int, default=get_settings().keys.beams)
     parser.add_argument("--extract-tokens", type=int, default=256)
+    parser.add_argument("--parts", default="recall,extraction", help="comma-separated: recall, extraction, followup")
+    parser.add_argument("--followup-questions", type=int, default=20, help="MuSiQue reporting-half questions")
+    parser.add_argument("--followup-passages", type=int, default=3, help="first-recall paragraphs shown to the model")
+    parser.add_argument("--followup-tokens", type=int, default=24)
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
 
     rss_before = peak_rss_gb()
     loaded = load(args.model, get_settings().state_dir)
+    if parts == {"followup"}:  # the other parts' figures stay as the run that measured them wrote them
+        measured = followup(loaded, args.followup_questions, args.followup_passages, args.followup_tokens)
+        measured |= {"load_s": round(loaded.load_s, 1), "peak_rss_gb": peak_rss_gb()}
+        measured["command"] = " ".join([Path(sys.executable).name, *sys.argv])
+        path = RESULTS_DIR / "model_paths.json"
+        kept = json.loads(path.read_text()) if path.exists() else {}
+        path.write_text(json.dumps(kept | {"musique_followup": measured}, indent=2) + "\n")
+        print(path, {k: v for k, v in measured.items() if k != "followups"})
+        return
     import outlines
 
     model = outlines.from_transformers(loaded.model, loaded.tokenizer)
@@ -252,19 +389,25 @@ def main() -> None:
         },
         "note": "2 shared cores, load 8-18 from other sessions: timings are noisy",
     }
-    recall: dict[str, Any] = {}
-    recall["locomo"] = compare("locomo", locomo_cases(args.sample, args.questions), offline, with_model, constrained)
-    for dataset in ("hotpotqa", "musique"):
-        cases = multihop_cases(dataset, args.questions)
-        recall[dataset] = compare(dataset, cases, offline, with_model, constrained)
-    result["recall"] = recall
-    result["extraction"] = extraction(args.sample, args.turns, loaded, args.extract_tokens)
+    if "recall" in parts:
+        recall: dict[str, Any] = {}
+        cases = locomo_cases(args.sample, args.questions)
+        recall["locomo"] = compare("locomo", cases, offline, with_model, constrained)
+        for dataset in ("hotpotqa", "musique"):
+            cases = multihop_cases(dataset, args.questions)
+            recall[dataset] = compare(dataset, cases, offline, with_model, constrained)
+        result["recall"] = recall
+        for name, row in recall.items():
+            print(name, {k: v for k, v in row.items() if k != "named"})
+    if "extraction" in parts:
+        result["extraction"] = extraction(args.sample, args.turns, loaded, args.extract_tokens)
+        print({k: v for k, v in result["extraction"].items() if k != "model_samples"})
+    if "followup" in parts:
+        result["musique_followup"] = followup(
+            loaded, args.followup_questions, args.followup_passages, args.followup_tokens
+        )
     result["peak_rss_gb"] = {"before_model": rss_before, "end": peak_rss_gb()}
-    path = write_result("model_paths", result)
-    print(path)
-    for name, row in recall.items():
-        print(name, {k: v for k, v in row.items() if k != "named"})
-    print({k: v for k, v in result["extraction"].items() if k != "model_samples"})
+    print(write_result("model_paths", result))
 
 
 if __name__ == "__main__":
