@@ -25,6 +25,7 @@ import numpy as np
 import redis
 from numpy.typing import NDArray
 
+from engram.embedder_identity import EmbedderIdentity
 from engram.extraction.assimilation import SchemaKey
 from engram.extraction.base import PropositionExtractor
 from engram.formats.records import Record
@@ -90,9 +91,11 @@ class BulkImporter:
         embed: EmbedFn,
         client: redis.Redis | None = None,
         writers: int = 2,
+        embedder: EmbedderIdentity | None = None,
     ) -> None:
         """`embed` serves extraction (concept phrases, main thread) and the batches' texts (task threads), one call
-        at a time: the model's tokenizer is not safe across threads, and one call already uses every core."""
+        at a time: the model's tokenizer is not safe across threads, and one call already uses every core.
+        `embedder`: whose vectors `embed` computes (the space records it; default: this process's settings')."""
         self._driver = driver
         self._database = database
         self._space = validate_memory_space(space)
@@ -100,7 +103,7 @@ class BulkImporter:
         self._embed_lock = threading.Lock()
         self._in_process = embed
         self._redis = client  # key tries of running processes learn the new keys through it, as after a job
-        self._writer = MemoryWriter(driver, database)
+        self._writer = MemoryWriter(driver, database, embedder)  # the space records who computed `embed`'s vectors
         self._writers = writers
         self._lock = threading.Lock()
         self._progress: ProgressFn | None = None
