@@ -14,7 +14,9 @@ def test_summary_and_ratio() -> None:
     values = [float(v) for v in range(1, 101)]
     got = summary(values)
     assert got == {"p50_ms": 50.5, "p95_ms": 95.0, "max_ms": 100.0, "n": 100}
-    assert ratio(got, summary([v / 2 for v in values])) == {"p50": 2.0, "p95": 2.0}
+    half = [v / 2 for v in values]
+    over = got | {"latencies_ms": values}
+    assert ratio(over, summary(half) | {"latencies_ms": half}) == {"p50": 2.0, "p95": 2.0, "median_of_pairs": 2.0}
 
 
 class Engine:
@@ -33,7 +35,7 @@ def test_timed_adds_up_a_step_that_runs_twice() -> None:
         timing.recall(Engine(), request)  # type: ignore[arg-type]
     result = timing.result()
     assert result["mean_ms_per_step"] == {"rank": 6.0, "seed": 10.0}
-    assert result["n"] == 2
+    assert result["n"] == 2 and len(result["latencies_ms"]) == 2
 
 
 @pytest.mark.parametrize(("settled", "fresh"), [("bench-lme-06db6396", "bench-fresh-lme-06db6396")])
