@@ -4,8 +4,11 @@ Measures, in one run: embedding the turn texts alone (the baseline, before and a
 pipeline (Celery worker: standardize, extract, embed, write to Neo4j, consolidate) on the same turns,
 one job per conversation, `--repeats` times (3) into fresh spaces; the median run is reported. Needs the
 stack running (`make up`). Writes bench/results/ingest.json and bench/results/ingest.png.
+`--longmemeval N`: instead, N LongMemEval haystacks end to end through the worker, by stage, and in process per
+embedding backend (bench/ingest_haystack.py; bench/results/ingest_longmemeval.json).
 
     ~/.cache/engram/venv/bin/python -m bench.ingest
+    ~/.cache/engram/venv/bin/python -m bench.ingest --longmemeval 2 --backends torch,onnx-fp32
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import LOCOMO_PATH, RESULTS_DIR, write_result
+from bench.embedding import BACKENDS
+from bench.ingest_haystack import main as haystack_main
 from bench.job_progress import wait_for_jobs
 from bench.locomo_format import locomo_records
 from engram.embedding import get_embedder
@@ -91,9 +96,17 @@ def main() -> None:
     parser.add_argument(
         "--repeats", type=int, default=3, help="pipeline runs, each into a fresh space; the median is reported"
     )
+    parser.add_argument("--longmemeval", type=int, default=0, help="N LongMemEval haystacks instead (see above)")
+    parser.add_argument("--backends", default="torch,onnx-fp32", help="--longmemeval: in-process backends to compare")
     args = parser.parse_args()
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
+    if args.longmemeval:
+        backends = [n for n in args.backends.split(",") if n]
+        if not backends or any(n not in BACKENDS for n in backends):
+            parser.error(f"--backends: names from {', '.join(BACKENDS)}")
+        haystack_main(args.longmemeval, backends)
+        return
 
     records = [r for r in locomo_records(args.data.read_text()) if isinstance(r, ConversationRecord)]
     texts = [turn_text(t.speaker, t.text, t.image_caption) for r in records for s in r.sessions for t in s.turns]
