@@ -48,6 +48,11 @@ class TrieLogitsProcessor(OutlinesLogitsProcessor):
         self.trie = trie
         self._start = start
         self._excluded = {tuple(tokens) for tokens in excluded or []}
+        # For each prefix of an excluded key: the next tokens on excluded paths (checked before they are allowed).
+        self._onto_excluded: dict[tuple[int, ...], set[int]] = {}
+        for path in self._excluded:
+            for end in range(len(path)):
+                self._onto_excluded.setdefault(path[:end], set()).add(path[end])
         self._escape = escape_tokens or []
         self._max_free = max_new_key_tokens
         if self._escape:
@@ -100,13 +105,34 @@ class TrieLogitsProcessor(OutlinesLogitsProcessor):
         return tokens if len(tokens) else np.array([self.trie.eos_token_id], np.int64)
 
     def rules(self, generated: tuple[int, ...]) -> tuple[Allowed | None, Allowed | None]:
-        """(allowed, banned) for a row that generated `generated`; an excluded key may go on, not end."""
+        """(allowed, banned) for a row that generated `generated`: no token into a part of the trie that holds only
+        excluded keys, no end of an excluded key."""
         state = self.state(generated)
         tokens, banned = self.allowed(state), self.banned(state)
-        if tokens is not None and generated in self._excluded:
-            going_on = tokens[tokens != self.trie.eos_token_id]
-            tokens = going_on if len(going_on) else tokens  # nothing else left: it ends, and is dropped as named
-        return tokens, banned
+        if tokens is None or not self._excluded:
+            return tokens, banned
+        closed = [t for t in self._onto_excluded.get(generated, ()) if self._only_excluded((*generated, t))]
+        if generated in self._excluded:
+            closed.append(self.trie.eos_token_id)
+        open_tokens = tokens[~np.isin(tokens, closed)] if closed else tokens
+        return (open_tokens if len(open_tokens) else tokens), banned  # nothing else left: it ends, dropped as named
+
+    def _only_excluded(self, path: tuple[int, ...]) -> bool:
+        """Every key through `path` is excluded: a depth-first walk that stops at the first other key."""
+        eos = self.trie.eos_token_id
+        stack = [path]
+        while stack:
+            here = stack.pop()
+            state = self.state(here).trie
+            if state is None:
+                continue
+            for token in self.trie.allowed(state).tolist():
+                if token == eos:
+                    if here not in self._excluded:
+                        return False
+                else:
+                    stack.append((*here, token))
+        return True
 
     def process_logits(self, input_ids: torch.Tensor, logits: torch.Tensor) -> torch.Tensor:  # type: ignore[override]
         if self._prompt_length is None:

@@ -94,3 +94,17 @@ def test_the_numpy_processor_masks_as_the_torch_one_in_place(key_tokenizer: KeyT
     processor.reset()  # a new prompt: the prompt length is taken again
     again = processor(np.array([7], np.intc), np.zeros(vocab, np.float32))
     assert np.isfinite(again).sum() == 2
+
+
+def test_a_part_of_the_trie_holding_only_excluded_keys_is_closed(key_tokenizer: KeyTokenizer) -> None:
+    """k keys one decode after another: once "alice" is named, its first token leads nowhere new."""
+    trie = KeyTrie(key_tokenizer, ["alice", "paris"])
+    alice, paris = key_tokenizer.encode_key("alice"), key_tokenizer.encode_key("paris")
+    assert alice[0] != paris[0]
+    processor = TrieLogitsProcessor(trie, excluded=[alice])
+    first = processor(torch.tensor([[5]]), torch.zeros(1, key_tokenizer.vocab_size))
+    assert allowed_ids(first) == [{paris[0]}]
+    everything = TrieLogitsProcessor(trie, excluded=[alice, paris])  # nothing left: the row is not left without a token
+    assert allowed_ids(everything(torch.tensor([[5]]), torch.zeros(1, key_tokenizer.vocab_size))) == [
+        {alice[0], paris[0]}
+    ]
