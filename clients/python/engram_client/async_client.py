@@ -627,6 +627,8 @@ class AsyncEngramClient(AsyncBaseClient):
                   stageSeconds
                   counts
                   error
+                  createdAt
+                  finishedAt
                 }
                 ... on NotFound {
                   message

@@ -22,6 +22,8 @@ class JobJobJob(BaseModel):
     stage_seconds: Any = Field(alias="stageSeconds")
     counts: Any
     error: str
+    created_at: str = Field(alias="createdAt")
+    finished_at: str = Field(alias="finishedAt")
 
 
 class JobJobNotFound(BaseModel):

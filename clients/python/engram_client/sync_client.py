@@ -625,6 +625,8 @@ class EngramClient(BaseClient):
                   stageSeconds
                   counts
                   error
+                  createdAt
+                  finishedAt
                 }
                 ... on NotFound {
                   message
