@@ -18,7 +18,7 @@ start() {
   # model before it takes connections, and uvicorn's supervisor waits ENGRAM_API_PROCESS_HEALTHCHECK_TIMEOUT_S for
   # a process's ping while it does: on a busy machine that takes minutes, not seconds, so the wait is long.
   local budget="${ENGRAM_API_START_TIMEOUT_S:-300}" started=$SECONDS said=0
-  until curl -fsS -m 10 "http://127.0.0.1:$ENGRAM_API_PORT/readyz" >/dev/null 2>&1; do
+  until curl -fsS -m 30 "http://127.0.0.1:$ENGRAM_API_PORT/readyz" >/dev/null 2>&1; do
     pid_alive "$PID" || die "the API exited while starting (log: $API_DIR/api.log)"
     [ $((SECONDS - started)) -lt "$budget" ] \
       || die "the API was not ready within $budget s (ENGRAM_API_START_TIMEOUT_S; log: $API_DIR/api.log)"
