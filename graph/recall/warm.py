@@ -128,7 +128,8 @@ def size_dependent_reads(searcher: GraphSearcher, vector: list[float]) -> list[R
 
 def warm_recall(searcher_of: SearcherOf, vector: list[float], threads: Executor) -> WarmReport:
     """Plans every statement recall sends, for a null and a set `as_of`, for a small and a large space, on `threads`
-    (side by side, as recall's searches run). Raises what a read raised (Neo4j down: readiness says so)."""
+    (side by side, as recall's searches run). A read that fails is tried once more after the others; raises what it
+    raised the second time (Neo4j down: readiness says so)."""
     started = time.perf_counter()
     reads: list[Read] = []
     for as_of in (None, AS_OF):
@@ -141,6 +142,8 @@ def warm_recall(searcher_of: SearcherOf, vector: list[float], threads: Executor)
             reads += size_dependent_reads(searcher, vector)
             if number == 0:
                 reads += size_independent_reads(searcher, vector)
-    for future in [threads.submit(read) for read in reads]:
-        future.result()
+    futures = [threads.submit(read) for read in reads]
+    failed = [read for read, future in zip(reads, futures, strict=True) if future.exception() is not None]
+    for read in failed:  # once more, alone: a read the loaded server refused for a moment (a bookmark not yet there)
+        read()
     return WarmReport(calls=len(reads), seconds=round(time.perf_counter() - started, 3))

@@ -112,3 +112,24 @@ def test_both_the_exact_and_the_index_paths_are_warmed(sent: Sent) -> None:
     assert {"recall/exact_concepts", "recall/dense_concepts", "recall/window_told_episodes"} <= warmed
     scoped = [p["lucene"] for s, p in sent.calls if s == "recall/fulltext_episodes"]
     assert any(q.startswith("space:") for q in scoped) and any(not q.startswith("space:") for q in scoped)
+
+
+def test_a_read_that_fails_once_is_tried_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    recorder, refused = Sent(), list[str]()
+
+    def flaky(driver: object, database: str, statement: str, query: object, **params: Any) -> list[Any]:
+        if statement == "recall/top_items" and not refused:
+            refused.append(statement)
+            raise RuntimeError("database not up to the requested bookmark")
+        return recorder.read(driver, database, statement, query, **params)
+
+    monkeypatch.setattr(graph.recall.search, "read", flaky)
+    monkeypatch.setattr(graph.aggregate.store, "read", flaky)
+
+    def searcher_of(space: str, as_of: datetime | None, sizes: SpaceSizes | None) -> GraphSearcher:
+        return GraphSearcher(object(), "neo4j", space, as_of, sizes)  # type: ignore[arg-type]
+
+    with ThreadPoolExecutor(4) as threads:
+        report = warm_recall(searcher_of, [0.1] * 384, threads)
+    assert refused and report.calls > 0
+    assert sum(statement == "recall/top_items" for statement, _ in recorder.calls) >= 30  # every shape, the refused too
