@@ -1,6 +1,6 @@
 """llama.cpp as the runtime that names recall's keys (`ENGRAM_KEYS_BACKEND=llamacpp`): the GGUF file as it is.
 
-Needs `llama-cpp-python`, in no extra: PyPI has its source only, and installing it compiles llama.cpp
+Needs `llama-cpp-python` (the `llamacpp` extra): PyPI has its source only, and installing it compiles llama.cpp
 (docs/local-model.md gives the time). It reads the quantised file directly (no conversion, ~0.4 GB resident against
 transformers' 3 GB fp32 copy) and loads in about a second.
 
@@ -81,6 +81,19 @@ def tokenizer_for(gguf: Path, state_dir: Path) -> Any:
     return tokenizer
 
 
+def _llama_tokenizer(tokenizer: Any) -> Any:
+    """llama-cpp-python's wrapper of a transformers tokenizer, minus a double BOS: the wrapper adds the special tokens
+    whenever asked for special-token parsing, ignoring `add_bos=False`, and a completion adds its own BOS first."""
+    from llama_cpp.llama_tokenizer import LlamaHFTokenizer
+
+    class SingleBos(LlamaHFTokenizer):  # type: ignore[misc,unused-ignore]
+        def tokenize(self, text: bytes, add_bos: bool = True, special: bool = True) -> list[int]:
+            ids = list(super().tokenize(text, add_bos, special))
+            return ids[1:] if not add_bos and ids[:1] == [self.hf_tokenizer.bos_token_id] else ids
+
+    return SingleBos(tokenizer)
+
+
 def load_llamacpp(spec: str, state_dir: Path, context_tokens: int = 2048) -> LoadedLlamaCpp:
     """An Outlines llama.cpp model of `spec` (plain prompts: base models have no chat template); errors are
     `LocalModelError`, naming the file or the missing package and what to do."""
@@ -89,13 +102,12 @@ def load_llamacpp(spec: str, state_dir: Path, context_tokens: int = 2048) -> Loa
     try:
         import outlines
         from llama_cpp import Llama
-        from llama_cpp.llama_tokenizer import LlamaHFTokenizer
     except ImportError as error:
         raise LocalModelError(f"ENGRAM_KEYS_BACKEND=llamacpp needs llama-cpp-python: {INSTALL} ({error})") from error
     gguf = gguf_file(spec, state_dir)
     tokenizer = tokenizer_for(gguf, state_dir)
     try:
-        llama = Llama(str(gguf), n_ctx=context_tokens, verbose=False, tokenizer=LlamaHFTokenizer(tokenizer))
+        llama = Llama(str(gguf), n_ctx=context_tokens, verbose=False, tokenizer=_llama_tokenizer(tokenizer))
     except (OSError, ValueError, RuntimeError) as error:  # llama.cpp refuses a damaged file with a ValueError
         raise LocalModelError(f"llama.cpp could not load {gguf}: {error}") from error
     return LoadedLlamaCpp(outlines.from_llamacpp(llama, chat_mode=False), gguf, time.perf_counter() - started)

@@ -41,6 +41,10 @@ def test_llamacpp_and_the_key_trie_tokenise_alike(llama: Any, greedy: KeyDecoder
     for key in KEYS:
         assert native.tokenize(key.encode(), add_bos=False, special=False) == greedy.tokenizer.encode_key(key), key
     assert llama.model.model.token_eos() == greedy.tokenizer.eos_token_id
+    # A completion adds BOS itself and tokenises the prompt with add_bos=False: no second BOS from the wrapper.
+    bos = llama.model.model.token_bos()
+    assert llama.model.model.tokenize(b"Question:", add_bos=False, special=True)[:1] != [bos]
+    assert llama.model.model.tokenize(b"Question:", add_bos=True, special=True)[:1] == [bos]
     assert llama.model.model.n_vocab() >= greedy.tokenizer.vocab_size
 
 
