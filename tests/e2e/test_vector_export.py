@@ -184,11 +184,12 @@ def test_reembed_resumes_after_a_stop_and_recall_refuses_a_space_of_another_embe
     assert first.returncode == 0 and "re-embedded 10 nodes" in first.stdout and "run again" in first.stdout
     stopped = engram("recall", QUERIES[0], key=key)
     assert stopped.returncode != 0 and "being re-embedded" in stopped.stdout + stopped.stderr
-    # A write during the re-embedding is refused (ingest/record_embedder; the worker log says why, the job's error
-    # names the stage only): nothing of it is written.
+    # A write during the re-embedding is refused (ingest/record_embedder), the job's error saying why: nothing of it
+    # is written.
     document = {"type": "document", "id": "written-meanwhile", "text": "Lena keeps her kayak at the boat club."}
     written = wait_for_job(submit_ingest(space, validate_records([document])), 900)
     assert written.state is JobState.FAILED
+    assert "re-embedded" in written.error and f"engram reembed --space {space}" in written.error, written.error
     assert sum(label_counts(driver, space).values()) == nodes  # not even its new concepts
 
     second = reembed(space, "--page", "5", variant="int8")

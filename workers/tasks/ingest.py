@@ -31,6 +31,7 @@ from engram.scope import validate_memory_space
 from engram.settings import get_settings
 from graph.consolidation.revisions import RevisionRules, link_revisions_of
 from graph.driver import get_driver
+from graph.embedder_record import EmbedderMismatch, check_embedder, reembed_command
 from graph.key_schema import publish_removed_keys, publish_written_keys
 from graph.memory_writer import MemoryBatch, MemoryWriter, Written, plan_parts, refresh_concepts
 from graph.schema_keys import load_concept_keys
@@ -154,6 +155,11 @@ def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[
         # Its message names no internals (engram/extraction/base.py): the tenant reads what went wrong.
         log.exception("ingest job %s: stage %s failed", job_id, name)
         _fail(store, job_id, f"stage {name}: {error} (job {job_id}); nothing of the job was written")
+        raise
+    except EmbedderMismatch as error:
+        # Its message names the space's embedder, this worker's and the reembed command: what the tenant must do.
+        log.warning("ingest job %s: stage %s refused: %s", job_id, name, error)
+        _fail(store, job_id, f"stage {name}: {error} (job {job_id})")
         raise
     except LocalModelError:
         log.exception("ingest job %s: stage %s could not load its language model", job_id, name)
@@ -349,6 +355,11 @@ def write_stage(self: Any, job_id: str) -> str:
             prescription_vectors=vectors["prescriptions"],
         )
         writer = MemoryWriter(get_driver(), get_settings().neo4j.database)
+        # A space of another embedder (or being re-embedded) refuses the write: said here in words the tenant can act
+        # on (the write's own statement refuses it too, should a re-embedding start between two slices).
+        name, _, partition = batch.space.partition("/")
+        command = reembed_command(name, None) + (" --user <the user>" if partition else "")
+        check_embedder(get_driver(), get_settings().neo4j.database, batch.space, writer.embedder, command)
         progress = _WriteProgress.load(store, job_id)
         if progress.parts_done == 0:
             writer.write_schema(memory)
