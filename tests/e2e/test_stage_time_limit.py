@@ -81,9 +81,10 @@ def test_a_stage_past_its_time_limit_fails_its_job_and_frees_the_worker(
         assert "resubmit" in failed.error and "Error" not in failed.error  # what to do; no exception text
         assert stopped_after < 2 * HARD_S, stopped_after
         # Nothing half-written: each write is one transaction, whole or not at all. The stopped one (sources,
-        # episodes, knowledge) rolled back; the one before it committed the new concepts (MERGE on their ids).
+        # episodes, knowledge) rolled back; the one before it committed the new concepts (MERGE on their ids) and the
+        # Space node recording the space's embedder.
         partial = label_counts(driver, space)
-        assert partial.keys() == {"Source", "Concept"} and partial["Source"] == 1, partial
+        assert partial.keys() == {"Source", "Concept", "Space"} and partial["Source"] == 1, partial
         # The same worker takes the next job, the same records resubmitted, and the space ends as a clean ingestion.
         again = wait_for_job(submit_ingest(space, records), timeout_s=240)
         assert again.state is JobState.SUCCEEDED, again.error

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import dataclasses
 import json
 import uuid
@@ -20,6 +21,8 @@ from app.api.services import ApiServices
 from engram.settings import EngramSettings
 from tests.e2e.api.conftest import issue_key
 from tests.support.graphql_client import GraphQL, operation
+from tests.support.jobs import wait_for_job
+from workers.jobs import JobState
 
 
 @pytest.fixture()
@@ -58,6 +61,20 @@ def test_ingest_follow_progress_over_websocket_and_recall(
     assert events[-1]["counts"]["episodes"] == 6
     recall = server(operation("recall"), {"query": "What did Melanie paint?"})["recall"]
     assert any("sunrise" in item["text"] for item in recall["items"][:3])
+
+
+def test_export_vectors_pages_a_memory_with_its_vectors(server: GraphQL, conversation: dict[str, Any]) -> None:
+    """The exportVectors operation: the whole memory in one page here (a header, then each node with its vector)."""
+    job = server(operation("ingest"), {"records": [conversation]})["ingest"]
+    assert wait_for_job(job["id"], timeout_s=300).state is JobState.SUCCEEDED
+    page = server(operation("export_vectors"), {"first": 1000})["exportVectors"]
+    assert page["endCursor"] is None and page["nodes"] == page["totalNodes"] > 0
+    header, *nodes = [json.loads(line) for line in page["jsonl"].splitlines()]
+    assert header["engram_vectors_export"] == 1 and header["dimensions"] == 384
+    assert len(nodes) == page["nodes"]
+    vectors = [base64.b64decode(node["embedding"]) for node in nodes if node.get("embedding")]
+    assert vectors and all(len(vector) == 384 * 4 for vector in vectors)
+    assert {node["label"] for node in nodes} >= {"Source", "Episode", "Proposition", "Concept"}
 
 
 def test_the_server_refuses_a_wrong_key_and_stays_up(server: GraphQL) -> None:

@@ -115,6 +115,9 @@ def test_the_generated_client_runs_every_operation(
             states = asyncio.run(asyncio.wait_for(_follow_job(url, ws_url, key, job.id, ran), timeout=300))
             assert states[-1] == JobState.SUCCEEDED
             assert client.job(id=job.id).job.state == JobState.SUCCEEDED
+            vectors = client.export_vectors(first=1000).export_vectors
+            assert vectors.end_cursor is None and vectors.nodes == vectors.total_nodes > 0
+            assert '"embedding"' in vectors.jsonl
 
             recall = client.recall(query="What did Melanie paint?", limit=5).recall
             assert recall.typename__ == "Recall"
