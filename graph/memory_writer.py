@@ -29,8 +29,9 @@ from graph.space_indexes import label_written
 
 SOURCES_PER_TRANSACTION = 40
 # Episodes and propositions in one write transaction at most, unless one episode alone proves more (a chunk's episodes
-# are cut between episodes): about a second of Neo4j's time on this hardware.
-ROWS_PER_TRANSACTION = 250
+# are cut between episodes). Short transactions keep other tenants' small writes from waiting behind a large
+# document's: at 250 rows a small job's write took 1-2.5 s beside a flood's writes (0.07 s alone), docs/fairness.md.
+ROWS_PER_TRANSACTION = 64
 ProgressFn = Callable[[int, int], None]
 # Sources whose record is written whole each time: episodes past its new length are stale (a conversation's session
 # may come turn by turn, so its missing turns are not).
