@@ -28,11 +28,15 @@ def numeric_answer(answer: str) -> float | None:
 
 
 def judged(question_id: str, question: str, answer: str, aggregate: AggregateResult | None) -> dict[str, Any]:
-    """One counting question's row: the expected number, the aggregate's figures, whether either equals it."""
+    """One counting question's row: the expected number, the aggregate's figures, whether its answering figure
+    (`value`: the count, the count as memory states it, the sum or the difference) equals it; `count_or_sum` is the
+    earlier, looser criterion (either the events' count or the sum equals it)."""
     expected = numeric_answer(answer)
     count = aggregate.count if aggregate else None
     total = aggregate.sum if aggregate else None
-    equal = expected is not None and any(v is not None and abs(v - expected) < 0.01 for v in (count, total))
+    value = aggregate.value if aggregate else None
+    equal = expected is not None and value is not None and abs(value - expected) < 0.01
+    loose = expected is not None and any(v is not None and abs(v - expected) < 0.01 for v in (count, total))
     return {
         "id": question_id,
         "question": question,
@@ -43,5 +47,9 @@ def judged(question_id: str, question: str, answer: str, aggregate: AggregateRes
         "sum": total,
         "unit": aggregate.unit if aggregate else None,
         "reason": aggregate.reason if aggregate else None,
+        "value": value,
+        "value_unit": aggregate.value_unit if aggregate else None,
+        "value_from": aggregate.value_from if aggregate else None,
         "equal": equal,
+        "count_or_sum": loose,
     }

@@ -176,6 +176,28 @@ def chart(results: dict[str, Any], path: Path) -> None:
     fig.savefig(path, dpi=120)
 
 
+def abstaining(questions: list[LmeQuestion], engine: RecallEngine) -> list[dict[str, Any]]:
+    """The abstention questions asking a computation (memory holds nothing to compute it from) whose haystacks are
+    ingested completely (never ingested here): whether the aggregate still gives a number."""
+    rows = []
+    driver = get_driver()
+    for question in questions:
+        if not question.abstention or aggregate_intent(question.text) is None:
+            continue
+        found, _, _ = driver.execute_query("MATCH (e:Episode {space: $s}) RETURN count(e) AS n", s=space_of(question))
+        if found[0]["n"] != len(question.turns):
+            continue
+        request = RecallRequest(
+            space=space_of(question), query=question.text, token_budget=32_768, limit=200, asker=ASKER,
+            addressee=ADDRESSEE, now=question.asked_at,
+        )  # fmt: skip
+        aggregate = engine.recall(request).aggregate
+        value = aggregate.value if aggregate else None
+        reason = aggregate.reason if aggregate else None
+        rows.append({"id": question.id, "question": question.text, "value": value, "reason": reason})
+    return rows
+
+
 def select(questions: list[LmeQuestion], types: list[str], per_type: int) -> list[LmeQuestion]:
     kept = [q for q in questions if not q.abstention and (not types or q.type in types)]
     if not per_type:
@@ -306,9 +328,11 @@ def main() -> None:
             results["aggregate_counting"][half] = {
                 "equal": sum(row["equal"] for row in rows),
                 "tried": len(rows),
-                "numbers_given": sum(row["count"] is not None or row["sum"] is not None for row in rows),
+                "count_or_sum_equal": sum(row["count_or_sum"] for row in rows),
+                "numbers_given": sum(row["value"] is not None for row in rows),
                 "questions": rows,
             }
+        results["aggregate_abstention"] = abstaining(load(args.data), engine)
         results["aggregate_latency_ms"] = {
             system: {
                 group: {"p50": round(1000 * statistics.median(values), 1), "n": len(values)}
@@ -336,6 +360,8 @@ def main() -> None:
                 )
             judged_half = results["aggregate_counting"][half]
             print(f"{half} counting: {judged_half['equal']} of {judged_half['tried']} equal")
+        numbered = [row["id"] for row in results["aggregate_abstention"] if row["value"] is not None]
+        print(f"abstention: a number on {len(numbered)} of {len(results['aggregate_abstention'])} {numbered}")
     for system in systems:
         row = results[system]["all"]
         report = results["halves"]["report"].get(system, {}).get("all", {})

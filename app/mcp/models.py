@@ -81,6 +81,11 @@ class AggregateAnswer(BaseModel):
     unquantified: int
     scanned: int
     reason: str | None
+    value: float | None = Field(
+        default=None, description="the figure answering the question: count, stated count, sum or difference"
+    )
+    value_unit: str | None = None
+    value_from: str | None = Field(default=None, description="events, stated, sum or difference")
     items: list[CountedEvent]
 
 

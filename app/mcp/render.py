@@ -36,6 +36,9 @@ def render_context(items: list[RecalledItem], reason: str | None = None) -> str:
 def render_aggregate(answer: AggregateAnswer) -> str:
     """One line: the count, the sum with its unit (or the units apart), the periods, or why there is no figure."""
     parts = [f"aggregate ({answer.kind} of {answer.target!r}): count {answer.count}"]
+    if answer.value is not None and answer.value_from in ("stated", "difference"):  # not already the count or sum
+        unit = f" {answer.value_unit}" if answer.value_unit else ""
+        parts.append(f"answer {answer.value:g}{unit} ({answer.value_from})")
     if answer.sum is not None:
         parts.append(f"sum {answer.sum:g} {answer.unit}")
     elif len(answer.units) > 1:

@@ -10,7 +10,7 @@ from typing import Any
 
 from graph.aggregate.dedup import Match
 from graph.aggregate.intent import AggregateIntent
-from graph.aggregate.models import AggregateItem, AggregateResult, PeriodTotal, UnitTotal
+from graph.aggregate.models import AggregateItem, AggregateResult, Figure, PeriodTotal, UnitTotal
 from graph.aggregate.quantity import COMMON_UNIT, quantity_in
 from graph.recall.provenance import Provenance
 
@@ -63,7 +63,8 @@ def as_match(row: dict[str, Any], units: set[str] | None, to_time: TimeFn) -> Ma
     at = to_time(row.get("at"))
     quantity = quantity_in(row["text"], units)
     source = next((p.get("source_id") for p in row["provenance"] if p.get("source_id")), None)
-    return Match(row["id"], row["text"], at.date() if at else None, row["embedding"], quantity, source)
+    dated = bool(row.get("dated", True))
+    return Match(row["id"], row["text"], at.date() if at else None, row["embedding"], quantity, source, dated)
 
 
 def events_param(events: Sequence[Match]) -> list[dict[str, Any]]:
@@ -83,6 +84,7 @@ def result(
     tally: dict[str, Any],
     to_time: TimeFn,
     to_proof: ProofFn,
+    answer: Callable[[int | None, float | None, str | None], Figure | None] | None = None,
 ) -> AggregateResult:
     by_id = {row["id"]: row for row in rows}
     units = [UnitTotal(unit=u["unit"], sum=round(float(u["sum"]), 6), count=int(u["count"])) for u in tally["units"]]
@@ -112,11 +114,18 @@ def result(
                 provenance=[to_proof(proof) for proof in row["provenance"]],
             )
         )
+    count = int(tally["count"]) if events else None
+    found = answer(count, single.sum if single else None, single.unit if single else None) if answer else None
+    if intent.kind == "compare" and events and found is None and reason is None:
+        reason = "no two amounts of one unit to compare"
     return AggregateResult(
+        value=found.value if found else None,
+        value_unit=found.unit if found else None,
+        value_from=found.source if found else None,
         kind=intent.kind,
         target=intent.target,
         period=intent.period,
-        count=int(tally["count"]) if events else None,
+        count=count,
         sum=single.sum if single else None,
         unit=single.unit if single else None,
         units=units,

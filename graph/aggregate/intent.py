@@ -77,6 +77,22 @@ _TIME_WORDS = frozenset(
     ]
 )
 _WORD = re.compile(r"[^\W\d_][\w'-]*")
+# Where a count's noun phrase starts and what ends it (the clause's auxiliary, pronoun or preposition).
+_COUNTED = re.compile(r"\b(?:how many|number of|count of)\b", re.I)
+_CLAUSE = frozenset(
+    [
+        "have", "has", "had", "did", "do", "does", "am", "is", "are", "was", "were", "will", "would", "can", "could",
+        "should", "i", "i've", "i'm", "we", "you", "he", "she", "they", "it", "my", "our", "in", "on", "at", "from",
+        "since", "for", "to", "during", "with", "by", "that", "which", "who", "this", "last", "past", "ago", "before",
+        "after",
+    ]
+)  # fmt: skip
+# Adjectives that say how to count, not what ("different kinds", "other projects").
+_QUALIFIERS = frozenset(
+    ["different", "distinct", "separate", "unique", "other", "various", "individual", "total", "new"]
+)
+# Nouns that classify what follows them ("types of fruit" counts fruits).
+_CLASSIFIERS = frozenset(["types", "type", "kinds", "kind", "sorts", "sort", "varieties", "variety", "pieces", "piece"])
 # "How many hours/miles/dollars ...": an amount in that unit, added up.
 _HOW_MANY_UNITS = re.compile(r"\bhow many (?P<unit>[a-z]+)\b", re.I)
 # A time between two moments ("how many days passed between", "how many weeks ago", "how many days did it take") is
@@ -95,6 +111,8 @@ class AggregateIntent:
     target: str  # what is counted or summed: the question without its frame
     terms: tuple[str, ...]  # the target's content words
     unit: str | None = None  # the unit the question asks in ("how many hours": hour), canonical (quantity.UNITS)
+    head: str | None = None  # the noun counted ("how many Italian restaurants": restaurants), lower case
+    restrictors: tuple[str, ...] = ()  # the words narrowing it ("italian"): a counted memory must say them
 
 
 def aggregate_intent(question: str) -> AggregateIntent | None:
@@ -120,7 +138,39 @@ def aggregate_intent(question: str) -> AggregateIntent | None:
     # so a name matches everything that person said, not what is counted.
     words = [w for i, w in enumerate(_WORD.findall(target)) if i == 0 or not w[0].isupper()]
     terms = tuple(w.lower() for w in words if _content(w.lower()))
-    return AggregateIntent(kind, _period(question), target or question, terms, unit)
+    head, restrictors = counted_phrase(question)
+    return AggregateIntent(kind, _period(question), target or question, terms, unit, head, restrictors)
+
+
+def counted_phrase(question: str) -> tuple[str | None, tuple[str, ...]]:
+    """The noun phrase a count asks about, as its head and the words narrowing it: "how many Italian restaurants have
+    I tried" -> (restaurants, (italian,)); "how many items of clothing do I" -> (items, (clothing,)); "how many types of
+    citrus fruits" -> (fruits, (citrus,)). The phrase runs from "how many" / "number of" to the first word of the
+    clause (an auxiliary, a pronoun, a preposition but "of"). No phrase where the count is of times."""
+    match = _COUNTED.search(question)
+    if match is None:
+        return None, ()
+    words: list[str] = []
+    for word in _WORD.findall(question[match.end() :]):
+        low = word.lower()
+        if low in _CLAUSE or (words and low in STOPWORDS and low != "of"):
+            break
+        if low in _QUALIFIERS or (low in STOPWORDS and low != "of") or low in NUMBER_WORDS:
+            continue
+        words.append(low.removesuffix("'s"))
+    while words and words[0] == "of":  # "how many of Emma's recipes"
+        words = words[1:]
+    # "items of clothing": the head is before "of"; "types of citrus fruits": a classifier, the head is after it.
+    while words and words[0] in _CLASSIFIERS and "of" in words:
+        words = words[words.index("of") + 1 :]
+    if "of" in words:
+        at = words.index("of")
+        head, rest = words[at - 1] if at else None, words[: max(at - 1, 0)] + words[at + 1 :]
+    else:
+        head, rest = (words[-1], words[:-1]) if words else (None, [])
+    if head is None or head in _TIME_WORDS or head in UNITS or head == "times":
+        return None, ()
+    return head, tuple(w for w in rest if w != "of" and _content(w))
 
 
 def _content(word: str) -> bool:

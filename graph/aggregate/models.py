@@ -3,11 +3,21 @@ per-period figures and every event counted, each with the episodes that prove it
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, datetime
 
 from pydantic import BaseModel
 
 from graph.recall.provenance import Provenance
+
+
+@dataclass(frozen=True)
+class Figure:
+    """The figure answering the question (graph/aggregate/answer.py)."""
+
+    value: float
+    unit: str | None
+    source: str  # events (counted), stated (as the memory states it), sum, difference
 
 
 class AggregateItem(BaseModel):
@@ -46,3 +56,6 @@ class AggregateResult(BaseModel):
     scanned: int  # matching statements read, before duplicates were folded
     items: list[AggregateItem]
     reason: str | None = None  # why a figure is missing (no memory matches, no amount stated, mixed units)
+    value: float | None = None  # the figure answering the question (graph/aggregate/answer.py), None: none supported
+    value_unit: str | None = None
+    value_from: str | None = None  # events (counted), stated (the memory's own latest count), sum or difference

@@ -132,3 +132,50 @@ def quantity_in(text: str, units: set[str] | None = None) -> Quantity | None:
     stated = [q for q in quantities(text) if units is None or q.common().unit in units]
     distinct = {(q.value, q.unit) for q in stated}
     return stated[0] if len(distinct) == 1 else None
+
+
+ORDINALS: dict[str, int] = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+    "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "twentieth": 20,
+}  # fmt: skip
+_CLOCK = re.compile(r"\b(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d))?\s?(?P<ap>[ap]\.?m\.?)?(?![\w:])", re.IGNORECASE)
+_CARDINAL = "|".join(sorted((re.escape(w) for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
+_ORDINAL = "|".join(sorted(ORDINALS, key=len, reverse=True))
+
+
+def clock_minutes(text: str) -> int | None:
+    """The one time of day a text states ("6:30 AM", "7 pm", "18:45"), as minutes after midnight; None where it
+    states none or several different ones. A bare number is not a time: it needs minutes or am / pm."""
+    found = set()
+    for match in _CLOCK.finditer(text):
+        if match["m"] is None and match["ap"] is None:
+            continue
+        hour, minute = int(match["h"]), int(match["m"] or 0)
+        if match["ap"]:
+            if hour > 12:
+                continue
+            hour = hour % 12 + (12 if match["ap"].lower().startswith("p") else 0)
+        found.add(hour * 60 + minute)
+    return found.pop() if len(found) == 1 else None
+
+
+def stated_counts(text: str, stem: str) -> list[int]:
+    """The numbers a text states of the things a word stem names: "4 projects", "4 painting projects", "my 5th
+    project", "two kits" (a cardinal at most two words before the noun, an ordinal right before it: "the eighth grade
+    graduation" is no count of graduations); a running count ("the 5th") is the count so far."""
+    noun = re.escape(stem) + r"\w*"
+    pattern = re.compile(
+        rf"(?<![\w$€£.,:])(?:(?P<n>\d+|{_CARDINAL})\s+(?:[\w'-]+\s+){{0,2}}?{noun}"
+        rf"|(?P<o>\d+(?:st|nd|rd|th)|{_ORDINAL})\s+{noun})",
+        re.IGNORECASE,
+    )
+    counts = []
+    for match in pattern.finditer(text):
+        number = (match["n"] or match["o"]).lower()
+        if number in ("an", "a"):
+            continue
+        digits = re.match(r"\d+", number)
+        value = int(digits.group(0)) if digits else ORDINALS.get(number, NUMBER_WORDS.get(number))
+        if value is not None and value == int(value):
+            counts.append(int(value))
+    return counts

@@ -74,6 +74,12 @@ class Aggregate:
     scanned: int = strawberry.field(description="matching statements read, before retellings were folded")
     items: list[AggregateEvent]
     reason: str | None = strawberry.field(description="why a figure is missing: no match, no amount, mixed units")
+    value: float | None = strawberry.field(
+        description="the figure answering the question: the count, the count as memory states it, the sum or the "
+        "difference (value_from); null: memory supports none"
+    )
+    value_unit: str | None
+    value_from: str | None = strawberry.field(description="events, stated, sum or difference")
 
     @staticmethod
     def of(result: AggregateResult) -> Aggregate:
@@ -90,4 +96,7 @@ class Aggregate:
             scanned=result.scanned,
             items=[AggregateEvent.of(i) for i in result.items],
             reason=result.reason,
+            value=result.value,
+            value_unit=result.value_unit,
+            value_from=result.value_from,
         )

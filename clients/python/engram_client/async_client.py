@@ -836,6 +836,9 @@ class AsyncEngramClient(AsyncBaseClient):
                     unquantified
                     scanned
                     reason
+                    value
+                    valueUnit
+                    valueFrom
                     items {
                       id
                       text

@@ -97,6 +97,9 @@ class RecallRecallRecallAggregate(BaseModel):
     unquantified: int
     scanned: int
     reason: Optional[str]
+    value: Optional[float]
+    value_unit: Optional[str] = Field(alias="valueUnit")
+    value_from: Optional[str] = Field(alias="valueFrom")
     items: list["RecallRecallRecallAggregateItems"]
 
 

@@ -816,6 +816,9 @@ class EngramClient(BaseClient):
                     unquantified
                     scanned
                     reason
+                    value
+                    valueUnit
+                    valueFrom
                     items {
                       id
                       text

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
+from graph.aggregate.answer import figure, restricted
 from graph.aggregate.compute import as_match, asked_units, events_param, leading, result, stems
 from graph.aggregate.dedup import Match, fold_duplicates
 from graph.aggregate.intent import AggregateIntent, aggregate_intent
@@ -70,7 +71,7 @@ class Aggregate(Step[AggregateFound]):
             run.vector, stems(intent.terms), speakers, windows, config.min_similarity, config.min_similarity_alone,
             config.min_term_share, config.min_confidence, config.max_items,
         )  # fmt: skip
-        rows = reader.matching(query)
+        rows = restricted(reader.matching(query), intent, config.min_similarity_alone)
         best = max((item.relevance for item in run.ranked if item.relevance is not None), default=None)
         worded = any(row["term_share"] >= config.min_term_share for row in rows)
         if not worded and (best is None or best < config.min_relevance):
@@ -84,7 +85,11 @@ class Aggregate(Step[AggregateFound]):
     def apply(self, run: RecallRun, found: AggregateFound | None) -> None:
         if found is None:
             return
-        answer = result(found.intent, found.rows, found.events, found.tally, _time, _provenance)
+        intent, rows, events = found.intent, found.rows, found.events
+        answer = result(
+            intent, rows, events, found.tally, _time, _provenance,
+            lambda count, total, unit: figure(intent, rows, events, count, total, unit, _time),
+        )  # fmt: skip
         if found.unsupported:
             answer.reason = found.unsupported
         run.aggregate = answer
@@ -105,6 +110,11 @@ class Aggregate(Step[AggregateFound]):
             unit=answer.unit,
             units=[u.model_dump() for u in answer.units],
             reason=answer.reason,
+            head=found.intent.head,
+            restrictors=list(found.intent.restrictors),
+            value=answer.value,
+            value_unit=answer.value_unit,
+            value_from=answer.value_from,
             led=led,
         )
 

@@ -69,6 +69,7 @@ def test_counts_sums_weeks_and_no_number_where_none_is_stated(runners: GraphQL) 
     runs = recall(runners, "How many times did I go running?", "ana")
     aggregate = runs["aggregate"]
     assert aggregate["kind"] == "count" and aggregate["count"] == 3
+    assert (aggregate["value"], aggregate["valueFrom"]) == (3.0, "events")
     counted = {item["text"] for item in aggregate["items"]}
     assert all("run" in text for text in counted) and not any("swim" in text for text in counted)
     # Monday's run, told on Monday and again on Tuesday, is one event with the retelling folded into it.
@@ -84,6 +85,11 @@ def test_counts_sums_weeks_and_no_number_where_none_is_stated(runners: GraphQL) 
     spent = recall(runners, "How much did I spend in total?", "ana")["aggregate"]
     assert spent["kind"] == "sum" and (spent["sum"], spent["unit"]) == (65.0, "USD")
     assert spent["units"] == [{"unit": "USD", "sum": 65.0, "count": 2}] and spent["reason"] is None
+    assert (spent["value"], spent["valueUnit"], spent["valueFrom"]) == (65.0, "USD", "sum")
+    # A comparison of two amounts is their difference, not their sum.
+    more = recall(runners, "How much more did I spend on the water bottle than on energy gels?", "ana")["aggregate"]
+    assert more["kind"] == "compare"
+    assert (more["value"], more["valueUnit"], more["valueFrom"]) == (15.0, "USD", "difference")
 
     # Per week, from the events' dates in the graph.
     compared = recall(runners, "Did I run more this week than last week?", "ana")["aggregate"]
@@ -101,6 +107,7 @@ def test_counts_sums_weeks_and_no_number_where_none_is_stated(runners: GraphQL) 
     assert swum["reason"] == "no quantity stated in the matching memories"
     nothing = recall(runners, "How many times did I go skydiving?", "ana")["aggregate"]
     assert nothing["count"] is None and nothing["sum"] is None and nothing["items"] == []
+    assert nothing["value"] is None
     assert nothing["reason"].startswith(("no memory matches", "nothing relevant"))
 
     ordinary = recall(runners, "Where do I run with the club?", "ana")

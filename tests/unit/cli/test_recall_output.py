@@ -33,7 +33,11 @@ def test_an_aggregate_is_stated_under_the_items() -> None:
     aggregate = {
         "kind": "sum", "target": "spend on the car", "period": None, "count": 2, "sum": 65.0, "unit": "USD",
         "units": [{"unit": "USD", "sum": 65.0, "count": 2}], "periods": [], "unquantified": 0, "scanned": 2,
-        "reason": None, "items": [],
+        "reason": None, "items": [], "value": 65.0, "valueUnit": "USD", "valueFrom": "sum",
     }  # fmt: skip
     out = printed({"items": [item("p_tyres", "Tom spent $40 on tyres")], "aggregate": aggregate})
     assert "aggregate (sum of 'spend on the car'): count 2; sum 65 USD" in out
+    # A comparison's answer is the difference of its two amounts, stated apart from their sum.
+    compared = aggregate | {"kind": "compare", "value": 15.0, "valueFrom": "difference"}
+    out = printed({"items": [], "aggregate": compared})
+    assert "count 2; answer 15 USD (difference); sum 65 USD" in out
