@@ -16,7 +16,11 @@ evidence turn; the calibration and the cut-off are then applied offline:
 3. report: on the report half and on all questions, the share of abstention questions answered with no item, the
    share of answerable ones wrongly emptied, turn R@10 with and without the cut-off; the same for LoCoMo's questions
    in the conversations already ingested by bench/locomo_recall.py (its adversarial questions have no answer in the
-   conversation's words, but carry evidence turns: emptied shares are reported per category).
+   conversation's words, but carry evidence turns: emptied shares are reported per category);
+4. the names gate (`unmentioned_names`, graph/recall/steps/relevance.py): the questions using a name that
+   nothing in the space mentions, asked of Neo4j as the engine asks it (the gate itself is off while the items are
+   collected, so R@10 without it comes from the same run): the shares gated, and turn R@10 with a gated question
+   counted as returning nothing.
 
 `--coefficients engine` keeps the engine's configured calibration and default minimum (graph/recall/config.py) and
 reports how far the offline replay is from the relevance the engine itself returned (`replay_max_difference`: 0 when
@@ -49,8 +53,9 @@ from engram.runtime import settle_heap
 from engram.settings import get_settings
 from graph.driver import get_driver
 from graph.recall.config import RecallConfig, RelevanceModel
-from graph.recall.engine import RecallEngine
+from graph.recall.engine import Neo4jSearchers, RecallEngine
 from graph.recall.models import RecallRequest, RecallResult
+from graph.recall.query import names_used
 from graph.recall.relevance import (
     FEATURES,
     QueryCoverage,
@@ -125,12 +130,46 @@ def item_rows(result: RecallResult, query: str, config: RecallConfig, evidence: 
 def recall_rows(
     engine: RecallEngine, config: RecallConfig, space: str, query: str, evidence: set[str], **request: Any
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The question's items (the engine's names gate off: `engine.config`) and its coverage, with the names the gate
+    would find unmentioned (`unmentioned`), asked of the space as the engine asks."""
     result = engine.recall(
         RecallRequest(space=space, query=query, token_budget=32_768, limit=200, min_relevance=0.0, **request)
     )
     (detail,) = [step.detail for step in result.trace if step.step == "relevance"]
     coverage = {k: detail[k] for k in ("concepts", "matched", "missing", "near", "concept_coverage")}
+    names = names_used(query)
+    searcher = Neo4jSearchers(get_driver(), get_settings().neo4j.database, config, None).at(space, None, None)
+    coverage["unmentioned"] = searcher.unmentioned(names) if names else []
     return item_rows(result, query, config, evidence), coverage
+
+
+def names_gate(rows: Sequence[dict[str, Any]], group_of: Any) -> dict[str, Any]:
+    """Per group (`group_of(row)`): the share of questions the names gate empties, and turn R@10 without and with it
+    (a gated question returns nothing)."""
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        groups[group_of(row)].append(row)
+    out: dict[str, Any] = {}
+    for name, group in sorted(groups.items()):
+        gated = [q for q in group if q["coverage"].get("unmentioned")]
+        with_evidence = [q for q in group if q["evidence"]]
+        figures_ = {
+            "questions": len(group),
+            "gated": len(gated),
+            "gated_share": round(100 * len(gated) / len(group), 1),
+        }
+        if with_evidence:
+            before = [
+                recall_at(kept_turns(q["items"], RelevanceModel(), 0.0), q["evidence"], 10) for q in with_evidence
+            ]
+            after = [0.0 if q["coverage"].get("unmentioned") else b for q, b in zip(with_evidence, before, strict=True)]
+            figures_ |= {"R@10_gate_off": round(100 * statistics.fmean(before), 1),
+                         "R@10_gate_on": round(100 * statistics.fmean(after), 1)}  # fmt: skip
+        figures_["gated_questions"] = [
+            {"question": q["question"], "unmentioned": q["coverage"]["unmentioned"]} for q in gated
+        ]
+        out[name] = figures_
+    return out
 
 
 def relevance_of(row: dict[str, Any], model: RelevanceModel) -> float:
@@ -302,7 +341,7 @@ def main() -> None:
     parser.add_argument("--name", default="abstention", help="results file name (bench/results/NAME.json)")
     args = parser.parse_args()
 
-    config = RecallConfig()
+    config = RecallConfig(unmentioned_names=False)  # the gate is measured apart (`names_gate`)
     cached: dict[str, list[dict[str, Any]]] = {"lme": [], "locomo": []}
     if args.cache.exists():
         cached |= json.loads(args.cache.read_text())
@@ -311,7 +350,9 @@ def main() -> None:
         if args.ingested_only:
             answerable, abstaining = ingested(answerable), ingested(abstaining)
         embedder = get_embedder()
-        engine = RecallEngine(get_driver(), get_settings().neo4j.database, embedder.encode, embedder.count_tokens)
+        engine = RecallEngine(
+            get_driver(), get_settings().neo4j.database, embedder.encode, embedder.count_tokens, config=config
+        )
         settle_heap()
         if "lme" in args.recall:
             cached["lme"] = collect_lme(engine, config, answerable, abstaining)
@@ -355,8 +396,12 @@ def main() -> None:
             if not q["abstention"] and not kept_turns(q["items"], model, minimum)
         ],
     }
+    results["names_gate"] = names_gate(lme_rows, lambda q: "abstention" if q["abstention"] else "answerable")
     if locomo_rows:
         results["locomo"] = locomo_figures(locomo_rows, model, minimum)
+        results["locomo_names_gate"] = names_gate(
+            locomo_rows, lambda q: "adversarial" if q["category"] == "adversarial" else "answerable"
+        )
     if args.coefficients == "engine":
         results["replay_max_difference"] = max(
             (
@@ -376,6 +421,14 @@ def main() -> None:
     path = write_result(args.name, results)
     print(path)
     print(json.dumps({k: results[k] for k in ("relevance_model", "min_relevance", "tune", "report", "all")}, indent=1))
+    for key in ("names_gate", "locomo_names_gate"):
+        if key in results:
+            print(
+                key,
+                json.dumps(
+                    {g: {k: v for k, v in f.items() if k != "gated_questions"} for g, f in results[key].items()}
+                ),
+            )
     if locomo_rows:
         print(json.dumps(results["locomo"], indent=1))
 

@@ -271,6 +271,10 @@ class RecallConfig(BaseSettings):
     aggregate: AggregateConfig = Field(
         default_factory=AggregateConfig, description="counting / summing questions: what matches, what is one event"
     )
+    unmentioned_names: bool = Field(
+        default=True,
+        description="nothing is returned when the question uses a name nothing the scope remembers mentions",
+    )
 
     @field_validator("list_weights", mode="after")
     @classmethod

@@ -632,6 +632,19 @@ class MemorySearcher:
 
     # -- concepts ---------------------------------------------------------------------------------------------------
 
+    def unmentioned(self, names: Sequence[str]) -> list[str]:
+        """unmentioned.cypher: the names no known episode's text holds (as analysed) and no speaker is called by."""
+        self._statement()
+        episodes = [e for e in self._graph.episodes.values() if self._known(e.recorded_at)]
+        held = {term for e in episodes for term in _analysed(e.text).counts}
+        speakers = {word for e in episodes if e.speaker for word in e.speaker.lower().split()}
+        missing = []
+        for name in names:
+            terms = analyze(name)
+            if len(terms) == 1 and terms[0] not in held and name.lower() not in speakers:
+                missing.append(name)
+        return missing
+
     def concepts_by_key(self, keys: Sequence[str]) -> list[ConceptHit]:
         """concepts_by_key.cypher: the concepts with these keys and their aliases (SAME_AS either way)."""
         if not keys:

@@ -5,13 +5,15 @@
 - whether it asks for a state (`asks_for_state`): what holds now or held before it changed;
 - who it means by its pronouns (`persons_meant`): "my" the asker, "your" the addressee;
 - which people who speak in the memory it names (`named_participants`), and its content without their names
-  (`without_names`).
+  (`without_names`);
+- the names it uses (`names_used`): what memory must mention somewhere for the question to be about it.
 The times it names are read by engram/extraction/temporal.py, the rule ingestion dates statements by, so a query and a
 memory agree on what "last month" covers. Table-driven tests: tests/unit/graph/recall/test_query.py.
 """
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Iterable
 
@@ -38,6 +40,15 @@ _SPACES = re.compile(r"\s+")
 _WORDS = re.compile(r"[^\W\d_]+")
 _FIRST_PERSON = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b|\bI['\u2019](?:m|ve|d|ll)\b")
 _SECOND_PERSON = re.compile(r"\b(?:[Yy]ou|[Yy]our|[Yy]ours|[Yy]ourself)\b")
+# A word that opens a sentence is capitalised whatever it is; a quote or bracket may come before it.
+_SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+)[\"'\u201c\u2018(\[]*$")
+# Times are what the `when` step reads, not names of things memory should mention.
+_TIME_NAMES = frozenset(
+    {m.lower() for m in calendar.month_name if m}
+    | {m.lower() for m in calendar.month_abbr if m}
+    | {d.lower() for d in calendar.day_name}
+    | {f"{d.lower()}s" for d in calendar.day_name}
+)
 
 
 def memory_types(query: str) -> list[MemoryType]:
@@ -95,3 +106,19 @@ def without_names(query: str, participants: Iterable[str]) -> str:
     # A query left with stop words only ("Who is Melanie?") asks nothing to search for.
     has_content = any(word.lower() not in STOPWORDS for word in _WORDS.findall(text))
     return text if has_content else ""
+
+
+def names_used(query: str) -> list[str]:
+    """The names the query uses: its capitalised words inside a sentence (the first word of a sentence is capitalised
+    whatever it is), without their possessive, leaving out stop words, times (months, weekdays) and words of one or two
+    letters (a title or an abbreviation: "Dr", "TV"). A question about "the Airbnb in Sacramento" is about
+    Sacramento: where memory mentions no Sacramento it holds no answer, however close its San Francisco booking sits."""
+    names: list[str] = []
+    for match in _CAPITALISED.finditer(query):
+        word = re.sub(r"['\u2019]s$", "", match.group())
+        if not word[0].isupper() or _SENTENCE_START.search(query[: match.start()]):
+            continue
+        if len(word) < 3 or word.lower() in STOPWORDS or word.lower() in _TIME_NAMES or word in names:
+            continue
+        names.append(word)
+    return names

@@ -52,6 +52,7 @@ class QueryCoverage:
     matched: list[str]
     missing: list[str]
     near: dict[str, list[str]] = field(default_factory=dict)  # missing phrase -> its words that are keys
+    unmentioned: list[str] = field(default_factory=list)  # names the question uses that nothing remembered mentions
 
     @property
     def share(self) -> float:
@@ -173,7 +174,10 @@ def calibrated(features: Mapping[str, float], intercept: float, weights: Mapping
 
 
 def nothing_relevant(coverage: QueryCoverage, best: float | None, minimum: float) -> str:
-    """Why a recall returns nothing: the question's concepts nothing in memory matches, and what is near them."""
+    """Why a recall returns nothing: the names nothing in memory mentions, or the question's concepts nothing in
+    memory matches and what is near them."""
+    if coverage.unmentioned:
+        return f"nothing relevant: nothing in memory mentions {', '.join(repr(n) for n in coverage.unmentioned)}"
     if best is None:
         return "nothing relevant: memory holds nothing that matches the question"
     said = f"nothing relevant: the best match's relevance {best:.2f} is below the minimum {minimum:.2f}"

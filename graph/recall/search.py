@@ -16,10 +16,10 @@ import neo4j
 from graph.aggregate.store import Neo4jAggregateReader
 from graph.cypher import load
 from graph.reads import read, timed
-from graph.recall.bm25 import TermStatistics, analysed, bm25_scores, distinctive_coverage, distinctive_weights
+from graph.recall.bm25 import TermStatistics, analysed, analyze, bm25_scores, distinctive_coverage, distinctive_weights
 from graph.recall.config import SearchLimits
 from graph.recall.hits import ConceptHit, Hit, TimeWindow, WindowHits
-from graph.recall.lucene import in_field, in_space, query_terms
+from graph.recall.lucene import in_field, in_space, lucene_query, query_terms
 from graph.recall.models import ItemKind
 from graph.recall.searcher import Label, TextLabel
 from graph.space_indexes import SpaceIndexes
@@ -351,6 +351,24 @@ class GraphSearcher:
         seen = {r["id"] for r in stated}
         hits = [_episode_hit(r) for r in stated] + [h for h in told if h.id not in seen]
         return WindowHits(hits[:k], len(stated))
+
+    def unmentioned(self, names: Sequence[str]) -> list[str]:
+        """The `names` that nothing this scope remembers mentions (unmentioned.cypher): in no episode's text, no
+        speaker's name. A name of several words ("e-bike") is left out: it counts as mentioned."""
+        index = self.fulltext_index("episodes")
+        queries = []
+        for name in names:
+            word = lucene_query(name, drop=frozenset())
+            if not word or " OR " in word or len(analyze(name)) != 1:
+                continue
+            lucene = in_space(word, self._space) if index == SHARED_FULLTEXT_INDEXES["episodes"] else word
+            queries.append({"name": name, "word": word, "lucene": lucene})
+        if not queries:
+            return []
+        rows: list[str] = self._record("unmentioned", index=index, queries=queries, fetch=self._limits.max_fetch)[
+            "rows"
+        ]
+        return rows
 
     def concepts_by_key(self, keys: Sequence[str]) -> list[ConceptHit]:
         if not keys:

@@ -123,6 +123,7 @@ def size_dependent_reads(searcher: GraphSearcher, vector: list[float]) -> list[R
     # Full-text queries of 1, 2-10 and 11-32 terms (a small space's rescoring sends one list item per term).
     reads += [partial(s.fulltext, label, _words(terms), 40) for label, terms in product(labels, (1, 5, 20))]
     reads += [partial(s.episodes_within, _windows(windows), v, 20) for windows in (1, 3)]
+    reads += [partial(s.unmentioned, [f"Name{i}" for i in range(names)]) for names in (1, 3)]
     return reads
 
 

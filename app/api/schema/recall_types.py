@@ -120,8 +120,8 @@ class Recall:
     trace: list[RecallTraceStep]
     cypher: str = strawberry.field(description="paste into Neo4j Browser to see the returned subgraph")
     reason: str | None = strawberry.field(
-        description="why no item is returned, when none is: nothing reaches minRelevance, and which of the question's"
-        " concepts no concept of memory matches"
+        description="why no item is returned, when none is: the question uses a name nothing in memory mentions, or"
+        " nothing reaches minRelevance, and which of the question's concepts no concept of memory matches"
     )
     aggregate: Annotated[Aggregate, strawberry.lazy("app.api.schema.aggregate_types")] | None = strawberry.field(
         description="a question that counts, adds up or compares over time: the figures over every matching memory"

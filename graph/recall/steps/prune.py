@@ -1,6 +1,6 @@
 """Prune: the best items that fit the request's item limit and token budget, or none when no item reaches the minimum
-relevance; the rest with the reason. When nothing is returned, the run says why (graph/recall/relevance.py
-`nothing_relevant`)."""
+relevance or the question names what memory never mentions; the rest with the reason. When nothing is returned, the
+run says why (graph/recall/relevance.py `nothing_relevant`)."""
 
 from __future__ import annotations
 
@@ -18,11 +18,19 @@ class Prune(Step[None]):
     name = "prune"
 
     def apply(self, run: RecallRun, found: None) -> None:
-        minimum = run.min_relevance
-        run.items, run.pruned = prune(run.ranked, run.token_budget, run.limit, run.tools.count_tokens, minimum)
+        minimum, coverage = run.min_relevance, run.coverage or QueryCoverage([], {}, [], [])
         best = max((r.relevance for r in run.ranked if r.relevance is not None), default=None)
-        if not run.items and (not run.ranked or (best is not None and best < minimum)):
-            run.reason = nothing_relevant(run.coverage or QueryCoverage([], {}, [], []), best, minimum)
+        if coverage.unmentioned:
+            # Whatever resembles the question, memory holds nothing about what it names.
+            unmentioned = ", ".join(coverage.unmentioned)
+            run.items, run.pruned = (
+                [],
+                [{"id": r.id, "reason": f"memory never mentions {unmentioned}"} for r in run.ranked],
+            )
+        else:
+            run.items, run.pruned = prune(run.ranked, run.token_budget, run.limit, run.tools.count_tokens, minimum)
+        if not run.items and (not run.ranked or coverage.unmentioned or (best is not None and best < minimum)):
+            run.reason = nothing_relevant(coverage, best, minimum)
         detail = {
             "weights": run.config.value.model_dump(),
             "ranked": len(run.ranked),

@@ -1,11 +1,13 @@
-"""Relevance: each ranked item's calibrated relevance in [0, 1], and the question's concepts that the space's concept
-keys match (graph/recall/relevance.py). Prune then leaves out what falls below the request's minimum, and says why
-when nothing is left."""
+"""Relevance: each ranked item's calibrated relevance in [0, 1], the question's concepts that the space's concept
+keys match (graph/recall/relevance.py), and the names it uses that nothing the scope remembers mentions. Prune then
+leaves out what falls below the request's minimum, or everything where a name is unmentioned, and says why."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from graph.recall.query import names_used
 from graph.recall.relevance import (
     QueryCoverage,
     calibrated,
@@ -29,7 +31,9 @@ class Relevance(Step[QueryCoverage]):
         lookups = QueryCoverage(phrases, weights, [], []).lookups()
         found = run.searcher.concepts_by_key(lookups) if lookups else []
         nearby = [concept.key for concept in run.query_concepts]
-        return query_coverage(phrases, weights, [concept.key for concept in found], nearby)
+        coverage = query_coverage(phrases, weights, [concept.key for concept in found], nearby)
+        names = names_used(run.request.query) if run.config.unmentioned_names else []
+        return replace(coverage, unmentioned=run.searcher.unmentioned(names)) if names else coverage
 
     def apply(self, run: RecallRun, found: QueryCoverage | None) -> None:
         if found is None:
@@ -63,6 +67,7 @@ class Relevance(Step[QueryCoverage]):
             matched=found.matched,
             missing=found.missing,
             near=found.near,
+            unmentioned=found.unmentioned,
             concept_coverage=round(found.share, 4),
             min_relevance=run.min_relevance,
             items=traced,

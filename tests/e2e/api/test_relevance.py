@@ -96,6 +96,35 @@ def test_a_near_concept_is_named_with_what_memory_holds(priya: GraphQL) -> None:
     assert "table tennis" in missing and "tennis" in held  # a key with "tennis", never "table tennis"
 
 
+# Two users of one space: only Ana ever mentions Sacramento.
+TRIPS: list[dict[str, Any]] = [
+    {
+        "type": "conversation",
+        "id": f"{user}-trips",
+        "user": user,
+        "sessions": [{"id": "s1", "started_at": "2024-06-01T09:00:00Z", "turns": turns}],
+    }
+    for user, turns in (
+        ("ana", [{"speaker": "Ana", "id": "a1", "text": "I booked an Airbnb in Sacramento for the conference."}]),
+        ("ben", [{"speaker": "Ben", "id": "b1", "text": "I booked an Airbnb in San Francisco for my sister's visit."}]),
+    )
+]
+
+
+def test_a_name_nothing_in_the_scope_mentions_gets_nothing_at_the_default_minimum(gql: GraphQL) -> None:
+    gql.ingest(TRIPS)
+    question = "When did I book the Airbnb in Sacramento?"
+    ana = recall(gql, question, user="ana")
+    assert ana["reason"] is None and "Sacramento" in ana["items"][0]["text"]
+    # Ben's memory holds an Airbnb booking, but in San Francisco: nothing of his mentions Sacramento.
+    ben = recall(gql, question, user="ben")
+    assert ben["items"] == [] and ben["reason"] == "nothing relevant: nothing in memory mentions 'Sacramento'"
+    relevance = next(step for step in ben["trace"] if step["step"] == "relevance")["detail"]
+    assert relevance["unmentioned"] == ["Sacramento"]
+    # What Ben did say is answered, and a name that only speaks (Ben is never mentioned in a text) counts as said.
+    assert recall(gql, "When did Ben book the Airbnb in San Francisco?", user="ben")["items"]
+
+
 @pytest.mark.parametrize("bad", [-0.1, 1.5])
 def test_min_relevance_outside_0_1_is_refused_naming_the_field(gql: GraphQL, bad: float) -> None:
     result = gql(REFUSED, {"query": "anything", "minRelevance": bad})["recall"]

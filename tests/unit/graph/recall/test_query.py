@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from graph.recall.models import MemoryType
-from graph.recall.query import asks_for_state, memory_types, named_participants, persons_meant, without_names
+from graph.recall.query import (
+    asks_for_state,
+    memory_types,
+    named_participants,
+    names_used,
+    persons_meant,
+    without_names,
+)
 
 EPISODIC, SEMANTIC, PROCEDURAL = MemoryType.EPISODIC, MemoryType.SEMANTIC, MemoryType.PROCEDURAL
 U, A = "User", "Assistant"
@@ -102,3 +109,24 @@ def test_a_query_names_only_speakers_of_the_memory() -> None:
     assert named_participants("What does Bob do for work?", {"Alice"}) == []
     assert named_participants("What does Bob do for work?", set()) == []
     assert without_names("What does Bob do for work?", []) == "What does Bob do for work?"
+
+
+@pytest.mark.parametrize(
+    ("query", "names"),
+    [
+        ("When did I book the Airbnb in Sacramento?", ["Airbnb", "Sacramento"]),
+        ("What is Priya's favourite movie?", ["Priya"]),
+        ("Who became a parent first, Tom or Alex?", ["Tom", "Alex"]),
+        # A sentence's first word is capitalised whatever it is, a quoted one too.
+        ("According to John, what did he read? Tell me.", ["John"]),
+        ('"Little Women" is about what?', ["Women"]),
+        # Times are the `when` step's to read; "I" and stop words are no names.
+        ("What did I do in December and on Fridays, and what did I tell Sam?", ["Sam"]),
+        ("I\u2019m a bit anxious about getting around Tokyo.", ["Tokyo"]),
+        ("where does alice live?", []),
+        # "Dr." ends what looks like a sentence: the word after it is left out too.
+        ("Would Caroline have Dr. Seuss books on her TV shelf?", ["Caroline"]),
+    ],
+)
+def test_the_names_a_query_uses(query: str, names: list[str]) -> None:
+    assert names_used(query) == names

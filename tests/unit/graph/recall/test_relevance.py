@@ -186,6 +186,19 @@ def test_a_requests_minimum_overrides_the_configs(make_engine: MakeEngine) -> No
     assert strict.items == [] and strict.reason is not None
 
 
+def test_a_name_nothing_mentions_empties_the_answer_and_is_named(make_engine: MakeEngine) -> None:
+    engine = make_engine(recall_config())
+    result = engine.recall(request("Does Alice still live in Madrid?"))
+    assert result.items == [] and result.reason == "nothing relevant: nothing in memory mentions 'Madrid'"
+    assert trace_detail_of(result, "relevance")["unmentioned"] == ["Madrid"]
+    pruned = trace_detail_of(result, "rerank and prune")["pruned"]
+    assert pruned and all(entry["reason"] == "memory never mentions Madrid" for entry in pruned)
+    # Alice is never mentioned in a text, but she speaks: a speaker's name is mentioned.
+    assert engine.recall(request("Does Alice still live in Lisbon?")).items
+    # The gate is a knob of the configuration.
+    assert make_engine(recall_config(unmentioned_names=False)).recall(request("Does Alice live in Madrid?")).items
+
+
 def test_a_near_concept_is_named_with_what_memory_holds() -> None:
     coverage = coverage_of("How often does Alice play table tennis?", ["alice", "tennis", "often"])
     reason = nothing_relevant(coverage, 0.05, 0.2)

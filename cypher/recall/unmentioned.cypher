@@ -1,0 +1,19 @@
+// The names a question uses that nothing the scope remembers mentions (graph/recall/steps/relevance.py): no episode
+// of the space (of the scope, recorded by $as_of) holds the word in its text, and no speaker is called by it.
+// $queries is [{name, word, lucene}]: `lucene` the word alone, scoped to the space where the index is shared. A
+// word the index matches in more than $fetch documents counts as mentioned without looking further: whether the
+// scope's own are among them is not worth reading them all.
+UNWIND $queries AS query
+CALL (query) {
+  CALL db.index.fulltext.queryNodes($index, query.lucene, {limit: $fetch}) YIELD node
+  RETURN count(node) AS fetched,
+         count(CASE WHEN node.space = $space AND all(key IN keys($scope) WHERE node[key] = $scope[key])
+                     AND ($as_of IS NULL OR node.recorded_at <= $as_of) THEN 1 END) AS holding
+}
+WITH query WHERE holding = 0 AND fetched < $fetch
+  AND NOT EXISTS {
+    MATCH (e:Episode {space: $space})
+    WHERE e.speaker IS NOT NULL AND all(key IN keys($scope) WHERE e[key] = $scope[key])
+      AND ($as_of IS NULL OR e.recorded_at <= $as_of) AND query.word IN split(toLower(e.speaker), ' ')
+  }
+RETURN collect(query.name) AS rows
