@@ -4,16 +4,20 @@ the answer assembled from the count, sums and periods the tally statement comput
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from typing import Any
 
+from engram.extraction.keyphrases import STOPWORDS
 from graph.aggregate.dedup import Match
 from graph.aggregate.intent import AggregateIntent
 from graph.aggregate.models import AggregateItem, AggregateResult, Figure, PeriodTotal, UnitTotal
 from graph.aggregate.quantity import COMMON_UNIT, quantity_in
 from graph.recall.provenance import Provenance
 
+# A capitalised word: a name, unless a stop word starting a sentence ("By the way") or a speaker's own name.
+_NAME = re.compile(r"\b[A-Z][a-z]+")
 TimeFn = Callable[[Any], datetime | None]
 ProofFn = Callable[[dict[str, Any]], Provenance]
 
@@ -64,7 +68,10 @@ def as_match(row: dict[str, Any], units: set[str] | None, to_time: TimeFn) -> Ma
     quantity = quantity_in(row["text"], units)
     source = next((p.get("source_id") for p in row["provenance"] if p.get("source_id")), None)
     dated = bool(row.get("dated", True))
-    return Match(row["id"], row["text"], at.date() if at else None, row["embedding"], quantity, source, dated)
+    speakers = {p.get("speaker") for p in row["provenance"]}
+    names = frozenset(n for n in _NAME.findall(row["text"]) if n not in speakers and n.lower() not in STOPWORDS)
+    day = at.date() if at else None
+    return Match(row["id"], row["text"], day, row["embedding"], quantity, source, dated, names)
 
 
 def events_param(events: Sequence[Match]) -> list[dict[str, Any]]:
@@ -163,3 +170,16 @@ def leading(events: Sequence[Match], lead: int, covered: frozenset[str] | None =
             seen.add(event.source)
             firsts.append(event.id)
     return (firsts if covered is not None else firsts + rest)[:lead]
+
+
+def telling(
+    events: Sequence[Match], rows: dict[str, dict[str, Any]], min_share: float, min_alone: float
+) -> list[Match]:
+    """The events fit to lead the items: those saying `min_share` of the target's words, or as close to the question
+    as `min_alone`. A loose match moved above the ranked items would push the ranking's own evidence down for
+    nothing."""
+    return [
+        event
+        for event in events
+        if rows[event.id]["term_share"] >= min_share or float(rows[event.id]["similarity"]) >= min_alone
+    ]

@@ -46,6 +46,12 @@ class AggregateConfig(BaseModel):
     )
     lead: int = Field(default=10, ge=0, le=200, description="matches (one per source first) leading the items (0: off)")
     new_sources_only: bool = Field(
-        default=False, description="lead only with events of sources the ranking's first `lead` items leave out"
+        default=True, description="lead only with events of sources the ranking's first `lead` items leave out"
+    )
+    lead_min_share: float = Field(
+        default=0.4,
+        ge=0,
+        le=1,
+        description="share of the target's words an event must hold (or min_similarity_alone) to lead the items",
     )
     keep_first: int = Field(default=8, ge=0, description="items of the ranking kept above the leading matches")

@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from graph.aggregate.answer import figure, restricted
-from graph.aggregate.compute import as_match, asked_units, events_param, leading, result, stems
+from graph.aggregate.compute import as_match, asked_units, events_param, leading, result, stems, telling
 from graph.aggregate.dedup import Match, fold_duplicates
 from graph.aggregate.intent import AggregateIntent, aggregate_intent
 from graph.aggregate.store import MatchQuery, ReadsAggregates
@@ -125,10 +125,11 @@ def _lead(run: RecallRun, found: AggregateFound) -> list[str]:
     covered = None
     if config.new_sources_only:
         covered = frozenset(p.source_id for item in run.ranked[: config.lead] for p in item.provenance)
-    ids = leading(found.events, config.lead, covered)
+    rows = {row["id"]: row for row in found.rows}
+    strong = telling(found.events, rows, config.lead_min_share, config.min_similarity_alone)
+    ids = leading(strong, config.lead, covered)
     if not ids:
         return []
-    rows = {row["id"]: row for row in found.rows}
     made = [
         Ranked(
             id=i,

@@ -7,6 +7,7 @@ from datetime import date
 from typing import Any
 
 from graph.aggregate.answer import difference, figure, restricted, stated_count
+from graph.aggregate.compute import as_match
 from graph.aggregate.dedup import Match, fold_duplicates
 from graph.aggregate.intent import aggregate_intent, counted_phrase
 from graph.aggregate.quantity import Quantity, clock_minutes, stated_counts
@@ -70,10 +71,20 @@ def test_a_comparison_is_the_difference_of_two_amounts_or_two_times() -> None:
 
 
 def test_a_retelling_in_the_same_conversation_without_its_own_date_is_the_same_event() -> None:
-    told = Match("told", "Rachel's graduation ceremony two weeks ago", date(2024, 3, 1), A, None, "s1", dated=True)
-    again = Match("again", "Rachel's graduation reminded User", date(2024, 3, 15), B, None, "s1", dated=False)
-    elsewhere = Match("other", "Rachel's graduation reminded User", date(2024, 3, 15), B, None, "s2", dated=False)
+    rachel = frozenset({"Rachel"})
+    told = Match("told", "Rachel's graduation two weeks ago", date(2024, 3, 1), A, None, "s1", True, rachel)
+    again = Match("again", "Rachel's graduation reminded User", date(2024, 3, 15), B, None, "s1", False, rachel)
+    elsewhere = Match("other", "Rachel's graduation reminded User", date(2024, 3, 15), B, None, "s2", False, rachel)
     assert [e.id for e in fold_duplicates([told, again], 0.9, same_source=True)] == ["told"]
     assert [e.id for e in fold_duplicates([told, elsewhere], 0.9, same_source=True)] == ["told", "other"]
-    dated = Match("dated", "another graduation", date(2024, 3, 15), B, None, "s1", dated=True)
+    dated = Match("dated", "Rachel's graduation", date(2024, 3, 15), B, None, "s1", True, rachel)
     assert [e.id for e in fold_duplicates([told, dated], 0.9, same_source=True)] == ["told", "dated"]
+    # Naming nobody in common: another event (a party to host, after one attended).
+    hosting = Match("host", "a party User is hosting soon", date(2024, 3, 15), B, None, "s1", False, frozenset())
+    assert [e.id for e in fold_duplicates([told, hosting], 0.9, same_source=True)] == ["told", "host"]
+
+
+def test_the_names_a_match_mentions_leave_out_its_speakers_and_sentence_starts() -> None:
+    row = {"id": "p", "text": "By the way, User attended Rachel's graduation", "at": None, "embedding": A,
+           "provenance": [{"speaker": "User", "source_id": "s1"}]}  # fmt: skip
+    assert as_match(row, None, _time).names == frozenset({"Rachel"})

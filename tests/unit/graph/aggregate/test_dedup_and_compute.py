@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any
 
-from graph.aggregate.compute import as_match, events_param, leading, periods, result, stems
+from graph.aggregate.compute import as_match, events_param, leading, periods, result, stems, telling
 from graph.aggregate.dedup import Match, fold_duplicates
 from graph.aggregate.intent import aggregate_intent
 from graph.aggregate.quantity import Quantity
@@ -65,6 +65,16 @@ def test_the_events_lead_one_source_at_a_time() -> None:
     assert leading(events, 10) == ["a1", "b1", "a2"]
     assert leading(events, 2) == ["a1", "b1"]
     assert leading(events, 10, frozenset({"a"})) == ["b1"]  # only the sources the ranking left out
+
+
+def test_only_events_saying_most_of_the_target_lead() -> None:
+    events = [match("loose", RUN, None), match("worded", RUN, None), match("close", RUN, None)]
+    rows = {
+        "loose": {"term_share": 0.25, "similarity": 0.7},
+        "worded": {"term_share": 0.75, "similarity": 0.7},
+        "close": {"term_share": 0.0, "similarity": 0.85},
+    }
+    assert [e.id for e in telling(events, rows, min_share=0.6, min_alone=0.8)] == ["worded", "close"]
 
 
 def test_stems_find_the_singular() -> None:
