@@ -112,7 +112,8 @@ TRIPS: list[dict[str, Any]] = [
 
 
 def test_a_name_nothing_in_the_scope_mentions_gets_nothing_at_the_default_minimum(gql: GraphQL) -> None:
-    gql.ingest(TRIPS)
+    for record in TRIPS:  # one user per request
+        gql.ingest([record])
     question = "When did I book the Airbnb in Sacramento?"
     ana = recall(gql, question, user="ana")
     assert ana["reason"] is None and "Sacramento" in ana["items"][0]["text"]
