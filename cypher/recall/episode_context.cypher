@@ -12,15 +12,15 @@ CALL (e) {
 }
 WITH anchor, n, distance
 WHERE n.space = $space AND ($as_of IS NULL OR n.recorded_at <= $as_of)
-OPTIONAL MATCH (k:Proposition {space: $space})-[:PROVEN_BY]->(n)
-WITH anchor, n, distance, k,
-     CASE WHEN $as_of IS NULL THEN k.status = 'active'
-          ELSE k.recorded_at <= $as_of AND (k.expired_at IS NULL OR k.expired_at > $as_of) END AS current,
-          $as_of IS NULL OR k.recorded_at <= $as_of AS known  // what memory had recorded by then
+OPTIONAL MATCH (p:Proposition {space: $space})-[:PROVEN_BY]->(n)
+WITH anchor, n, distance, p,
+     // include recall/candidate_proposition
+     AS current,
+     $as_of IS NULL OR p.recorded_at <= $as_of AS known  // what memory had recorded by then
 WITH anchor, n, distance,
-     collect(CASE WHEN current THEN {id: k.id, similarity: vector.similarity.cosine(k.embedding, $vector)} END)
+     collect(CASE WHEN current THEN {id: p.id, similarity: vector.similarity.cosine(p.embedding, $vector)} END)
        AS propositions,
-     count(CASE WHEN known THEN k END) AS knowledge
+     count(CASE WHEN known THEN p END) AS knowledge
 // A trajectory step's knowledge is the prescription drawn from it: it is not a bare utterance to return in its place
 // (as in dense_episodes).
 OPTIONAL MATCH (r:Prescription {space: $space})-[:PROVEN_BY]->(n)

@@ -3,8 +3,9 @@
 // graph/recall/search.py). Recall needs both, and a second round trip for them cost a statement a search.
 CALL (node, score) {
   OPTIONAL MATCH (p:Proposition {space: $space})-[:PROVEN_BY]->(node)
-  WITH p, CASE WHEN $as_of IS NULL THEN p.status = 'active'
-       ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END AS current,
+  WITH p,
+       // include recall/candidate_proposition
+       AS current,
        $as_of IS NULL OR p.recorded_at <= $as_of AS known  // what memory had recorded by then
   WITH collect(CASE WHEN current THEN p.id END) AS propositions, count(CASE WHEN known THEN p END) AS knowledge
   // A trajectory step proves the prescriptions drawn from it (they have no later versions: current = active).

@@ -4,8 +4,8 @@ MATCH (c:Concept {space: $space, id: a.id})
 USING INDEX c:Concept(space, id)
 CALL (c) {
   MATCH (c)<-[:MENTIONS]-(p:Proposition {space: $space})
-  WHERE CASE WHEN $as_of IS NULL THEN p.status = 'active'
-        ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END
+  WHERE
+    // include recall/candidate_proposition
   WITH p, vector.similarity.cosine(p.embedding, $vector) AS similarity
   ORDER BY similarity DESC, p.id LIMIT $per_concept
   RETURN p, similarity

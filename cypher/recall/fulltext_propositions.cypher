@@ -21,11 +21,12 @@ CALL (own) {
   UNWIND own AS hit
   WITH hit.node AS node, hit.score AS score
   CALL (node) {
-    MATCH path = (current:Proposition {space: $space})-[:SUPERSEDES*0..8]->(node)
-    WHERE all(r IN relationships(path) WHERE r.reason IN ['merge', 'updated'])  // updated: a revised value's hit finds the current one
-      AND CASE WHEN $as_of IS NULL THEN current.status = 'active'
-          ELSE current.recorded_at <= $as_of AND (current.expired_at IS NULL OR current.expired_at > $as_of) END
-    RETURN current LIMIT 1
+    // A carrying update's hit finds the current value; a revision's (carry false) is a candidate itself.
+    MATCH path = (p:Proposition {space: $space})-[:SUPERSEDES*0..8]->(node)
+    WHERE all(r IN relationships(path) WHERE r.reason = 'merge' OR (r.reason = 'updated' AND coalesce(r.carry, true)))
+      AND
+      // include recall/candidate_proposition
+    RETURN p AS current LIMIT 1
   }
   WITH current, max(score) AS score
   WITH current.id AS id, current.text AS text, score

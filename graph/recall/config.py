@@ -243,8 +243,12 @@ class RecallConfig(BaseSettings):
         le=1,
         description="a newer version goes first only if it scores at least this share of the first",
     )
+    current_versions: bool = Field(
+        default=True,
+        description="a returned statement that a revision replaced has its current version just above it",
+    )
     earlier_versions: int = Field(
-        default=1,
+        default=0,
         ge=0,
         le=3,
         description="earlier versions of a returned fact (what a revision replaced) shown just below it (0: off)",

@@ -27,6 +27,7 @@ from graph.recall.steps.abstract import Abstract
 from graph.recall.steps.aggregate import Aggregate
 from graph.recall.steps.base import Step, Together
 from graph.recall.steps.context import Context
+from graph.recall.steps.current_versions import CurrentVersionsAbove
 from graph.recall.steps.earlier_versions import EarlierVersionsBelow
 from graph.recall.steps.hop import Hop
 from graph.recall.steps.in_span import InSpanFirst
@@ -60,6 +61,7 @@ PIPELINE: tuple[PipelineStep, ...] = (
     InSpanFirst(),  # a question naming a time ("last week", "in March"): what happened then goes first
     Relevance(),  # each item's calibrated relevance; the question's concepts no key of the space matches
     Aggregate(),  # a question that counts, adds up or compares over time: every matching memory, its figures
+    CurrentVersionsAbove(),  # a returned statement a revision replaced: its current version just above it
     EarlierVersionsBelow(),  # what a revision replaced, just below the current fact (as relevant as it)
     Prune(),  # the best items within the request's limit, token budget and minimum relevance
 )

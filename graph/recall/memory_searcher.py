@@ -47,7 +47,9 @@ MERGE_DEPTH = (
 # Supersessions after which the survivor stands for the replaced statement: it gains its proofs and concepts
 # (graph/consolidation/duplicates.py CARRYING_REASONS, supersede.cypher's `carry`).
 CARRYING_REASONS = ("merge", "updated", "correction")
-# Links a hit follows to the current proposition (the recall statements' `r.reason IN ['merge', 'updated']`).
+# Links a hit follows to the current proposition (the recall statements' access path: a merge, or an update that
+# carries its proofs). A revision (an update that does not carry: consolidation's revisions step) is not followed:
+# the replaced statement stays a candidate (recall/candidate_proposition.cypher).
 ACCESS_REASONS = ("merge", "updated")
 
 
@@ -144,7 +146,7 @@ class MemoryGraph:
         self.intents: dict[str, Intent] = {}
         self.prescriptions: dict[str, Prescription] = {}
         self.associations: dict[frozenset[str], float] = {}  # {a, b} concept ids -> ASSOCIATED count (co-mentions)
-        self.supersedes: dict[str, list[tuple[str, str]]] = {}  # replaced id -> [(survivor id, reason)]
+        self.supersedes: dict[str, list[tuple[str, str, bool]]] = {}  # replaced id -> [(survivor id, reason, carry)]
         # Reverse links, kept as the nodes are added.
         self.proven: dict[str, list[str]] = {}  # episode id -> proposition ids proven by it
         self.prescribed: dict[str, list[str]] = {}  # episode id -> prescription ids proven by it
@@ -254,15 +256,19 @@ class MemoryGraph:
             self.mentioned.setdefault(concept_id, []).append(proposition_id)
         return proposition
 
-    def supersede(self, survivor: str, replaced: str, reason: str = "merge", at: datetime | None = None) -> None:
+    def supersede(
+        self, survivor: str, replaced: str, reason: str = "merge", at: datetime | None = None, carry: bool | None = None
+    ) -> None:
         """`survivor` SUPERSEDES `replaced` (supersede.cypher): the replaced one's status becomes 'superseded' and it
-        expires `at` (default `now`); after a merge, update or correction the survivor gains its proofs and concepts."""
+        expires `at` (default `now`); with `carry` (default: after a merge, update or correction) the survivor gains
+        its proofs and concepts. A revision is an update that does not carry (graph/consolidation/revisions.py)."""
         new, old = self.propositions[survivor], self.propositions[replaced]
+        carry = reason in CARRYING_REASONS if carry is None else carry
         old.status, old.expired_at, old.superseded_by = "superseded", _utc(at) or self.now, survivor
-        self.supersedes.setdefault(replaced, []).append((survivor, reason))
+        self.supersedes.setdefault(replaced, []).append((survivor, reason, carry))
         if reason == "updated":
             old.valid_to = new.valid_from
-        if reason not in CARRYING_REASONS:
+        if not carry:
             return
         for episode_id in old.episodes:
             if episode_id not in new.episodes:
@@ -458,20 +464,29 @@ class MemorySearcher:
             return p.status == "active"
         return p.recorded_at <= self._as_of and (p.expired_at is None or p.expired_at > self._as_of)
 
+    def _candidate(self, p: Proposition) -> bool:
+        """candidate_proposition.cypher: current knowledge, or a statement a revision replaced (known by `as_of`)."""
+        revised = any(reason == "updated" and not carry for _, reason, carry in self._graph.supersedes.get(p.id, []))
+        return self._current(p) or (revised and self._known(p.recorded_at))
+
+    def _replaced(self, p: Proposition) -> bool:
+        """hydrate_propositions.cypher: superseded as of `as_of`."""
+        return p.status == "superseded" and (self._as_of is None or (p.expired_at or EPOCH) <= self._as_of)
+
     def _resolve(self, p: Proposition) -> Proposition | None:
-        """The current proposition standing for `p`: itself, or the nearest survivor of a chain of merges and updates
-        (a revised value's hit finds the current one: ACCESS_REASONS)."""
+        """The candidate standing for `p`: itself, or the nearest survivor of a chain of merges and carrying updates
+        (ACCESS_REASONS); a revision's replaced statement stands for itself."""
         frontier, seen = [p.id], {p.id}
         for _ in range(MERGE_DEPTH + 1):
             for node_id in frontier:
                 node = self._graph.propositions[node_id]
-                if self._current(node):
+                if self._candidate(node):
                     return node
             frontier = sorted(
                 survivor
                 for node_id in frontier
-                for survivor, reason in self._graph.supersedes.get(node_id, [])
-                if reason in ACCESS_REASONS and survivor not in seen and survivor in self._graph.propositions
+                for survivor, reason, carry in self._graph.supersedes.get(node_id, [])
+                if reason in ACCESS_REASONS and carry and survivor not in seen and survivor in self._graph.propositions
             )
             seen.update(frontier)
         return None
@@ -511,7 +526,7 @@ class MemorySearcher:
         return Hit(
             episode_id,
             score,
-            tuple(sorted(p.id for p in proven if self._current(p))),
+            tuple(sorted(p.id for p in proven if self._candidate(p))),
             sum(self._known(p.recorded_at) for p in proven) + len(prescriptions),
             tuple(prescriptions),
             text,
@@ -705,7 +720,7 @@ class MemorySearcher:
             if concept is None:
                 continue
             mentions = (g.propositions[p] for p in g.mentioned.get(concept_id, []))
-            current = ((p.id, p.embedding) for p in mentions if self._current(p))
+            current = ((p.id, p.embedding) for p in mentions if self._candidate(p))
             for proposition_id, score in _best(self._scored(current, similarity), per_concept):
                 empty = {"id": proposition_id, "activation": 0.0, "via": [], "similarity": score}
                 row = rows.setdefault(proposition_id, empty)
@@ -757,6 +772,8 @@ class MemorySearcher:
                         "provenance": [self._provenance(e) for e in proofs],
                         "statements": min((self._statements(e.id) for e in proofs), default=1),
                         "similarity": similarity(p.embedding) if known is None else known,
+                        "superseded_by": p.superseded_by if self._replaced(p) else None,
+                        "valid_to": _iso(p.valid_to) if self._replaced(p) else None,
                     }
                 )
             elif label == "episodes" and (e := g.episodes.get(item_id)) is not None:
@@ -816,7 +833,7 @@ class MemorySearcher:
                         "distance": distance,
                         "episode_similarity": similarity(n.embedding),
                         "propositions": [
-                            {"id": p.id, "similarity": similarity(p.embedding)} for p in proven if self._current(p)
+                            {"id": p.id, "similarity": similarity(p.embedding)} for p in proven if self._candidate(p)
                         ],
                         "knowledge": sum(self._known(p.recorded_at) for p in proven)
                         + sum(self._known(r.recorded_at) for r in prescriptions),
@@ -955,7 +972,7 @@ class MemorySearcher:
         g = self._graph
         replaced: dict[str, list[str]] = {}
         for old_id, survivors in g.supersedes.items():
-            for survivor, reason in survivors:
+            for survivor, reason, _ in survivors:
                 if reason == "updated":
                     replaced.setdefault(survivor, []).append(old_id)
         rows = []
@@ -972,4 +989,26 @@ class MemorySearcher:
                 if self._known(old.recorded_at):
                     valid_to = None if old.valid_to is None else old.valid_to.isoformat()
                     rows.append({"current": current, "id": old_id, "valid_to": valid_to})
+        return rows
+
+    def current_versions(self, ids: Sequence[str]) -> list[dict[str, Any]]:
+        """current_versions.cypher: for each replaced proposition of `ids`, the nearest current one superseding it."""
+        g = self._graph
+        rows = []
+        for old_id in sorted(set(ids)):
+            if old_id not in g.propositions:
+                continue
+            frontier, seen = [old_id], {old_id}
+            for _ in range(MERGE_DEPTH):
+                frontier = sorted(
+                    survivor
+                    for node in frontier
+                    for survivor, _, _ in g.supersedes.get(node, [])
+                    if survivor not in seen and survivor in g.propositions
+                )
+                seen.update(frontier)
+                current = next((node for node in frontier if self._current(g.propositions[node])), None)
+                if current is not None:
+                    rows.append({"id": old_id, "current": current})
+                    break
         return rows

@@ -449,6 +449,9 @@ class GraphSearcher:
     def earlier_versions(self, ids: Sequence[str]) -> list[dict[str, Any]]:
         return self._rows("earlier_versions", ids=list(ids)) if ids else []
 
+    def current_versions(self, ids: Sequence[str]) -> list[dict[str, Any]]:
+        return self._rows("current_versions", ids=list(ids)) if ids else []
+
 
 def _first_fetch(index: str, k: int, shared: int) -> int:
     """Rows to ask an index for first: k from a space's own index, where every row is the space's; `shared` (an

@@ -8,7 +8,8 @@ rows, item vectors) so a later step does not fetch it again. It is called from s
 Row shapes (plain dicts, as the statements return them):
 - hydrate: id, text, valid_from, similarity (raw vector score, (1 + cosine) / 2), confidence, importance, provenance
   (list of {id, external_id, source_id, speaker, text, occurred_at}), statements (propositions: how many statements
-  the proving utterance yielded), intent (prescriptions: the goal text or None).
+  the proving utterance yielded), intent (prescriptions: the goal text or None), superseded_by and valid_to
+  (propositions replaced as of the searcher's time, else None).
 - expand: id (a proposition), activation (sum over the concepts that reached it), via (their keys), similarity.
 - episode_context: anchor_rank, distance, episode_id, episode_similarity, knowledge (how many statements it ever
   proved), propositions (list of {id, similarity}).
@@ -86,3 +87,7 @@ class Searcher(Protocol):
 
     def earlier_versions(self, ids: Sequence[str]) -> list[dict[str, Any]]:
         """What revisions of the propositions `ids` replaced, nearest first: rows {current, id, valid_to}."""
+
+    def current_versions(self, ids: Sequence[str]) -> list[dict[str, Any]]:
+        """The current version of each replaced proposition of `ids` (the nearest along its SUPERSEDES chain): rows
+        {id, current}."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from graph.recall.associate.current_instead import CurrentInstead
 from graph.recall.associate.models import (
     AssociateRequest,
     AssociateResult,
@@ -49,6 +50,7 @@ PIPELINE: tuple[PipelineStep, ...] = (
     Rank(),
     SameSitting(),  # what was told in the same sitting as the top memories: a habit's co-occurring parts
     Rank(again=True),
+    CurrentInstead(),  # a statement a revision replaced gives its place to its current version
     Mmr(),  # a near-duplicate gives way to the next distinct memory
     NotStated(),  # what the utterance itself states is not surfaced back
     OnePerUtterance(),  # the statements of one turn are one memory

@@ -109,6 +109,9 @@ def rank(run: RecallRun) -> list[Ranked]:
                 provenance=row["provenance"],
                 valid_from=row["valid_from"],
                 found_by=list(candidate.found_by),
+                # A statement a revision replaced is still a candidate; it says so wherever it is returned.
+                superseded_by=row.get("superseded_by"),
+                valid_to=_time(row.get("valid_to")),
             )
         )
     # Among procedures, those recorded for the task asked (other things in it) before those for another kind of task.

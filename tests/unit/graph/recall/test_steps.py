@@ -754,6 +754,7 @@ def test_the_pipeline_declares_its_steps_in_order() -> None:
         "in span first",
         "relevance",
         "aggregate",
+        "current versions above",
         "earlier versions below",
         "prune",
     ]
