@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import threading
 import time
 import uuid
@@ -27,6 +26,7 @@ from engram.settings import EngramSettings
 from graph.api_keys import ApiKeyStore
 from tests.e2e.api.conftest import issue_key
 from tests.support.graphql_client import GraphQL, operation
+from tests.support.ports import free_port
 from workers.jobs import JobStore
 
 LIMITS = {
@@ -41,17 +41,11 @@ STATS = "{ stats { episodes } }"
 WAIT_S = 5.0
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def ws_url(settings: EngramSettings, services: ApiServices) -> Iterator[str]:
     """A server with small limits, sharing the test session's services."""
     limited = settings.model_copy(update={"api": settings.api.model_copy(update=LIMITS)})
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(limited, services), host="127.0.0.1", port=port, log_level="warning")
     )

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,16 +19,11 @@ import httpx
 import pytest
 
 from engram.settings import PROJECT_ROOT, ApiSettings, EngramSettings
+from tests.support.ports import free_port
 
 HOG = "while True:\n    pass\n"
 # infra/api.sh gives the API this long to be ready before `stack.sh up` fails (ENGRAM_API_START_TIMEOUT_S).
 STACK_WAIT_S = 300
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture()
@@ -48,7 +42,7 @@ def cpu_hogs() -> Iterator[int]:
 def test_the_default_api_processes_come_up_under_a_cpu_hog(
     settings: EngramSettings, cpu_hogs: int, tmp_path: Path
 ) -> None:
-    port = _free_port()
+    port = free_port()
     env = {
         k: v
         for k, v in os.environ.items()
