@@ -46,16 +46,22 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 
 @dataclass(frozen=True)
 class Span:
-    """The days an expression covers, [first, end)."""
+    """The days an expression covers, [first, end), and the day it dates where that is not the first ("two weeks
+    ago" covers that week and dates its day)."""
 
     first: date
     end: date
+    at: date | None = None
+
+    @property
+    def dated(self) -> date:
+        return self.at or self.first
 
 
 @dataclass(frozen=True)
 class Resolution:
     text: str
-    dates: list[date]  # each expression's first day
+    dates: list[date]  # the day each expression dates
     spans: list[Span] = field(default_factory=list)  # each expression's days
 
     @property
@@ -71,6 +77,10 @@ def _shift_months(day: date, months: int) -> date:
     month_index = day.year * 12 + day.month - 1 + months
     year, month = divmod(month_index, 12)
     return date(year, month + 1, min(day.day, calendar.monthrange(year, month + 1)[1]))
+
+
+# How far either side of its day "N <unit>s ago" reaches: a count of weeks is not exact to the day.
+_AGO_HALF_WIDTH = {"day": 0, "week": 3, "month": 15, "year": 182}
 
 
 def _day(day: date) -> Span:
@@ -105,15 +115,17 @@ def _count(groups: dict[str, str]) -> int:
 
 
 def _resolve(kind: str, match: re.Match[str], ref: date) -> tuple[str, Span] | None:
-    """The label written after the expression, and the days it covers (its first day is the one it dates)."""
+    """The label written after the expression, and the days it covers (with the day it dates: `Span.dated`)."""
     groups = {k: (v.lower() if v else v) for k, v in match.groupdict().items()}
-    if kind == "ago":  # about that day, give or take: searched around it (graph/recall/steps/when.py)
+    if kind == "ago":  # that day, as exact as the unit it is counted in: "two weeks ago" is the week around it
         n, unit = _count(groups), groups["unit"]
         day = _back(ref, n, unit)
         approx = "around " if groups["n"] in {"a few", "few", "several", "a couple", "a couple of"} else ""
         labels = {"day": _fmt(day), "week": f"the week of {_fmt(day - timedelta(days=day.weekday()))}",
                   "month": f"{calendar.month_name[day.month]} {day.year}", "year": str(day.year)}  # fmt: skip
-        return ("" if unit == "week" else approx) + labels[unit], _day(day)
+        half = _AGO_HALF_WIDTH[unit]
+        span = Span(day - timedelta(days=half), day + timedelta(days=half + 1), at=day)
+        return ("" if unit == "week" else approx) + labels[unit], span
     if kind == "past":  # "the past two weeks": every day since then, up to the reference day
         return _since(_back(ref, _count(groups), groups["unit"]), ref)
     if kind == "last_night":
@@ -185,7 +197,7 @@ def resolve_relative_times(text: str, reference: datetime | date | None) -> Reso
         out.append(f" ({label})")
         last = end
     out.append(text[last:])
-    return Resolution("".join(out), [span.first for *_, span in found], [span for *_, span in found])
+    return Resolution("".join(out), [span.dated for *_, span in found], [span for *_, span in found])
 
 
 _MONTHS = {name: index for index, name in enumerate(calendar.month_name) if name}

@@ -438,7 +438,9 @@ def test_a_query_naming_nobody_who_speaks_runs_no_participant_search(
 ) -> None:
     ingest(space, [conversation])
     result = engine.recall(RecallRequest(space=space, query="What did Zoltan paint at the lake?"))
-    assert result.items and all(s.step != "participants" for s in result.trace)
+    assert all(s.step != "participants" for s in result.trace)
+    # Nobody mentions a Zoltan either: nothing is returned, and the reason says so.
+    assert result.items == [] and result.reason == "nothing relevant: nothing in memory mentions 'Zoltan'"
 
 
 def test_a_near_duplicate_gives_way_to_a_distinct_memory(space: str) -> None:

@@ -38,6 +38,10 @@ def test_a_query_names_spans_as_wide_as_it_says() -> None:
         "What did I read last week?": Span(date(2023, 5, 15), date(2023, 5, 22)),
         "Where did I go last weekend?": Span(date(2023, 5, 20), date(2023, 5, 22)),
         "Who called me yesterday?": Span(date(2023, 5, 23), date(2023, 5, 24)),
+        # A time ago reaches as far either side of its day as the unit it is counted in allows, and dates the day.
+        "What concert did I go to two weeks ago?": Span(date(2023, 5, 7), date(2023, 5, 14), at=date(2023, 5, 10)),
+        "What did I buy a month ago?": Span(date(2023, 4, 9), date(2023, 5, 10), at=date(2023, 4, 24)),
+        "Where was I three days ago?": Span(date(2023, 5, 21), date(2023, 5, 22), at=date(2023, 5, 21)),
     }
     for query, span in spans.items():
         assert resolve_relative_times(query, asked).spans == [span], query

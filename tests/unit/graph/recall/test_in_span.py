@@ -59,6 +59,15 @@ def test_what_happened_in_the_named_week_goes_first_by_the_time_it_speaks_of(
     assert trace_detail(run, "in span first") == {"spans": 1, "moved_up": ["p_hike"]}
 
 
+def test_a_time_ago_counted_in_weeks_is_the_week_around_its_day(make_run: MakeRun, graph: MemoryGraph) -> None:
+    # Two weeks before 4 April is 21 March; the hike of 19 March is of that week, not of that day.
+    run = hand_made(make_run, graph, "What did Alice do two weeks ago?", now=datetime(2024, 4, 4, 9, tzinfo=UTC))
+    InSpanFirst()(run)
+    assert ids(run) == ["p_hike", "p_lisbon", "p_rex", "p_daily"]
+    days = run.request.now and query_spans(run.request.query, run.request.now)
+    assert days == [Span(date(2024, 3, 18), date(2024, 3, 25), at=date(2024, 3, 21))]
+
+
 def test_a_lower_closeness_lets_a_weaker_item_of_the_span_up(make_run: MakeRun, graph: MemoryGraph) -> None:
     run = hand_made(
         make_run, graph, "What did Alice do last week?", recall_config(span_closeness=0.2), now=MONDAY_AFTER
