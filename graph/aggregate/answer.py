@@ -68,18 +68,35 @@ def stated_count(
     return latest[1] if latest else None
 
 
-def difference(events: Sequence[Match]) -> Figure | None:
-    """The difference between the two closest events stating different amounts of one unit (else different times of
-    day, in minutes): the figure a comparison of two things asks for."""
-    amounts = [(e.quantity.common().value, e.quantity.common().unit) for e in events if e.quantity is not None]
-    for index, (value, unit) in enumerate(amounts):
-        other = next((v for v, u in amounts[index + 1 :] if u == unit and v != value), None)
-        if other is not None:
-            return Figure(round(abs(value - other), 6), unit, "difference")
-    times = [t for t in (clock_minutes(e.text) for e in events) if t is not None]
-    if len(times) >= 2 and times[0] != times[1]:
-        return Figure(float(abs(times[0] - times[1])), "minute", "difference")
-    return None
+def difference(events: Sequence[Match], sides: tuple[Sequence[str], Sequence[str]] = ((), ())) -> Figure | None:
+    """The difference between two events stating different amounts of one unit (else different times of day, in
+    minutes): the figure a comparison of two things asks for. The pair is the one saying most of each side's own words
+    ("the taxi ride" / "the train fare"), the closer to the question first among equals; without sides, or where no
+    event says a side's words, the two closest."""
+    stated: list[tuple[Match, float, str]] = []
+    for event in events:
+        if event.quantity is not None:
+            common = event.quantity.common()
+            stated.append((event, common.value, common.unit))
+    if len({unit for _, _, unit in stated}) == len(stated) or len(stated) < 2:
+        times = [(e, clock_minutes(e.text)) for e in events]
+        stated = [(e, float(t), "minute") for e, t in times if t is not None]
+    left, right = (stems(side) for side in sides)
+    best: tuple[int, int, int, Figure] | None = None
+    for i, (a, value_a, unit_a) in enumerate(stated):
+        for j, (b, value_b, unit_b) in enumerate(stated):
+            if i == j or unit_a != unit_b or value_a == value_b:
+                continue
+            said = _said(a.text, left) + _said(b.text, right)
+            found = Figure(round(abs(value_a - value_b), 6), unit_a, "difference")
+            key = (-said, min(i, j), max(i, j))
+            if best is None or key < best[:3]:
+                best = (*key, found)
+    return best[3] if best else None
+
+
+def _said(text: str, side: Sequence[Sequence[str]]) -> int:
+    return sum(says(text, forms) for forms in side)
 
 
 def figure(
@@ -94,7 +111,7 @@ def figure(
     """The figure answering the question: a comparison's difference, a sum's total, a count as stated, else the events
     counted."""
     if intent.kind == "compare":
-        return difference(events)
+        return difference(events, intent.sides)
     if intent.kind == "sum":
         return Figure(total, unit, "sum") if total is not None else None
     stated = stated_count(rows, intent, to_time)

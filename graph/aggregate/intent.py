@@ -31,6 +31,8 @@ _COMPARE = re.compile(
     re.I,
 )
 _LIST = re.compile(r"\b(?:list (?:all|every|the)|what are all|which .* all|name all|every (?:time|one))\b", re.I)
+# Where a comparison's second side begins.
+_SIDES = re.compile(r"\b(?:than|compared (?:to|with)|versus|vs\.?)\s", re.I)
 _PERIODS: dict[str, Period] = {"day": "day", "week": "week", "month": "month", "year": "year"}
 _PER_PERIOD = re.compile(
     r"\b(?:per|each|every|a|by)\s+(?P<unit>day|week|month|year)\b"
@@ -113,6 +115,7 @@ class AggregateIntent:
     unit: str | None = None  # the unit the question asks in ("how many hours": hour), canonical (quantity.UNITS)
     head: str | None = None  # the noun counted ("how many Italian restaurants": restaurants), lower case
     restrictors: tuple[str, ...] = ()  # the words narrowing it ("italian"): a counted memory must say them
+    sides: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # a comparison's two sides' own words ("taxi", "train")
 
 
 def aggregate_intent(question: str) -> AggregateIntent | None:
@@ -139,7 +142,21 @@ def aggregate_intent(question: str) -> AggregateIntent | None:
     words = [w for i, w in enumerate(_WORD.findall(target)) if i == 0 or not w[0].isupper()]
     terms = tuple(w.lower() for w in words if _content(w.lower()))
     head, restrictors = counted_phrase(question)
-    return AggregateIntent(kind, _period(question), target or question, terms, unit, head, restrictors)
+    sides = compared_sides(question) if kind == "compare" else ((), ())
+    return AggregateIntent(kind, _period(question), target or question, terms, unit, head, restrictors, sides)
+
+
+def compared_sides(question: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words only each side of a comparison says: "how much more money did I raise than my initial goal" ->
+    ((money, raise), (initial, goal)); "how much earlier do I wake up on Fridays compared to other weekdays" ->
+    ((earlier, wake, fridays), (weekdays,)). Words both sides say tell neither apart."""
+    parts = _SIDES.split(question, maxsplit=1)
+    if len(parts) != 2:
+        return (), ()
+    left, right = ([w.lower() for w in _WORD.findall(_FRAME.sub(" ", part))] for part in parts)
+    left = [w for w in left if _content(w)]
+    right = [w for w in right if _content(w)]
+    return tuple(w for w in left if w not in right), tuple(w for w in right if w not in left)
 
 
 def counted_phrase(question: str) -> tuple[str | None, tuple[str, ...]]:

@@ -70,6 +70,18 @@ def test_a_comparison_is_the_difference_of_two_amounts_or_two_times() -> None:
     assert difference(times[:1]) is None
 
 
+def test_a_comparison_takes_the_amounts_of_its_two_sides() -> None:
+    intent = aggregate_intent("How much more expensive was the taxi ride compared to the train fare?")
+    assert intent is not None and intent.sides == (("expensive", "taxi", "ride"), ("train", "fare"))
+    events = [Match("bus", "the bus fare was $2", None, A, Quantity(2, "USD", "$2")),
+              Match("taxi", "the taxi ride cost $12", None, B, Quantity(12, "USD", "$12")),
+              Match("train", "the train fare is $5", None, A, Quantity(5, "USD", "$5"))]  # fmt: skip
+    found = difference(events, intent.sides)
+    assert found is not None and found.value == 7.0  # taxi - train, not the two closest (bus and taxi: 10)
+    unsided = difference(events)
+    assert unsided is not None and unsided.value == 10.0
+
+
 def test_a_retelling_in_the_same_conversation_without_its_own_date_is_the_same_event() -> None:
     rachel = frozenset({"Rachel"})
     told = Match("told", "Rachel's graduation two weeks ago", date(2024, 3, 1), A, None, "s1", True, rachel)
