@@ -26,3 +26,4 @@ def test_the_client_reads_the_count_and_the_sum(settings: EngramSettings, driver
         spent = client.recall(query="How much did I spend in total?", **asked).recall
         assert spent.typename__ == "Recall" and spent.aggregate is not None
         assert (spent.aggregate.sum, spent.aggregate.unit) == (65.0, "USD")
+        assert (spent.aggregate.value, spent.aggregate.value_from) == (65.0, "sum")  # the figure answering it
