@@ -79,11 +79,12 @@ class WorkerSettings(BaseSettings):
     ingest_time_limit_s: int = Field(default=1900, ge=1)
     consolidation_soft_time_limit_s: int = Field(default=5 * 3600, ge=1)
     consolidation_time_limit_s: int = Field(default=5 * 3600 + 300, ge=1)
-    # The ingest pipeline's consolidate stage links the revisions its propositions take part in (a later statement
-    # about the same subject's same attribute supersedes the earlier: graph/consolidation/revisions.py), so the
-    # current fact is first as soon as the job is done, not after the next periodic consolidation.
-    # Opt-in (ENGRAM_WORKER_INGEST_REVISIONS=true): the links cost LoCoMo recall (docs/supersession.md).
-    ingest_revisions: bool = False
+    # Revisions: a later statement about the same subject's same attribute supersedes the earlier
+    # (graph/consolidation/revisions.py). The ingest pipeline's consolidate stage links those its propositions take
+    # part in, so the current fact is first as soon as the job is done, and a consolidation run links the space's
+    # (`ConsolidationOptions.revisions` defaults to this). The replaced statement stays a recall candidate, its current
+    # version just above it (measured: docs/supersession.md, docs/tuning.md).
+    revisions: bool = True
     # A new pool process (at start, or replacing one killed at its hard limit) loads the embedding model first.
     process_start_timeout_s: float = Field(default=180.0, gt=0)
     # Fair scheduling between spaces (workers/scheduler.py, docs/fairness.md). Share of the live worker slots (every

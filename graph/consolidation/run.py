@@ -51,9 +51,9 @@ class ConsolidationOptions(BaseModel):
     dimension_threads: int = Field(default=DIMENSION_THREADS, ge=1, le=4)  # GDS threads (OpenGDS allows 4 at most)
     topic_merges: bool = True  # merge "the same point in other words" (cosine >= topic_cosine), not only restatements
     fact_updates: bool = True  # the same fact with a new value supersedes the older one
-    # A later statement about the same subject's same attribute supersedes the earlier one (revisions.py). Opt-in:
-    # on LoCoMo conv-30 its links cost turn R@10 75.4 -> 72.0 (docs/supersession.md).
-    revisions: bool = False
+    # A later statement about the same subject's same attribute supersedes the earlier one (revisions.py); default:
+    # the worker's setting, ENGRAM_WORKER_REVISIONS (on).
+    revisions: bool = Field(default_factory=lambda: get_settings().worker.revisions)
     associations: bool = True  # recompute df/idf and every ASSOCIATED edge of the space
     own_indexes_from: int = DEDICATE_FROM  # propositions or episodes from which a space gets its own
 

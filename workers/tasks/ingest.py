@@ -438,7 +438,7 @@ def consolidate_stage(self: Any, job_id: str) -> str:
         settings = get_settings().neo4j
         revisions = link_revisions_of(
             get_driver(), settings.database, space, written["proposition_ids"],
-            RevisionRules(enabled=get_settings().worker.ingest_revisions),
+            RevisionRules(enabled=get_settings().worker.revisions),
         )  # fmt: skip
         refreshed = refresh_concepts(
             get_driver(), settings.database, space, written["concept_ids"], written["proposition_ids"]
