@@ -49,7 +49,7 @@ def test_what_happened_at_the_time_the_query_names_comes_first(space: str, exact
     engine = _engine(exact_scan_max)
     result = engine.recall(RecallRequest(space=space, query=query, asker="User", now=asked))
     step = next(s for s in result.trace if s.step == "when")
-    assert step.detail["days"] == [{"from": "2023-05-10", "to": "2023-05-10"}]
+    assert step.detail["days"] == [{"from": "2023-05-07", "to": "2023-05-13"}]  # the week around 10 May
     assert step.detail["episodes"] == 2  # U2 and its reply
     top = result.items[0]
     assert [p.external_id for p in top.provenance] == ["U2"] and "when" in top.found_by
