@@ -92,7 +92,7 @@ class AssociateConfig(BaseModel):
 
     limit: int = Field(default=10, ge=1, le=50, description="memories surfaced when a request names no limit")
     min_similarity: float = Field(
-        default=0.35, ge=0, le=1, description="cosine a memory reached only by its wording must have to surface"
+        default=0.3, ge=0, le=1, description="cosine a memory reached only by its wording must have to surface"
     )
     path_min_similarity: float = Field(
         default=0.05, ge=0, le=1, description="cosine a memory reached by a graph path must have to surface"
@@ -112,10 +112,16 @@ class AssociateConfig(BaseModel):
     sitting_hours: float = Field(
         default=2.0, gt=0, description="hours either side of a memory that count as its sitting"
     )
-    sitting_k: int = Field(default=20, ge=0, description="utterances of those sittings joined (0: off)")
+    sitting_k: int = Field(default=0, ge=0, description="utterances of those sittings joined (0: off)")
     list_weights: dict[str, float] = Field(
         default_factory=lambda: {"concepts": 0.0, "two_hop": 0.0, "recurring": 3.0, "feeling": 2.0, "sitting": 1.0},
         description="the fusion weights of associate's lists, over recall's",
+    )
+    value: ValueWeights = Field(
+        default_factory=lambda: ValueWeights(
+            relevance=1.0, similarity=0.0, activation=0.0, confidence=0.0, importance=0.0, recency=0.0, focus=0.0
+        ),
+        description="associate's value function (recall's weights are for questions)",
     )
 
 

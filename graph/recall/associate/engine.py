@@ -48,7 +48,7 @@ PIPELINE: tuple[PipelineStep, ...] = (
     Together(Seed(), SharedConcepts(), Recurring(), Feelings()),
     TwoHops(),  # the associations of the associations
     Rank(),
-    SameSitting(),  # what was told in the same sitting as the top memories: a habit's co-occurring parts
+    SameSitting(),  # what was told in the same sitting as the top memories (off by default: `sitting_k` 0)
     Rank(again=True),
     CurrentInstead(),  # a statement a revision replaced gives its place to its current version
     Mmr(),  # a near-duplicate gives way to the next distinct memory
@@ -71,7 +71,12 @@ class Associator:
         self._engine = engine
         self._pipeline = tuple(pipeline)
         config = engine.config
-        self.config = config.model_copy(update={"list_weights": config.list_weights | config.associate.list_weights})
+        self.config = config.model_copy(
+            update={
+                "list_weights": config.list_weights | config.associate.list_weights,
+                "value": config.associate.value,
+            }
+        )
 
     def associate(self, request: AssociateRequest) -> AssociateResult:
         if not request.utterance.strip():

@@ -142,16 +142,42 @@ def test_an_empty_utterance_is_answered_not_run(associator: Associator) -> None:
     assert result.associations == [] and result.reason == "the utterance is empty" and result.trace == []
 
 
-def test_a_habits_other_parts_come_from_the_same_sitting(associator: Associator) -> None:
-    # The notebook was mentioned five minutes after the challenge, in another turn: a part of the same habit.
+@pytest.fixture()
+def sitting() -> Iterator[Associator]:
+    """Associate with the same-sitting step on (it is off by default: docs/tuning.md `associate.sitting_k`)."""
+    config = recall_config()
+    engine: RecallEngine = new_engine(
+        cooking_memory(), config.model_copy(update={"associate": config.associate.model_copy(update={"sitting_k": 20})})
+    )
+    yield Associator(engine)
+    engine.close()
+
+
+def test_the_same_sitting_is_off_by_default(associator: Associator) -> None:
     result = associate(associator, "The fridge is full of leftover scraps again, time for something improvised")
+    assert "same sitting" not in [step.step for step in result.trace]
+    assert all(PathKind.HABIT not in [p.kind for p in a.why] for a in result.associations)
+
+
+def test_associate_ranks_by_its_own_value_weights(associator: Associator) -> None:
+    recall_weights = recall_config().value
+    assert associator.config.value == recall_config().associate.value != recall_weights
+    result = associate(associator, "I'm thinking about my recipe notes")
+    # Relevance alone: the best surfaced memory scores what its fused rank gives, nothing else.
+    best = result.associations[0].item
+    assert best.score == pytest.approx(associator.config.value.relevance * best.components["relevance"], abs=1e-3)
+
+
+def test_a_habits_other_parts_come_from_the_same_sitting(sitting: Associator) -> None:
+    # The notebook was mentioned five minutes after the challenge, in another turn: a part of the same habit.
+    result = associate(sitting, "The fridge is full of leftover scraps again, time for something improvised")
     assert result.associations[0].item.id == "p_fridge"
     notes = next(a for a in result.associations if a.item.id == "p_notes")
     assert PathKind.HABIT in [p.kind for p in notes.why]
     assert "same sitting" in [step.step for step in result.trace]
 
 
-def test_an_unrelated_remark_anchors_no_sitting(associator: Associator) -> None:
-    result = associate(associator, "Quantum chromodynamics describes gluons binding quarks")
-    sitting = next(step for step in result.trace if step.step == "same sitting")
-    assert sitting.detail["anchors"] == 0
+def test_an_unrelated_remark_anchors_no_sitting(sitting: Associator) -> None:
+    result = associate(sitting, "Quantum chromodynamics describes gluons binding quarks")
+    step = next(step for step in result.trace if step.step == "same sitting")
+    assert step.detail["anchors"] == 0
