@@ -7,7 +7,7 @@ from __future__ import annotations
 from graph.recall.associate.run import associate_run
 from graph.recall.candidates import Ranked
 from graph.recall.run import RecallRun
-from graph.recall.steps.current_versions import CurrentVersionsAbove, brought_in
+from graph.recall.steps.current_versions import CurrentVersionsAbove
 
 
 class CurrentInstead(CurrentVersionsAbove):
@@ -21,29 +21,20 @@ class CurrentInstead(CurrentVersionsAbove):
 
     def apply(self, run: RecallRun, found: dict[str, str] | None) -> None:
         state = associate_run(run)
-        by_id = {item.id: item for item in run.ranked}
-        ranking: list[Ranked] = []
-        placed: set[str] = set()
+        super().apply(run, found)  # each current version just above what it replaced (brought in where missing)
+        kept: dict[str, Ranked] = {}
         instead: dict[str, str] = {}
         for item in run.ranked:
+            current = kept.get((found or {}).get(item.id, ""))
             if item.superseded_by is None:
-                if item.id not in placed:
-                    ranking.append(item)
-                    placed.add(item.id)
-                continue
-            head = (found or {}).get(item.id)
-            current = None if head is None or head in placed else by_id.get(head) or brought_in(run, head, item)
-            if current is None:
-                continue  # its current version already surfaces above (or is gone): the replaced one does not
-            current.score = max(current.score, item.score)
-            similarity = max(current.components.get("similarity", 0.0), item.components.get("similarity", 0.0))
-            current.components["similarity"] = similarity
-            current.found_by += [source for source in item.found_by if source not in current.found_by]
-            paths = state.paths.setdefault(current.id, [])
-            proofs = [path for proof in item.provenance for path in state.paths.get(proof.episode_id, [])]
-            paths += [path for path in state.paths.get(item.id, []) + proofs if path not in paths]
-            ranking.append(current)
-            placed.add(current.id)
-            instead[item.id] = current.id
-        run.ranked = ranking
+                kept[item.id] = item
+            elif current is not None:  # a replaced one with no current version above it is left out too
+                # The paths and the wording that found the replaced one found what holds now; its own cosine stays
+                # (the bar and what the utterance states are read on it).
+                current.found_by += [source for source in item.found_by if source not in current.found_by]
+                paths = state.paths.setdefault(current.id, [])
+                proofs = [path for proof in item.provenance for path in state.paths.get(proof.episode_id, [])]
+                paths += [path for path in state.paths.get(item.id, []) + proofs if path not in paths]
+                instead[item.id] = current.id
+        run.ranked = list(kept.values())
         run.trace.add("current instead", instead=instead)
