@@ -62,6 +62,9 @@ class Aggregate(Step[AggregateFound]):
         intent = aggregate_intent(run.request.query)
         if intent is None or not isinstance(run.searcher, ReadsAggregates):
             return None
+        coverage = run.coverage or QueryCoverage([], {}, [], [])
+        if coverage.unmentioned:  # memory never mentions what the question names: no figure, not a count of 0
+            return AggregateFound(intent, [], [], _NO_TALLY, None, None, nothing_relevant(coverage, None, 0.0))
         request, config = run.request, run.config.aggregate
         spans = query_spans(request.query, request.now)
         windows = [(_midnight(s.first), _midnight(s.end)) for s in spans] or None

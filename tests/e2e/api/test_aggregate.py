@@ -122,3 +122,12 @@ def test_another_users_memories_are_never_counted(runners: GraphQL) -> None:
     ana = recall(runners, "How much did I spend in total?", "ana")["aggregate"]
     assert ana["sum"] == 65.0 and not any("bike" in item["text"] for item in ana["items"])
     assert recall(runners, "How many times did I go running?", "ana")["aggregate"]["count"] == 3
+
+
+def test_a_count_of_what_memory_never_names_is_no_figure(runners: GraphQL) -> None:
+    # Ana ran by the river and in the park, never in Zurich: no count (not 0, not her three runs), and the reason.
+    zurich = recall(runners, "How many times did I go running in Zurich?", "ana")
+    assert zurich["items"] == [] and zurich["reason"] == "nothing relevant: nothing in memory mentions 'Zurich'"
+    aggregate = zurich["aggregate"]
+    assert aggregate["count"] is None and aggregate["sum"] is None and aggregate["items"] == []
+    assert aggregate["reason"] == zurich["reason"]
