@@ -32,7 +32,7 @@ from tqdm import tqdm
 
 from bench.common import SHARED_DATA, write_result
 from bench.flat_baselines import FlatIndex
-from bench.proactive_data import KINDS, MIN_JACCARD, Domain, Trigger, load, surfaced
+from bench.proactive_data import KINDS, MIN_JACCARD, SPEAKERS, Domain, Trigger, load, surfaced
 from engram.embedding import get_embedder
 from engram.formats.loading import validate_records
 from engram.settings import get_settings
@@ -47,8 +47,10 @@ from workers.resources import get_job_store
 from workers.tasks.ingest import submit_ingest
 
 DATA = SHARED_DATA / "proactive"
-SYSTEMS = ("associate", "recall", "bm25", "dense", "hybrid")
-FLAT = ("bm25", "dense", "hybrid")
+SYSTEMS = ("associate", "recall", "bm25", "dense", "hybrid", "hybrid_speaker")
+# hybrid_speaker: the hybrid fused with the dense ranking of the user's own turns, the flat counterpart of telling
+# associate who speaks (its `speaker`)
+FLAT = ("bm25", "dense", "hybrid", "hybrid_speaker")
 GOAL_RATIO = 0.6  # associate's R@5 misses at most this share of the best flat system's, per kind
 
 
@@ -146,17 +148,25 @@ def main() -> None:
                 [t.id for t in domain.turns], [t.text for t in domain.turns], turn_vectors(domain, embedder.encode)
             )
             nothing[domain.name] = 0
+            users_turns = {t.id for t in domain.turns if t.speaker == SPEAKERS["user"]}
             for trigger in tqdm(domain.triggers, desc=domain.name, unit="q"):
                 vector = embedder.encode([trigger.utterance])[0]
                 for system, ranked in (
                     ("bm25", index.bm25(trigger.utterance)),
                     ("dense", index.dense(vector)),
                     ("hybrid", index.hybrid(trigger.utterance, vector)),
+                    ("hybrid_speaker", index.hybrid_preferring(trigger.utterance, vector, users_turns)),
                 ):
                     rows[system].append((trigger, scores(trigger, ranked)))
                 started = time.perf_counter()
                 associated = associator.associate(
-                    AssociateRequest(space=space_of(domain), utterance=trigger.utterance, now=domain.now, limit=10)
+                    AssociateRequest(
+                        space=space_of(domain),
+                        utterance=trigger.utterance,
+                        now=domain.now,
+                        limit=10,
+                        speaker=SPEAKERS["user"],
+                    )
                 )
                 latencies["associate"].append(time.perf_counter() - started)
                 nothing[domain.name] += not associated.associations
@@ -212,9 +222,10 @@ def main() -> None:
         results["latency_ms"]["associate_p95_over_recall"] = round(ratio, 2)
     results["ingest_seconds"] = {name: None if s is None else round(s, 1) for name, s in ingest_seconds.items()}
     results["protocol"] = (
-        "each trigger utterance said an hour after the domain's last turn (now); associate with limit 10, recall with "
-        "the utterance as the query (engine defaults, limit 10); BM25, dense MiniLM and their RRF fusion over the raw "
-        "turns; latencies in one process over loopback Neo4j on a shared 2-core machine (noisy)"
+        "each trigger utterance said an hour after the domain's last turn (now), by the user; associate with limit 10 "
+        "and the user as its speaker, recall with the utterance as the query (engine defaults, limit 10); BM25, dense "
+        "MiniLM and their RRF fusion over the raw turns, and that fusion with the dense ranking of the user's turns "
+        "(hybrid_speaker); latencies in one process over loopback Neo4j on a shared 2-core machine (noisy)"
     )
     path = write_result(args.name, results)
     print(path)

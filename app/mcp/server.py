@@ -177,7 +177,7 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
         "'It's Wednesday night again'): the memories worth mentioning, best first, each with why (a concept it "
         "shares, the same weekday or time of day, the feeling voiced, a habit's parts, two hops through associated "
         "concepts). Nothing, with a reason, when nothing bears on it: then say nothing about memory. now is when it "
-        "is said, on the user's clock."
+        "is said, on the user's clock; speaker is the user's name as they speak in memory (their own words first)."
     )
     async def associate(
         utterance: Annotated[str, Field(min_length=1, max_length=2_000, description="what the user just said")],
@@ -185,8 +185,12 @@ def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:
         now: Annotated[datetime | None, Field(description="when it is said (ISO 8601, the user's zone)")] = None,
         limit: Annotated[int, Field(ge=1, le=50, description="at most this many memories")] = 5,
         user: UserParam = None,
+        speaker: Annotated[
+            str | None,
+            Field(min_length=1, max_length=200, description="the user's name as they speak in memory"),
+        ] = None,
     ) -> AssociateAnswer:
-        return await _run(clients, ctx, lambda tools: tools.associate(utterance, now, limit, user))
+        return await _run(clients, ctx, lambda tools: tools.associate(utterance, now, limit, user, speaker))
 
     @server.tool(
         description="Forget episodes, whole sources (a conversation session, a document, a trajectory) or pieces of "

@@ -194,10 +194,12 @@ class MemoryTools:
         )
 
     async def associate(
-        self, utterance: str, now: datetime | None, limit: int, user: str | None = None
+        self, utterance: str, now: datetime | None, limit: int, user: str | None = None, speaker: str | None = None
     ) -> AssociateAnswer:
         """Proactive recall: the memories worth bringing up for what the user just said, each with why."""
-        result = (await self._client.associate(utterance=utterance, now=now, limit=limit, user=user)).associate
+        result = (
+            await self._client.associate(utterance=utterance, now=now, limit=limit, speaker=speaker, user=user)
+        ).associate
         if result.typename__ != "Associations":
             raise _refused(result)
         memories = [

@@ -90,6 +90,12 @@ class AssociateQuery:
             ),
         ] = None,
         limit: Annotated[int | None, strawberry.argument(description="Most memories surfaced (default: 10).")] = None,
+        speaker: Annotated[
+            str | None,
+            strawberry.argument(
+                description="Who says it, named as they speak in memory: what they said before comes first."
+            ),
+        ] = None,
         user: UserArg = None,
         agent: AgentArg = None,
         session: SessionArg = None,
@@ -117,6 +123,7 @@ class AssociateQuery:
                 utterance=utterance,
                 now=now,
                 limit=limit,
+                speaker=speaker,
                 scope=scope_filter(agent, session, metadata),
             )
         except ValidationError as exc:

@@ -109,6 +109,7 @@ class AsyncEngramClient(AsyncBaseClient):
         utterance: str,
         now: Union[Optional[datetime], UnsetType] = UNSET,
         limit: Union[Optional[int], UnsetType] = UNSET,
+        speaker: Union[Optional[str], UnsetType] = UNSET,
         user: Union[Optional[str], UnsetType] = UNSET,
         agent: Union[Optional[str], UnsetType] = UNSET,
         session: Union[Optional[str], UnsetType] = UNSET,
@@ -116,11 +117,12 @@ class AsyncEngramClient(AsyncBaseClient):
         **kwargs: Any,
     ) -> Associate:
         query = gql("""
-            query Associate($utterance: String!, $now: DateTime, $limit: Int, $user: String, $agent: String, $session: String, $metadata: JSON) {
+            query Associate($utterance: String!, $now: DateTime, $limit: Int, $speaker: String, $user: String, $agent: String, $session: String, $metadata: JSON) {
               associate(
                 utterance: $utterance
                 now: $now
                 limit: $limit
+                speaker: $speaker
                 user: $user
                 agent: $agent
                 session: $session
@@ -177,6 +179,7 @@ class AsyncEngramClient(AsyncBaseClient):
             "utterance": utterance,
             "now": now,
             "limit": limit,
+            "speaker": speaker,
             "user": user,
             "agent": agent,
             "session": session,

@@ -107,6 +107,7 @@ class EngramClient(BaseClient):
         utterance: str,
         now: Union[Optional[datetime], UnsetType] = UNSET,
         limit: Union[Optional[int], UnsetType] = UNSET,
+        speaker: Union[Optional[str], UnsetType] = UNSET,
         user: Union[Optional[str], UnsetType] = UNSET,
         agent: Union[Optional[str], UnsetType] = UNSET,
         session: Union[Optional[str], UnsetType] = UNSET,
@@ -114,11 +115,12 @@ class EngramClient(BaseClient):
         **kwargs: Any,
     ) -> Associate:
         query = gql("""
-            query Associate($utterance: String!, $now: DateTime, $limit: Int, $user: String, $agent: String, $session: String, $metadata: JSON) {
+            query Associate($utterance: String!, $now: DateTime, $limit: Int, $speaker: String, $user: String, $agent: String, $session: String, $metadata: JSON) {
               associate(
                 utterance: $utterance
                 now: $now
                 limit: $limit
+                speaker: $speaker
                 user: $user
                 agent: $agent
                 session: $session
@@ -175,6 +177,7 @@ class EngramClient(BaseClient):
             "utterance": utterance,
             "now": now,
             "limit": limit,
+            "speaker": speaker,
             "user": user,
             "agent": agent,
             "session": session,

@@ -37,6 +37,7 @@ from graph.recall.engine import PipelineStep, RecallEngine
 from graph.recall.models import MemoryType, RecallItem, RecallRequest
 from graph.recall.steps.base import Together
 from graph.recall.steps.mmr import Mmr
+from graph.recall.steps.participants import Participants
 from graph.recall.steps.rank import Rank
 from graph.recall.steps.route import Route
 from graph.recall.steps.seed import Seed
@@ -48,6 +49,7 @@ PIPELINE: tuple[PipelineStep, ...] = (
     Together(Seed(), SharedConcepts(), Recurring(), Feelings()),
     TwoHops(),  # the associations of the associations
     Rank(),
+    Participants(),  # what the speaker said closest to the remark, and what the speakers it names said
     SameSitting(),  # what was told in the same sitting as the top memories (off by default: `sitting_k` 0)
     Rank(again=True),
     CurrentInstead(),  # a statement a revision replaced gives its place to its current version
@@ -60,7 +62,7 @@ PIPELINE: tuple[PipelineStep, ...] = (
 
 # Strongest first: a shared concept or time is what the user would recognise as the reason.
 _ORDER = [PathKind.CONCEPT, PathKind.TIME, PathKind.EMOTION, PathKind.TWO_HOPS, PathKind.HABIT, PathKind.WORDING]
-_WORDING_LISTS = frozenset({"dense", "fulltext", "episode_dense", "episode_fulltext"})
+_WORDING_LISTS = frozenset({"dense", "fulltext", "episode_dense", "episode_fulltext", "participant", "content"})
 TOKEN_BUDGET = 4096  # the limit, not the budget, bounds what is surfaced
 
 
@@ -93,6 +95,7 @@ class Associator:
             now=request.now,
             min_relevance=0.0,
             scope=request.scope,
+            asker=request.speaker,  # a remark's "I" and "my" are its speaker's
         )
         run = self._engine.run(recall_request, self._pipeline, self.config, AssociateRun)
         assert isinstance(run, AssociateRun)

@@ -39,6 +39,9 @@ class AssociateRequest(BaseModel):
     # When it is said: "tonight" and "again" are read against it, on its clock (its zone is the user's).
     now: datetime | None = None
     limit: int | None = Field(default=None, ge=1, le=50)
+    # Who says it, named as they speak in memory: their own earlier utterances are what they shared (an assistant's
+    # replies on the same topic would otherwise outnumber them).
+    speaker: str | None = Field(default=None, min_length=1, max_length=200)
     scope: ScopeFilter = Field(default_factory=ScopeFilter)
 
 

@@ -87,6 +87,14 @@ def test_a_remark_brings_up_what_the_user_shared_with_why_and_nothing_else(gql: 
     assert unrelated_session == [], result["trace"]  # nothing of the other session bears on this
     assert result["reason"] is None
 
+    # Said by Mia (as she speaks in memory): her own words first, and the trace says whom it searched.
+    said_by_mia = _associate(gql, WEDNESDAY_AGAIN, user="mia", speaker="Mia")
+    own = said_by_mia["associations"][0]["item"]
+    assert own["provenance"][0]["speaker"] == "Mia" and "fridge" in own["text"].lower(), _surfaced(said_by_mia)
+    participants = next(step for step in said_by_mia["trace"] if step["step"] == "participants")
+    assert participants["detail"]["meant"] == ["Mia"]
+    assert "participants" not in steps  # no speaker: nobody's words preferred
+
     # Another user of the same space: Mia's memory never surfaces for Leo, even for the very same remark.
     for_leo = _surfaced(_associate(gql, WEDNESDAY_AGAIN, user="leo"))
     assert not any("fridge" in text.lower() or "recipe" in text.lower() for text in for_leo), for_leo

@@ -181,3 +181,36 @@ def test_an_unrelated_remark_anchors_no_sitting(sitting: Associator) -> None:
     result = associate(sitting, "Quantum chromodynamics describes gluons binding quarks")
     step = next(step for step in result.trace if step.step == "same sitting")
     assert step.detail["anchors"] == 0
+
+
+def test_what_the_speaker_said_goes_above_a_reply_on_the_same_topic() -> None:
+    g = MemoryGraph(embed, space=SPACE, now=FRIDAY)
+    g.add_episode(
+        "reply",
+        "Homemade dumplings are a lovely way to unwind after a long week of client work",
+        source="s3",
+        speaker="Assistant",
+        occurred_at=FRIDAY,
+    )
+    g.add_episode(
+        "own",
+        "On Fridays I fold homemade dumplings to unwind",
+        source="s3",
+        speaker="Mia",
+        occurred_at=FRIDAY + timedelta(minutes=1),
+    )
+    g.add_proposition("p_reply", "Homemade dumplings are a lovely way to unwind", proven_by=["reply"])
+    g.add_proposition("p_own", "Mia folds homemade dumplings on Fridays to unwind", proven_by=["own"])
+    engine = new_engine(g, recall_config())
+    try:
+        associator = Associator(engine)
+        remark = "After a long week of client work I want to unwind with homemade dumplings"
+        anyone = associator.associate(AssociateRequest(space=SPACE, utterance=remark, now=NOW))
+        mia = associator.associate(AssociateRequest(space=SPACE, utterance=remark, now=NOW, speaker="Mia"))
+    finally:
+        engine.close()
+    assert [a.item.id for a in anyone.associations][:1] == ["p_reply"]  # closer in wording
+    assert [a.item.id for a in mia.associations][:1] == ["p_own"]
+    participants = next(step for step in mia.trace if step.step == "participants")
+    assert participants.detail["meant"] == ["Mia"]
+    assert "participants" not in [step.step for step in anyone.trace]
