@@ -153,7 +153,7 @@ def names_gate(rows: Sequence[dict[str, Any]], group_of: Any) -> dict[str, Any]:
     for name, group in sorted(groups.items()):
         gated = [q for q in group if q["coverage"].get("unmentioned")]
         with_evidence = [q for q in group if q["evidence"]]
-        figures_ = {
+        figures_: dict[str, Any] = {
             "questions": len(group),
             "gated": len(gated),
             "gated_share": round(100 * len(gated) / len(group), 1),
