@@ -1,5 +1,6 @@
-"""Proactive recall on ProactiveMemBench development domains: `associate` against `recall` (the utterance as the
-query) and flat BM25, dense and hybrid retrieval over the same raw turns, in one run.
+"""Proactive recall on ProactiveMemBench development domains: `associate` (told the user is the speaker) against
+`recall` (the utterance as the query) and flat BM25, dense and hybrid retrieval over the same raw turns, and the hybrid
+preferring the user's turns (hybrid_speaker), in one run.
 
 Each domain's 20 sessions are ingested through the real pipeline (worker, Neo4j) as one conversation into a space of
 its own, each turn at its timestamp; every trigger utterance is said an hour after the last turn (`now`, on the
