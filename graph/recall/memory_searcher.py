@@ -11,6 +11,7 @@ the statements is listed at `MemorySearcher`.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -648,15 +649,22 @@ class MemorySearcher:
     # -- concepts ---------------------------------------------------------------------------------------------------
 
     def unmentioned(self, names: Sequence[str]) -> list[str]:
-        """unmentioned.cypher: the names no known episode's text holds (as analysed) and no speaker is called by."""
+        """unmentioned.cypher: the names no known episode's text holds (as analysed), no speaker is called by and no
+        source's title (here its key) has."""
         self._statement()
         episodes = [e for e in self._graph.episodes.values() if self._known(e.recorded_at)]
         held = {term for e in episodes for term in _analysed(e.text).counts}
-        speakers = {word for e in episodes if e.speaker for word in e.speaker.lower().split()}
+        called = {word for e in episodes if e.speaker for word in re.split(r"\W+", e.speaker.lower())}
+        titled = {
+            word
+            for s in self._graph.sources.values()
+            if s.title_key and self._known(s.recorded_at)
+            for word in re.split(r"\W+", s.title_key)
+        }
         missing = []
         for name in names:
             terms = analyze(name)
-            if len(terms) == 1 and terms[0] not in held and name.lower() not in speakers:
+            if len(terms) == 1 and terms[0] not in held and name.lower() not in called | titled:
                 missing.append(name)
         return missing
 

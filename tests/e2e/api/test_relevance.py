@@ -126,6 +126,15 @@ def test_a_name_nothing_in_the_scope_mentions_gets_nothing_at_the_default_minimu
     assert recall(gql, "When did Ben book the Airbnb in San Francisco?", user="ben")["items"]
 
 
+def test_a_name_only_a_documents_title_holds_is_mentioned(gql: GraphQL) -> None:
+    handbook = {"type": "document", "id": "handbook", "title": "Harbor Lab handbook", "text": "Badges are at the desk."}
+    gql.ingest([handbook])
+    assert recall(gql, "Where are the badges at Harbor?")["items"]
+    assert recall(gql, "Where are the badges at Quayside?")["reason"] == (
+        "nothing relevant: nothing in memory mentions 'Quayside'"
+    )
+
+
 @pytest.mark.parametrize("bad", [-0.1, 1.5])
 def test_min_relevance_outside_0_1_is_refused_naming_the_field(gql: GraphQL, bad: float) -> None:
     result = gql(REFUSED, {"query": "anything", "minRelevance": bad})["recall"]

@@ -293,3 +293,15 @@ def test_the_builder_refuses_an_id_twice_and_a_page_title_keeps_its_sources_epis
         g.add_episode("e1", "again", source="doc")
     g.add_source("doc", page_title="Alphaville (band)")
     assert (g.sources["doc"].title_key, g.sources["doc"].episodes) == ("alphaville", ["e1"])
+
+
+def test_a_name_is_mentioned_by_a_text_a_speaker_or_a_pages_title_and_only_once_recorded() -> None:
+    g = MemoryGraph(ToyEmbedder().encode, space="names", now=T0)
+    g.add_source("handbook", page_title="Harbor Lab")
+    g.add_episode("e1", "Badges are at the front desk.", source="handbook")
+    g.add_episode("e2", "I moved to Lisbon.", source="chat", speaker="Ana Lopes")
+    g.now = T0 + timedelta(days=1)
+    g.add_episode("e3", "We met in Porto.", source="chat", speaker="Ben")
+    names = ["Harbor", "Lisbon", "Lopes", "Porto", "Madrid", "Ben"]
+    assert MemorySearcher(g).unmentioned(names) == ["Madrid"]
+    assert MemorySearcher(g, as_of=T0).unmentioned(names) == ["Porto", "Madrid", "Ben"]
