@@ -55,7 +55,6 @@ from graph.driver import get_driver
 from graph.recall.config import RecallConfig, RelevanceModel
 from graph.recall.engine import Neo4jSearchers, RecallEngine
 from graph.recall.models import RecallRequest, RecallResult
-from graph.recall.query import names_used
 from graph.recall.relevance import (
     FEATURES,
     QueryCoverage,
@@ -65,6 +64,7 @@ from graph.recall.relevance import (
     question_concepts,
     with_support,
 )
+from graph.recall.steps.relevance import unmentioned_names
 
 LME_DIR = SHARED_DATA / "longmemeval"
 DEV = LME_DIR / "longmemeval_s_dev100.json.gz"
@@ -137,9 +137,8 @@ def recall_rows(
     )
     (detail,) = [step.detail for step in result.trace if step.step == "relevance"]
     coverage = {k: detail[k] for k in ("concepts", "matched", "missing", "near", "concept_coverage")}
-    names = names_used(query)
     searcher = Neo4jSearchers(get_driver(), get_settings().neo4j.database, config, None).at(space, None, None)
-    coverage["unmentioned"] = searcher.unmentioned(names) if names else []
+    coverage["unmentioned"] = unmentioned_names(searcher, query)
     return item_rows(result, query, config, evidence), coverage
 
 

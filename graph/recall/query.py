@@ -108,17 +108,29 @@ def without_names(query: str, participants: Iterable[str]) -> str:
     return text if has_content else ""
 
 
-def names_used(query: str) -> list[str]:
-    """The names the query uses: its capitalised words inside a sentence (the first word of a sentence is capitalised
-    whatever it is), without their possessive, leaving out stop words, times (months, weekdays) and words of one or two
-    letters (a title or an abbreviation: "Dr", "TV"). A question about "the Airbnb in Sacramento" is about
-    Sacramento: where memory mentions no Sacramento it holds no answer, however close its San Francisco booking sits."""
-    names: list[str] = []
+def names_used(query: str) -> list[tuple[str, ...]]:
+    """The names the query uses, each as the run of capitalised words it is written in ("Chen Sisi"), without their
+    possessive, leaving out stop words, times (months, weekdays) and words of one or two letters (a title or an
+    abbreviation: "Dr", "TV"). The first word of a sentence is capitalised whatever it is: it joins a run but makes
+    none alone. A question about "the Airbnb in Sacramento" is about Sacramento: where memory mentions no Sacramento it
+    holds no answer, however close its San Francisco booking sits; a name is mentioned where any of its words is
+    ("Sisi" for "Chen Sisi")."""
+    runs: list[list[tuple[str, bool]]] = []  # each run's words, and whether each opens a sentence
+    end = -1
     for match in _CAPITALISED.finditer(query):
-        word = re.sub(r"['\u2019]s$", "", match.group())
-        if not word[0].isupper() or _SENTENCE_START.search(query[: match.start()]):
+        if not match.group()[0].isupper():
             continue
-        if len(word) < 3 or word.lower() in STOPWORDS or word.lower() in _TIME_NAMES or word in names:
-            continue
-        names.append(word)
+        opens = _SENTENCE_START.search(query[: match.start()]) is not None
+        if runs and query[end : match.start()] == " " and not opens:
+            runs[-1].append((match.group(), opens))
+        else:
+            runs.append([(match.group(), opens)])
+        end = match.end()
+    names: list[tuple[str, ...]] = []
+    for run in runs:
+        words = [(re.sub(r"['\u2019]s$", "", word), opens) for word, opens in run]
+        kept = [(w, o) for w, o in words if len(w) >= 3 and w.lower() not in STOPWORDS and w.lower() not in _TIME_NAMES]
+        name = tuple(w for w, _ in kept)
+        if any(not opens for _, opens in kept) and name not in names:
+            names.append(name)
     return names

@@ -18,6 +18,7 @@ from graph.recall.relevance import (
     with_support,
 )
 from graph.recall.run import RecallRun
+from graph.recall.searcher import Searcher
 from graph.recall.steps.base import Step
 
 TRACED_ITEMS = 10  # the first items' features in the trace
@@ -32,8 +33,9 @@ class Relevance(Step[QueryCoverage]):
         found = run.searcher.concepts_by_key(lookups) if lookups else []
         nearby = [concept.key for concept in run.query_concepts]
         coverage = query_coverage(phrases, weights, [concept.key for concept in found], nearby)
-        names = names_used(run.request.query) if run.config.unmentioned_names else []
-        return replace(coverage, unmentioned=run.searcher.unmentioned(names)) if names else coverage
+        if not run.config.unmentioned_names:
+            return coverage
+        return replace(coverage, unmentioned=unmentioned_names(run.searcher, run.request.query))
 
     def apply(self, run: RecallRun, found: QueryCoverage | None) -> None:
         if found is None:
@@ -76,3 +78,11 @@ class Relevance(Step[QueryCoverage]):
 
 def _rounded(features: dict[str, float]) -> dict[str, float]:
     return {name: round(value, 4) for name, value in features.items()}
+
+
+def unmentioned_names(searcher: Searcher, query: str) -> list[str]:
+    """The names the query uses (`names_used`) of which no word is mentioned in what the searcher's scope holds."""
+    names = names_used(query)
+    words = sorted({word for name in names for word in name})
+    missing = set(searcher.unmentioned(words)) if words else set()
+    return [" ".join(name) for name in names if all(word in missing for word in name)]

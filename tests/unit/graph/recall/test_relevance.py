@@ -195,6 +195,10 @@ def test_a_name_nothing_mentions_empties_the_answer_and_is_named(make_engine: Ma
     assert pruned and all(entry["reason"] == "memory never mentions Madrid" for entry in pruned)
     # Alice is never mentioned in a text, but she speaks: a speaker's name is mentioned.
     assert engine.recall(request("Does Alice still live in Lisbon?")).items
+    # A name is mentioned where any of its words is: Rex is, whatever his surname.
+    assert engine.recall(request("What does Rex Miller eat?")).items
+    carol = engine.recall(request("Does Alice know Carol Miller?"))
+    assert carol.items == [] and carol.reason == "nothing relevant: nothing in memory mentions 'Carol Miller'"
     # The gate is a knob of the configuration.
     assert make_engine(recall_config(unmentioned_names=False)).recall(request("Does Alice live in Madrid?")).items
 
