@@ -214,3 +214,12 @@ def test_what_the_speaker_said_goes_above_a_reply_on_the_same_topic() -> None:
     participants = next(step for step in mia.trace if step.step == "participants")
     assert participants.detail["meant"] == ["Mia"]
     assert "participants" not in [step.step for step in anyone.trace]
+
+
+@pytest.mark.parametrize("speaker", ["", "x" * 201])
+def test_an_empty_or_over_long_speaker_is_refused_naming_the_field(speaker: str) -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError) as refused:
+        AssociateRequest(space="s", utterance="It's Wednesday again", speaker=speaker)
+    assert [error["loc"] for error in refused.value.errors()] == [("speaker",)]
