@@ -197,6 +197,7 @@ def _bulk_import(file: InputFile, space: str, input_format: FormatOption, batch:
     console.print(
         f"imported into '{space}': {report.records} records{skipped}, {report.sources} sources, {report.episodes} "
         f"episodes, {report.propositions} propositions, {report.new_concepts} new concepts, {report.intents} intents, "
-        f"{report.prescriptions} prescriptions in {report.seconds:.1f} s; seconds per stage: {report.stage_seconds}",
+        f"{report.prescriptions} prescriptions, {report.facts_revised} earlier statements revised in "
+        f"{report.seconds:.1f} s; seconds per stage: {report.stage_seconds}",
         highlight=False,
     )

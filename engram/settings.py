@@ -83,9 +83,8 @@ class WorkerSettings(BaseSettings):
     # (graph/consolidation/revisions.py). The ingest pipeline's consolidate stage links those its propositions take
     # part in, so the current fact is first as soon as the job is done, and a consolidation run links the space's
     # (`ConsolidationOptions.revisions` defaults to this). The replaced statement stays a recall candidate, its current
-    # version just above it (measured: docs/supersession.md, docs/tuning.md). Opt-in until the tests of the import's
-    # equality with ingest and of consolidation's counts follow links written at ingest (docs/supersession.md).
-    revisions: bool = False
+    # version just above it (measured: docs/supersession.md, docs/tuning.md). `engram import` links them as well.
+    revisions: bool = True
     # A new pool process (at start, or replacing one killed at its hard limit) loads the embedding model first.
     process_start_timeout_s: float = Field(default=180.0, gt=0)
     # Fair scheduling between spaces (workers/scheduler.py, docs/fairness.md). Share of the live worker slots (every

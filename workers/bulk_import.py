@@ -9,7 +9,9 @@ before it (held in memory, as a job would read them from the graph). Writes run 
 result independent of timing: a batch writes its new concepts and intents only after the previous batch has written
 its own (its sources link to both), and a batch repeating a proposition of an earlier batch waits for that batch
 (the first writer sets a proposition's properties, as the earlier job would have).
-Associations, df and idf are recounted once at the end over the whole space (consolidation's association step).
+Revisions (a later statement revising an earlier one, ENGRAM_WORKER_REVISIONS) are linked once at the end over every
+proposition written, as each job's consolidate stage links its own; then associations, df and idf are recounted over
+the whole space (consolidation's association step).
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ from engram.extraction.assimilation import SchemaKey
 from engram.extraction.base import PropositionExtractor
 from engram.formats.records import Record
 from engram.scope import validate_memory_space
+from engram.settings import get_settings
 from graph.consolidation.associations import refresh_all
+from graph.consolidation.revisions import RevisionRules, link_revisions_of
 from graph.cypher import load
 from graph.key_schema import publish_written_keys
 from graph.memory_writer import MemoryBatch, MemoryWriter
@@ -53,10 +57,11 @@ class ImportReport:
     new_concepts: int = 0
     intents: int = 0
     prescriptions: int = 0
+    facts_revised: int = 0  # earlier statements a later one revises (linked SUPERSEDES, reason 'updated')
     seconds: float = 0.0
     # Seconds per stage: extract in the main thread; embed and write summed over the task threads (they overlap each
     # other and the main thread; embed includes waiting for the model); waiting = main thread blocked on the tasks;
-    # associations at the end.
+    # revisions and associations at the end.
     stage_seconds: dict[str, float] = field(default_factory=dict)
 
     def add(self, stage: str, seconds: float) -> None:
@@ -152,6 +157,11 @@ class BulkImporter:
             mark = time.perf_counter()
             self._settle(futures, keep=0)
             report.add("waiting", time.perf_counter() - mark)
+        mark = time.perf_counter()
+        rules = RevisionRules(enabled=get_settings().worker.revisions)
+        revised = link_revisions_of(self._driver, self._database, self._space, sorted(first_batch), rules)
+        report.facts_revised = revised.revised
+        report.add("revisions", time.perf_counter() - mark)
         mark = time.perf_counter()
         refresh_all(self._driver, self._database, self._space)
         report.add("associations", time.perf_counter() - mark)

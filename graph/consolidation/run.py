@@ -52,7 +52,7 @@ class ConsolidationOptions(BaseModel):
     topic_merges: bool = True  # merge "the same point in other words" (cosine >= topic_cosine), not only restatements
     fact_updates: bool = True  # the same fact with a new value supersedes the older one
     # A later statement about the same subject's same attribute supersedes the earlier one (revisions.py); default:
-    # the worker's setting, ENGRAM_WORKER_REVISIONS (off).
+    # the worker's setting, ENGRAM_WORKER_REVISIONS (on).
     revisions: bool = Field(default_factory=lambda: get_settings().worker.revisions)
     associations: bool = True  # recompute df/idf and every ASSOCIATED edge of the space
     own_indexes_from: int = DEDICATE_FROM  # propositions or episodes from which a space gets its own

@@ -114,15 +114,19 @@ def snapshot(driver: neo4j.Driver, space: str) -> dict[str, Any]:
 def test_duplicates_updates_and_conflicts_are_superseded_not_deleted(
     driver: neo4j.Driver, engine: RecallEngine, space: str
 ) -> None:
-    ingest(space, [MEMORIES])
+    job = ingest(space, [MEMORIES])
+    # The updated value (two cats, then three) is linked by the ingest job itself (revisions, on by default):
+    # consolidation finds it done and decides the restatement and the conflict.
+    assert job.counts["facts_revised"] == 1
     total = rows(driver, "MATCH (p:Proposition {space: $s}) RETURN count(p) AS n", s=space)[0]["n"]
     before_run = datetime.now(UTC)
     time.sleep(0.05)
     report = consolidate(space)
 
-    assert report.duplicates_merged == 1 and report.facts_updated == 1 and report.duplicates_found == 2
+    assert report.before.superseded_propositions == 1 and report.facts_revised == 0
+    assert report.duplicates_merged == 1 and report.facts_updated == 0 and report.duplicates_found == 1
     assert report.conflicts_found == 1 and report.conflicts_resolved == 1
-    assert report.before.active_propositions - report.after.active_propositions == 3
+    assert report.before.active_propositions - report.after.active_propositions == 2
     assert report.after.superseded_propositions == 3 and report.after.supersedes_edges == 3
     assert rows(driver, "MATCH (p:Proposition {space: $s}) RETURN count(p) AS n", s=space)[0]["n"] == total
 
@@ -163,14 +167,20 @@ def test_duplicates_updates_and_conflicts_are_superseded_not_deleted(
     assert lineage(space, "prop_unknown") is None
 
     # The merged wording stays an access path: its exact vector finds the survivor with the merged statement's
-    # own score (1.0, not the survivor's lower one); so is an updated value, to the value now current
-    # (docs/supersession.md: a question worded like the old statement finds the current one).
+    # own score (1.0, not the survivor's lower one). A revised value is found by its own words, marked superseded,
+    # and recall puts its current version just above it (docs/supersession.md).
     embed = get_embedder().encode
     searcher = GraphSearcher(driver, "neo4j", space, None)
     hits = {h.id: h.score for h in searcher.dense("propositions", embed([merged_text])[0].tolist(), 5)}
     assert merged["id"] not in hits and hits[survivor["id"]] > 0.999
     hits = {h.id: h.score for h in searcher.dense("propositions", embed(["Ann has two cats at home."])[0].tolist(), 5)}
-    assert old["id"] not in hits and hits[new["id"]] > 0.999
+    assert hits[old["id"]] > 0.999 and new["id"] in hits
+    cats = [
+        i
+        for i in engine.recall(RecallRequest(space=space, query="Ann has two cats at home.")).items
+        if "cats" in i.text
+    ]
+    assert [i.id for i in cats[:2]] == [new["id"], old["id"]] and cats[1].superseded_by == new["id"]
     text_hits = [h.id for h in searcher.fulltext("propositions", "lake", 5)]
     assert text_hits == [survivor["id"]]  # both wordings match; one current proposition comes back
 
@@ -315,8 +325,10 @@ def test_correct_supersedes_with_history_and_provenance(driver: neo4j.Driver, en
     assert "cat" in " ".join(result.concepts)
     old = prop(driver, space, "Ann has three cats at home.")
     assert old["status"] == "superseded" and old["valid_to"] is not None
+    two_cats = prop(driver, space, "Ann has two cats at home.")  # revised by the three cats at ingest
     history = lineage(space, result.proposition_id)
-    assert history is not None and [(s.id, s.reason) for s in history.replaced] == [(cats["id"], "correction")]
+    assert history is not None
+    assert [(s.id, s.reason) for s in history.replaced] == [(cats["id"], "correction"), (two_cats["id"], "updated")]
     found = engine.recall(RecallRequest(space=space, query="How many pets does Ann have, a dog?"))
     assert found.items[0].id == result.proposition_id
     assert [p.external_id for p in found.items[0].provenance] == ["t8"]
@@ -374,12 +386,14 @@ def test_consolidation_while_ingesting_keeps_every_invariant(
     expected_turns = 9 + 4 + sum(len(s["turns"]) for s in conversation["sessions"])
     (episodes,) = rows(driver, "MATCH (e:Episode {space: $s}) RETURN count(e) AS n, count(DISTINCT e.id) AS d", s=space)
     assert episodes["n"] == episodes["d"] >= expected_turns
-    # Provenance intact: every proof of a replaced statement is also a proof of what stands for it now.
+    # Provenance intact: every proof of a replaced statement is also a proof of what stands for it now, along links
+    # that carry (a revision does not: the old turn does not prove the new value; carry_late_proofs.cypher's rule).
     lost = rows(
         driver,
         "MATCH (old:Proposition {space: $s, status: 'superseded'})-[:PROVEN_BY]->(e:Episode) "
         "MATCH (head:Proposition {status: 'active'})-[path:SUPERSEDES*1..10]->(old) "
-        "WHERE all(r IN path WHERE r.reason IN ['merge', 'updated', 'correction']) AND NOT (head)-[:PROVEN_BY]->(e) "
+        "WHERE all(r IN path WHERE coalesce(r.carry, r.reason IN ['merge', 'updated', 'correction'])) "
+        "AND NOT (head)-[:PROVEN_BY]->(e) "
         "RETURN old.text AS text, e.external_id AS proof",
         s=space,
     )
@@ -410,7 +424,7 @@ def job_state(job_id: str) -> JobState:
 def test_celery_task_and_cli(space: str) -> None:
     ingest(space, [MEMORIES])
     result = app.AsyncResult(submit_consolidation(space)).get(timeout=300)
-    assert result["skipped"] is False and result["report"]["duplicates_found"] == 2
+    assert result["skipped"] is False and result["report"]["duplicates_found"] == 1  # the cats revised at ingest
     cli = engram("consolidate", "--space", space, "--json")
     assert cli.returncode == 0, cli.stderr
     report = json.loads(cli.stdout)

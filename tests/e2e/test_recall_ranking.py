@@ -4,6 +4,7 @@ that are the final ranking's (they fall with the rank, the value function's part
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import pytest
 
@@ -216,7 +217,7 @@ def test_a_question_in_the_first_person_looks_first_at_what_the_asker_said(engin
 
 def test_what_someone_says_now_comes_before_what_it_updates(space: str) -> None:
     """In May the user had completed four projects; in June they finished a fifth. The two statements say nearly the
-    same thing, and the June one goes above the May one."""
+    same thing, and the June one goes above the May one, which is marked replaced."""
     may = [
         {
             "speaker": "User",
@@ -247,21 +248,22 @@ def test_what_someone_says_now_comes_before_what_it_updates(space: str) -> None:
     request = RecallRequest(space=space, query=query, asker="User", addressee="Assistant")
     embedder = get_embedder()
 
-    def turns(tuning: RecallConfig) -> tuple[list[str], list[str]]:
+    def engine(tuning: RecallConfig) -> RecallEngine:
         from graph.driver import get_driver
 
-        engine = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, config=tuning)
-        result = engine.recall(request)
-        step = next((s for s in result.trace if s.step == "newer restatements first"), None)
-        moved = {item.id: item.provenance[0].external_id for item in result.items}
-        order = [item.provenance[0].external_id for item in result.items]
-        return order, [moved.get(i) for i in step.detail["moved_up"]] if step else []
+        return RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, config=tuning)
 
-    order, moved = turns(RecallConfig())
-    assert order.index("J2") < order.index("M1"), order
-    assert "J2" in moved and "M1" not in moved
-    before, _ = turns(RecallConfig(restatement=0.0))
-    assert before.index("M1") < before.index("J2"), before
+    # The June statement revises the May one when it is ingested (revisions, docs/supersession.md): the current
+    # version first whatever the ranking steps, the earlier one returned below it, marked.
+    for tuning in (RecallConfig(), RecallConfig(current_versions=False, restatement=0.0)):
+        result = engine(tuning).recall(request)
+        order = [item.provenance[0].external_id for item in result.items]
+        assert order.index("J2") < order.index("M1"), order
+        may_item = next(item for item in result.items if item.provenance[0].external_id == "M1")
+        june_item = next(item for item in result.items if item.provenance[0].external_id == "J2")
+        assert may_item.superseded_by == june_item.id
+        # It held in the world until the June statement's time (not the server's clock).
+        assert may_item.valid_to == june_item.valid_from == datetime(2023, 6, 20, 10, tzinfo=UTC)
 
 
 def test_a_question_about_a_state_gets_the_latest_version_first(space: str) -> None:

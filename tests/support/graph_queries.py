@@ -56,8 +56,10 @@ def plan_operators(driver: neo4j.Driver, query: str, **params: Any) -> list[str]
     return operators
 
 
-# Set by the database at write time (datetime()), so two writes of the same input differ in them.
+# Set by the database at write time (datetime()), so two writes of the same input differ in them; a supersession
+# stamps when it was linked (the replaced node's expired_at, the SUPERSEDES edge's at).
 WRITE_TIMES = ("recorded_at", "created_at")
+LINK_TIMES = {"node": "expired_at", "SUPERSEDES": "at"}
 WRITE_TIMED_LABELS = {"Space", "Concept"}  # a Source's created_at comes from the input
 
 
@@ -74,13 +76,19 @@ def graph_snapshot(driver: neo4j.Driver, space: str) -> tuple[dict[str, Any], di
         if vector is not None:
             vectors[row["id"]] = vector
         props.pop("recorded_at", None)
+        props.pop(LINK_TIMES["node"], None)
         if WRITE_TIMED_LABELS & set(row["labels"]):
             props.pop("created_at", None)
         idf = props.pop("idf", None)
         props["idf"] = None if idf is None else round(idf, 9)
         nodes[row["id"]] = (tuple(sorted(row["labels"])), tuple(sorted((k, repr(v)) for k, v in props.items())))
     relationships = {
-        (r["type"], r["a"], r["b"], tuple(sorted((k, repr(v)) for k, v in r["p"].items())))
+        (
+            r["type"],
+            r["a"],
+            r["b"],
+            tuple(sorted((k, repr(v)) for k, v in r["p"].items() if k != LINK_TIMES.get(r["type"]))),
+        )
         for r in rows(
             driver,
             "MATCH (a {space: $s})-[r]->(b) RETURN type(r) AS type, a.id AS a, b.id AS b, properties(r) AS p",
