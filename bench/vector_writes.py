@@ -1,7 +1,10 @@
 """What a node's vector costs Neo4j to write: the same UNWIND batches of nodes (graph/vector_import.py's statement)
 into a label with a shared vector index (Proposition), with the vector into a label without one (Dimension), and
-without a vector, in one run, each into a scratch space deleted afterwards. Explains where the import of an export
-with vectors spends its time (docs/embedding.md). Needs the stack running. Writes bench/results/vector_writes.json.
+without a vector; then the two ways of filling a fresh vector index of a label of its own (as a space's own
+indexes are): made first, the nodes inserted as they are written, or made after the nodes are written, Neo4j
+populating it in bulk. One run, each into a scratch space deleted afterwards (its indexes dropped). Explains where
+the import of an export with vectors spends its time (docs/embedding.md). Needs the stack running. Writes
+bench/results/vector_writes.json.
 
     nice -n 10 ~/.cache/engram/venv/bin/python -m bench.vector_writes --nodes 4000
 """
@@ -11,17 +14,21 @@ from __future__ import annotations
 import argparse
 import time
 
+import neo4j
 import numpy as np
 
 from bench.common import write_result
 from engram.settings import get_settings
 from graph.admin import delete_space
+from graph.cypher import load
 from graph.driver import get_driver
 from graph.params import vector_param
 from graph.vector_import import VectorImporter
 
 BATCH = 2000
 SPACE = "bench-vector-writes"
+BEFORE, AFTER = "BenchVectorWritesIndexedFirst", "BenchVectorWritesIndexedAfter"  # labels of the fresh indexes
+INDEXES = {BEFORE: "bench_vector_writes_first", AFTER: "bench_vector_writes_after"}
 
 
 def main() -> None:
@@ -31,27 +38,52 @@ def main() -> None:
     driver, database = get_driver(), get_settings().neo4j.database
     delete_space(driver, database, SPACE)
     rng = np.random.default_rng(1)
-    cases = {"Proposition, with vector (shared vector index)": ("Proposition", True),
-             "Dimension, with vector (no vector index)": ("Dimension", True),
-             "Proposition, no vector": ("Proposition", False)}  # fmt: skip
-    results = {}
-    for offset, (name, (label, with_vector)) in enumerate(cases.items()):
-        started = time.perf_counter()
-        for start in range(0, args.nodes, BATCH):
-            ids = [f"n{offset}-{i}" for i in range(start, min(start + BATCH, args.nodes))]
-            rows = [
-                {"id": i, "props": {"space": SPACE, "id": i, "text": "a statement of about ten words " * 2},
-                 "embedding": vector_param(rng.standard_normal(384).astype(np.float32)) if with_vector else None}
-                for i in ids
-            ]  # fmt: skip
-            driver.execute_query(VectorImporter.node_statement(label), rows=rows, space=SPACE, database_=database)
-        rate = args.nodes / (time.perf_counter() - started)
-        results[name] = round(rate, 1)
-        print(f"{name}: {rate:.0f} nodes/s")
-    delete_space(driver, database, SPACE)
+    # name -> (label, with a vector, an extra label of its own, when its vector index is made: before / after)
+    cases = {"Proposition, with vector (shared vector index)": ("Proposition", True, None, None),
+             "Dimension, with vector (no vector index)": ("Dimension", True, None, None),
+             "Proposition, no vector": ("Proposition", False, None, None),
+             "Dimension + a label, its vector index made first": ("Dimension", True, BEFORE, "before"),
+             "Dimension + a label, its index made after (population)": ("Dimension", True, AFTER, "after")}  # fmt: skip
+    results, seconds = {}, {}
+    try:
+        for offset, (name, (label, with_vector, extra, when)) in enumerate(cases.items()):
+            if extra and when == "before":
+                _make_index(driver, database, extra)
+            started = time.perf_counter()
+            for start in range(0, args.nodes, BATCH):
+                ids = [f"n{offset}-{i}" for i in range(start, min(start + BATCH, args.nodes))]
+                rows = [
+                    {"id": i, "props": {"space": SPACE, "id": i, "text": "a statement of about ten words " * 2},
+                     "embedding": vector_param(rng.standard_normal(384).astype(np.float32)) if with_vector else None}
+                    for i in ids
+                ]  # fmt: skip
+                driver.execute_query(VectorImporter.node_statement(label), rows=rows, space=SPACE,
+                                     labels=[extra] if extra else [], database_=database)  # fmt: skip
+            written = time.perf_counter() - started
+            if extra and when == "after":
+                mark = time.perf_counter()
+                _make_index(driver, database, extra)
+                seconds["population of the index made after"] = round(time.perf_counter() - mark, 2)
+                seconds["writes before the population"] = round(written, 2)
+            rate = args.nodes / (time.perf_counter() - started)
+            results[name] = round(rate, 1)
+            print(f"{name}: {rate:.0f} nodes/s", flush=True)
+    finally:
+        delete_space(driver, database, SPACE)
+        for index in INDEXES.values():
+            driver.execute_query(load("space_indexes/drop_index").replace("{index}", index), database_=database)
     base = results["Proposition, no vector"]
     ratios = {k: round(v / base, 3) for k, v in results.items()}
-    write_result("vector_writes", {"nodes": args.nodes, "nodes_per_s": results, "ratio_to_no_vector": ratios})
+    write_result(
+        "vector_writes", {"nodes": args.nodes, "nodes_per_s": results, "ratio_to_no_vector": ratios, "seconds": seconds}
+    )
+
+
+def _make_index(driver: neo4j.Driver, database: str, label: str) -> None:
+    """A vector index on `label` as a space's own (space_indexes/create_vector_index), awaited online."""
+    ddl = load("space_indexes/create_vector_index").replace("{index}", INDEXES[label]).replace("{label}", label)
+    driver.execute_query(ddl, database_=database)
+    driver.execute_query(load("space_indexes/await_index"), index=INDEXES[label], timeout_s=3600, database_=database)
 
 
 if __name__ == "__main__":
