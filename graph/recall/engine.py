@@ -25,7 +25,7 @@ from graph.recall.search import GraphSearcher, SpaceSizes
 from graph.recall.searcher import Searcher
 from graph.recall.steps.abstract import Abstract
 from graph.recall.steps.aggregate import Aggregate
-from graph.recall.steps.base import Step, Together
+from graph.recall.steps.base import Ahead, Step, Together
 from graph.recall.steps.context import Context
 from graph.recall.steps.current_versions import CurrentVersionsAbove
 from graph.recall.steps.earlier_versions import EarlierVersionsBelow
@@ -44,12 +44,14 @@ from graph.recall.steps.when import When
 from graph.recall.threads import RecallThreads
 from graph.recall.warm import WarmReport, warm_recall
 
-PipelineStep = Step[Any] | Together
+PipelineStep = Step[Any] | Together | Ahead
 
 PIPELINE: tuple[PipelineStep, ...] = (
     Route(),  # the memory kinds to search, the query's vector
     Together(Seed(), Abstract()),  # the seed searches | the query's concepts, their associations, their knowledge
     Rank(),  # fuse the candidate lists, hydrate the best, score them by the value function
+    # Start the reads of later steps that need only the question, to run while the steps up to theirs work.
+    Ahead(Relevance()),
     # Read the first ranking, one round trip each: the top items' neighbouring utterances | the pages they and the
     # query name | what happened at the times the query names | what the people it names or means said.
     Together(Context(), Pages(), When(), Participants()),

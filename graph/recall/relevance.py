@@ -116,9 +116,22 @@ def content_terms(phrases: Sequence[str], weights: Mapping[str, float]) -> dict[
     return terms
 
 
-def held_terms(texts: Iterable[str]) -> set[str]:
-    """The indexed terms the texts (an item and its proofs) hold."""
-    return {term for text in texts for term in analyze(text)}
+class Analysed(dict[str, frozenset[str]]):
+    """Texts' indexed terms, each text analysed once: the items of one recall share their proving episodes' texts
+    (an utterance proves several statements), and analysing them again was most of the relevance step's time."""
+
+    def terms(self, text: str) -> frozenset[str]:
+        found = self.get(text)
+        if found is None:
+            found = self[text] = frozenset(analyze(text))
+        return found
+
+
+def held_terms(texts: Iterable[str], analysed: Analysed | None = None) -> set[str]:
+    """The indexed terms the texts (an item and its proofs) hold; `analysed`: texts already analysed (it learns the
+    new ones)."""
+    known = Analysed() if analysed is None else analysed
+    return set().union(*(known.terms(text) for text in texts))
 
 
 def term_coverage(terms: Mapping[str, float], held: set[str]) -> float:
@@ -129,11 +142,14 @@ def term_coverage(terms: Mapping[str, float], held: set[str]) -> float:
     return sum(weight for term, weight in terms.items() if term in held) / total
 
 
-def phrase_coverage(phrases: Sequence[str], weights: Mapping[str, float], held: set[str]) -> float:
+def phrase_coverage(
+    phrases: Sequence[str], weights: Mapping[str, float], held: set[str], analysed: Analysed | None = None
+) -> float:
     """The weighted share of the question's phrases whose head is among the `held` terms: the last word and the one
     before it (English compounds end on their head: "table tennis", "new coffee creamer" is held by "coffee
     creamer")."""
-    whole = {phrase: analyze(" ".join(phrase.split()[-2:])) for phrase in phrases}
+    known = Analysed() if analysed is None else analysed
+    whole = {phrase: known.terms(" ".join(phrase.split()[-2:])) for phrase in phrases}
     total = sum(weights.get(phrase, 1.0) for phrase, terms in whole.items() if terms)
     if not total:
         return 1.0
@@ -147,16 +163,18 @@ def item_features(
     texts: Iterable[str],
     coverage: QueryCoverage,
     terms: Mapping[str, float],
+    analysed: Analysed | None = None,
 ) -> dict[str, float]:
     """The features of one item (`FEATURES`, in order): `texts` are its text and its proofs', `terms` the question's
-    content terms (`content_terms`)."""
-    held = held_terms(texts)
+    content terms (`content_terms`); `analysed`: the texts already analysed, shared by the items of a recall."""
+    known = Analysed() if analysed is None else analysed
+    held = held_terms(texts, known)
     return {
         "similarity": similarity,
         "score_share": score / top_score if top_score > 0 else 0.0,
         "term_coverage": term_coverage(terms, held),
-        "phrase_coverage": phrase_coverage(coverage.phrases, coverage.weights, held),
-        "missing_coverage": phrase_coverage(coverage.missing, coverage.weights, held),
+        "phrase_coverage": phrase_coverage(coverage.phrases, coverage.weights, held, known),
+        "missing_coverage": phrase_coverage(coverage.missing, coverage.weights, held, known),
         "concept_coverage": coverage.share,
     }
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,6 +25,7 @@ from graph.recall.searcher import Searcher
 from graph.recall.threads import RecallThreads
 from graph.recall.value import DENSE_LISTS, LEXICAL_LISTS, distinctive_strength, match_strength
 
+T = TypeVar("T")
 EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
 CountTokensFn = Callable[[str], int]
 
@@ -78,6 +80,7 @@ class RecallRun:
     coverage: QueryCoverage | None = None  # the question's concepts the space's keys match (relevance)
     reason: str | None = None  # why nothing is returned, when nothing is (prune)
     aggregate: AggregateResult | None = None  # the computation a counting / summing question asks for (aggregate)
+    early: dict[str, Future[Any]] = field(default_factory=dict)  # step name -> its read started ahead (steps/base.py)
 
     @property
     def limit(self) -> int:
@@ -95,6 +98,12 @@ class RecallRun:
     @property
     def hop_limit(self) -> int:
         return self.request.hop_limit or self.config.hop_limit
+
+    def early_result(self, name: str, read: Callable[[], T]) -> T:
+        """What step `name`'s read started ahead (`Ahead`, graph/recall/steps/base.py) gave, or `read()` now where
+        none was started (a pipeline without `Ahead`)."""
+        started = self.early.pop(name, None)
+        return read() if started is None else cast(T, started.result())
 
     def vote(self, name: str, hit: Hit) -> float:
         """How much `hit` of list `name` counts in the fusion: a dense search's hit by how well it matches, a

@@ -144,6 +144,8 @@ class GraphSearcher:
         self.hydrated: dict[str, dict[str, Any]] = {}  # item rows already fetched during this recall
         # Item embeddings already asked for during this recall (None: the item has none, or is gone).
         self._vectors: dict[str, list[float] | None] = {}
+        # The vector of this recall's unfiltered exact episode scan and every episode's {id, speaker, score} it scored.
+        self._episode_scores: tuple[list[float], list[dict[str, Any]]] | None = None
 
     @property
     def space(self) -> str:
@@ -215,6 +217,8 @@ class GraphSearcher:
         said_by = list(speakers) if speakers else None
         statement = EXACT_STATEMENTS[label]
         # A filtered recall scans its filter's items exactly: an index's top rows would be mostly filtered out.
+        if label == "episodes" and self.size(label) <= self._limits.exact_scan_max:
+            return self._exact_episodes(vector, k, said_by)
         if self._scope or self.size(label) <= self._limits.exact_scan_max:
             # fetch: room for statements merged into others, which resolve to the same current proposition
             return _hits(self._rows(statement, vector=vector, k=k, fetch=4 * k, speakers=said_by), statement)
@@ -225,6 +229,31 @@ class GraphSearcher:
         if complete or not self._crowded_out(index, label):
             return hits
         return _hits(self._rows(statement, vector=vector, k=k, fetch=4 * k, speakers=said_by), statement)
+
+    def _exact_episodes(self, vector: list[float], k: int, speakers: list[str] | None) -> list[Hit]:
+        """A small space's episodes closest to `vector`, scanned exactly. The scan of everyone's keeps every episode's
+        score; a later search of some `speakers`' episodes with the same vector (the participants step, for the
+        asker a question means by "I") takes its k best from those, ordered as the scan orders them (score, then
+        id), and reads only their knowledge: the same hits, without reading every embedding again."""
+        scored = self._episode_scores
+        if speakers is not None and scored is not None and scored[0] == vector:
+            theirs = [found for found in scored[1] if found["speaker"] in speakers]
+            best = sorted(theirs, key=lambda found: (-found["score"], found["id"]))[:k]
+            return self.scored_episodes([(found["id"], found["score"]) for found in best])
+        if speakers is not None:
+            return _hits(self._rows("exact_episodes", vector=vector, k=k, speakers=speakers), "exact_episodes")
+        record = self._record("exact_episodes_scored", vector=vector, k=k, speakers=None)
+        scores: list[dict[str, Any]] = record["scores"]
+        if all(found["score"] is not None for found in scores):  # a score Neo4j cannot order as Python does: none kept
+            self._episode_scores = (vector, scores)
+        return _hits(record["rows"], "exact_episodes")
+
+    def scored_episodes(self, episodes: Sequence[tuple[str, float]]) -> list[Hit]:
+        """Episodes already scored against a vector ((id, score) pairs), as hits with the knowledge they prove."""
+        if not episodes:
+            return []
+        rows = self._rows("scored_episodes", episodes=[{"id": item_id, "score": score} for item_id, score in episodes])
+        return _hits(rows, "scored_episodes")
 
     def has_pages(self) -> bool:
         """Whether a document of this space is the page of a concept (counted with the space's sizes)."""

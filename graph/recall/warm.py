@@ -98,6 +98,7 @@ def size_independent_reads(searcher: GraphSearcher, vector: list[float]) -> list
             partial(s.propagate, _concepts(n), 8),
             partial(s.expand, {f"concept-{i}": 1.0 for i in range(n)}, v, 4),
             partial(s.episode_context, {f"episode-{i}": i for i in range(n)}, v),
+            partial(s.scored_episodes, [(episode_id, 0.5) for episode_id in _ids("episode", n)]),
             partial(s.entity_pages, {f"item-{i}": (i, ["key"]) for i in range(n)}, ["key"], v, 3, 10),
             partial(aggregates.tally, _tally_events(n), None),
         ]
@@ -119,7 +120,11 @@ def size_dependent_reads(searcher: GraphSearcher, vector: list[float]) -> list[R
     s, v = searcher, vector
     reads: list[Read] = [partial(s.dense, label, v, 40) for label in ("propositions", "prescriptions", "intents")]
     reads.append(partial(s.dense_concepts, v, 10, 0.5))
-    reads += [partial(s.dense, "episodes", v, 40, speakers) for speakers in (None, ["User"], _ids("speaker", 5))]
+    reads.append(partial(s.dense, "episodes", v, 40))
+    # Some speakers' episodes closest to another vector than the unfiltered scan's (a named participant's search);
+    # with the scan's vector a small space's search takes the scan's scores (scored_episodes, size-independent).
+    other = [-x for x in v]
+    reads += [partial(s.dense, "episodes", other, 40, speakers) for speakers in (["User"], _ids("speaker", 5))]
     labels: tuple[TextLabel, ...] = ("propositions", "episodes", "prescriptions")
     # Full-text queries of 1, 2-10 and 11-32 terms (a small space's rescoring sends one list item per term).
     reads += [partial(s.fulltext, label, _words(terms), 40) for label, terms in product(labels, (1, 5, 20))]

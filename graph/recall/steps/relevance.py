@@ -4,11 +4,15 @@ leaves out what falls below the request's minimum, or everything where a name is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
+from graph.recall.hits import ConceptHit
 from graph.recall.query import names_used
 from graph.recall.relevance import (
+    Analysed,
     QueryCoverage,
     calibrated,
     content_terms,
@@ -28,14 +32,15 @@ class Relevance(Step[QueryCoverage]):
     name = "relevance"
 
     def find(self, run: RecallRun) -> QueryCoverage:
-        phrases, weights = question_concepts(run.request.query, run.config.relevance_phrases)
-        lookups = QueryCoverage(phrases, weights, [], []).lookups()
-        found = run.searcher.concepts_by_key(lookups) if lookups else []
+        phrases, weights, found, unmentioned = run.early_result(self.name, partial(_lookups, run))
         nearby = [concept.key for concept in run.query_concepts]
         coverage = query_coverage(phrases, weights, [concept.key for concept in found], nearby)
-        if not run.config.unmentioned_names:
+        if unmentioned is None:
             return coverage
-        return replace(coverage, unmentioned=unmentioned_names(run.searcher, run.request.query))
+        return replace(coverage, unmentioned=unmentioned)
+
+    def early(self, run: RecallRun) -> Callable[[], Lookups]:
+        return partial(_lookups, run)
 
     def apply(self, run: RecallRun, found: QueryCoverage | None) -> None:
         if found is None:
@@ -46,6 +51,7 @@ class Relevance(Step[QueryCoverage]):
         terms = content_terms(found.phrases, found.weights)
         top = max((item.score for item in run.ranked), default=0.0)
         traced: list[dict[str, Any]] = []
+        analysed = Analysed()  # the items' texts, each analysed once
         every = with_support(
             [
                 item_features(
@@ -55,6 +61,7 @@ class Relevance(Step[QueryCoverage]):
                     [item.text, *(proof.text for proof in item.provenance)],
                     found,
                     terms,
+                    analysed,
                 )
                 for item in run.ranked
             ]
@@ -74,6 +81,20 @@ class Relevance(Step[QueryCoverage]):
             min_relevance=run.min_relevance,
             items=traced,
         )
+
+
+# The question's phrases and their weights, the space's concepts keyed as their spans, the names nothing mentions
+# (None: the names gate is off).
+Lookups = tuple[list[str], dict[str, float], list[ConceptHit], list[str] | None]
+
+
+def _lookups(run: RecallRun) -> Lookups:
+    """What the step reads of memory: it needs only the question, so `Ahead` starts it early."""
+    phrases, weights = question_concepts(run.request.query, run.config.relevance_phrases)
+    lookups = QueryCoverage(phrases, weights, [], []).lookups()
+    found = run.searcher.concepts_by_key(lookups) if lookups else []
+    unmentioned = unmentioned_names(run.searcher, run.request.query) if run.config.unmentioned_names else None
+    return phrases, weights, found, unmentioned
 
 
 def _rounded(features: dict[str, float]) -> dict[str, float]:

@@ -29,7 +29,7 @@ from graph.recall.memory_searcher import MemoryGraph, MemorySearcher
 from graph.recall.models import ItemKind, Provenance, RecallRequest
 from graph.recall.router import RuleRouter
 from graph.recall.run import RecallRun, RecallTools
-from graph.recall.steps.base import Step, Together
+from graph.recall.steps.base import Ahead, Step, Together
 from graph.recall.threads import RecallThreads
 from tests.support.toy_embedder import ToyEmbedder
 
@@ -160,7 +160,7 @@ def new_engine(graph: MemoryGraph, config: RecallConfig | None = None) -> Recall
     )
 
 
-def perform(run: RecallRun, *steps: Step[Any] | Together) -> RecallRun:
+def perform(run: RecallRun, *steps: Step[Any] | Together | Ahead) -> RecallRun:
     """Runs `steps` on `run`, in order (the pipeline's steps before the one under test)."""
     for step in steps:
         step(run)

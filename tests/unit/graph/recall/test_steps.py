@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
@@ -18,7 +19,7 @@ from graph.recall.memory_searcher import MemoryGraph
 from graph.recall.models import ItemKind, MemoryType
 from graph.recall.run import RecallRun
 from graph.recall.steps.abstract import Abstract
-from graph.recall.steps.base import Step, Together
+from graph.recall.steps.base import Ahead, Step, Together
 from graph.recall.steps.context import Context
 from graph.recall.steps.hop import Hop
 from graph.recall.steps.mmr import Mmr
@@ -740,11 +741,68 @@ def test_together_with_no_active_step_does_nothing(make_run: MakeRun) -> None:
     assert log.events == [] and trace_steps(run) == []
 
 
+class Early(Step[str]):
+    """A step whose find reads through `run.early_result`; it logs on which thread the read ran, and when."""
+
+    name = "early"
+
+    def __init__(self, log: Log, active: bool = True) -> None:
+        self.log, self.active = log, active
+
+    def runs(self, run: RecallRun) -> bool:
+        return self.active
+
+    def early(self, run: RecallRun) -> Callable[[], str]:
+        return self.read
+
+    def read(self) -> str:
+        self.log.add(f"read on {threading.current_thread().name.split('_')[0]}")
+        return "read"
+
+    def find(self, run: RecallRun) -> str:
+        self.log.add("find")
+        return run.early_result(self.name, self.read)
+
+    def apply(self, run: RecallRun, found: str | None) -> None:
+        self.log.add(f"applied ({found})")
+
+
+def test_ahead_starts_a_steps_read_on_the_search_threads_and_its_find_takes_that_result(make_run: MakeRun) -> None:
+    log = Log()
+    run = make_run("What does Rex eat?")
+    step = Early(log)
+    Ahead(step)(run)
+    run.early[step.name].result()  # the read has run, before the step did
+    assert log.events == ["read on engram-recall-search"]
+    step(run)
+    assert log.events == ["read on engram-recall-search", "find", "applied (read)"]  # read once, not again
+    assert run.early == {}
+
+
+def test_without_ahead_a_step_reads_in_its_find_and_ahead_skips_a_step_that_does_not_run(make_run: MakeRun) -> None:
+    log = Log()
+    run = make_run("What does Rex eat?")
+    Ahead(Early(log, active=False))(run)
+    assert run.early == {} and log.events == []
+    Early(log)(run)
+    assert log.events == ["find", "read on MainThread", "applied (read)"]
+
+
+def test_a_recall_comes_out_the_same_with_its_reads_started_ahead(make_run: MakeRun) -> None:
+    query = "How many times did Alice mention her favourite movie?"
+    before = [step for step in PIPELINE if not isinstance(step, Ahead)]
+    runs = [perform(make_run(query), *pipeline) for pipeline in (before, PIPELINE)]
+    plain, ahead = ([(item.id, item.score, item.relevance) for item in run.ranked] for run in runs)
+    assert plain == ahead and any(relevance is not None for _, _, relevance in ahead)
+    assert trace_detail(runs[0], "relevance") == trace_detail(runs[1], "relevance")
+
+
 def test_the_pipeline_declares_its_steps_in_order() -> None:
     assert [step.name for step in PIPELINE] == [
         "route",
         "seed | abstract",
         "rank",
+        "ahead: relevance",
         "context | pages | when | participants",
         "rank",
         "hop",
@@ -758,5 +816,5 @@ def test_the_pipeline_declares_its_steps_in_order() -> None:
         "earlier versions below",
         "prune",
     ]
-    assert isinstance(PIPELINE[4], Rank) and PIPELINE[4].again and isinstance(PIPELINE[2], Rank)
+    assert isinstance(PIPELINE[5], Rank) and PIPELINE[5].again and isinstance(PIPELINE[2], Rank)
     assert not PIPELINE[2].again

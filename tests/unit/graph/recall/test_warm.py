@@ -23,8 +23,8 @@ from engram.settings import PROJECT_ROOT
 from graph.recall.search import GraphSearcher, SpaceSizes
 from graph.recall.warm import WARM_SPACE, warm_recall
 
-EMPTY = {"rows": [], "fetched": 0, "hits": [], "floor": None, "holding": [], "vectors": [], "concepts": [],
-         "count": 0, "unquantified": 0, "units": [], "periods": []}  # fmt: skip
+EMPTY = {"rows": [], "scores": [], "fetched": 0, "hits": [], "floor": None, "holding": [], "vectors": [],
+         "concepts": [], "count": 0, "unquantified": 0, "units": [], "periods": []}  # fmt: skip
 SIZE_COUNTS = {"propositions": 0, "episodes": 0, "prescriptions": 0, "intents": 0, "concepts": 0, "pages": 0,
                "own_indexes": 0, "proposition_chars": 0, "episode_chars": 0}  # fmt: skip
 
@@ -92,6 +92,7 @@ def test_the_lists_recall_sends_are_warmed_in_each_decade_it_sends(sent: Sent) -
         ("recall/concepts_by_key", "keys"),
         ("recall/propagate", "seeds"),
         ("recall/expand_concepts", "concepts"),
+        ("recall/scored_episodes", "episodes"),  # the participants' hits taken from the seeds' scan (25)
     ):
         assert decades[key] >= {0, 1, 2}, key
     # A small space's full-text rescoring sends a list item per query term (up to 32 terms).
@@ -110,6 +111,7 @@ def test_both_the_exact_and_the_index_paths_are_warmed(sent: Sent) -> None:
     for label in ("propositions", "episodes", "prescriptions", "intents"):
         assert {f"recall/exact_{label}", f"recall/dense_{label}"} <= warmed
     assert {"recall/exact_concepts", "recall/dense_concepts", "recall/window_told_episodes"} <= warmed
+    assert "recall/exact_episodes_scored" in warmed  # a small space's unfiltered scan, which keeps its scores
     scoped = [p["lucene"] for s, p in sent.calls if s == "recall/fulltext_episodes"]
     assert any(q.startswith("space:") for q in scoped) and any(not q.startswith("space:") for q in scoped)
 
