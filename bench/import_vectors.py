@@ -1,22 +1,21 @@
 """Import from an export with vectors (graph/vector_import.py, `engram import --bulk FILE.vectors.jsonl`) at
-increasing sizes, its current path (a large space's own indexes made first, nodes written with its labels) against
-the earlier one (nodes written unlabelled, then `dedicate` labelling them into its own indexes) in the same run.
+increasing sizes, seconds and rates per stage, recall on each imported space, and a per-stage extrapolation to 1M.
 
 The synthetic graph (bench/synthetic_graph.py: `--base` propositions with their episodes, sources and concepts,
 vectors clustered by concept) is written once with the ingest writer (`MemoryWriter`, no model: the write stage of
 ingestion, timed as the write-path figure), exported to a vectors file (graph/vector_export.py) and the space
 deleted. A larger size is that file repeated (`tile`): each copy's ids, keys and external ids suffixed and its
 vectors moved by noise, so the graph keeps the base's shape per proposition (an approximation of a larger synthetic
-graph, not one written by the write path). Each size is imported into an empty space by each path (`--baseline-up-to`
-bounds the earlier path's sizes; the paths alternate which goes first), reporting seconds and rates per stage:
-validate, nodes (with their vectors: every vector inserted into the shared HNSW index, and into the space's own in
-the current path), relationships, indexes (the earlier path's labelling pass, then every index awaited online).
-Then recall p50/p95 on the largest size's space (noisy copies of the first facts' vectors, as
-bench/recall_latency.py), twice: right after the import and after `--settle` seconds. The 1M figure is an
-extrapolation per stage from the two largest sizes (t ~ n^k, k fitted), not a measurement. Needs the stack running.
-Adds `from_export_with_vectors_paths` to bench/results/import.json (other entries kept).
+graph, not one written by the write path). Each size is imported into an empty space, reporting seconds and rates
+per stage: validate, nodes (every vector inserted into the shared HNSW index at commit), relationships, indexes (a
+space of `DEDICATE_FROM` propositions or more: its own labels set on every proposition, episode and concept, each
+inserted into the space's own vector and full-text indexes, all awaited online). Then recall p50/p95 on that space
+(noisy copies of the first facts' vectors, as bench/recall_latency.py), and on the largest once more after
+`--settle` seconds. The 1M figure is an extrapolation per stage from the two largest sizes (t ~ n^k, k fitted), not
+a measurement. Needs the stack running. Adds `from_export_with_vectors_sizes` to bench/results/import.json (other
+entries kept).
 
-    nice -n 10 ~/.cache/engram/venv/bin/python -m bench.import_vectors --sizes 10000 30000 100000 --baseline-up-to 30000
+    nice -n 10 ~/.cache/engram/venv/bin/python -m bench.import_vectors --sizes 10000 30000 100000
 """
 
 from __future__ import annotations
@@ -50,12 +49,11 @@ from graph.recall.models import RecallRequest
 from graph.space_indexes import DEDICATE_FROM
 from graph.vector_export import VectorExporter
 from graph.vector_format import decode_vector, encode_vector
-from graph.vector_import import VectorImporter
+from graph.vector_import import NODE_BATCH, VectorImporter
 
 MILLION = 1_000_000
 QUERIES = 40
 WARMUP = 5
-PATHS = {"own_indexes_first": True, "labelled_after": False}  # name -> VectorImporter's own_indexes_first
 
 
 def main() -> None:
@@ -64,12 +62,10 @@ def main() -> None:
     parser.add_argument(
         "--base", type=int, default=10_000, help="propositions the write path writes (sizes: multiples)"
     )
-    parser.add_argument("--baseline-up-to", type=int, default=30_000, help="largest size the earlier path imports")
     parser.add_argument("--writers", type=int, default=2)
     parser.add_argument("--settle", type=int, default=120, help="seconds between the two recall passes")
     parser.add_argument("--keep", action="store_true", help="keep the largest space afterwards")
     parser.add_argument("--reuse-base", action="store_true", help="the base export from an earlier run, if there")
-    parser.add_argument("--dedicate-from", type=int, default=DEDICATE_FROM, help="own indexes from this size")
     args = parser.parse_args()
     if any(size % args.base for size in args.sizes):
         parser.error("every size must be a multiple of --base")
@@ -83,25 +79,24 @@ def main() -> None:
     write_s = None if reused else write_base(driver, database, identity, base_space, args.base, base)
 
     runs: dict[str, dict[str, Any]] = {}
+    recalls: dict[str, dict[str, Any]] = {}  # size -> recall on the space its last import left
     largest = max(args.sizes)
-    for position, size in enumerate(sorted(args.sizes)):
+    for size in sorted(args.sizes):
         space = f"bench-import-vectors-{size}"
         path = folder / f"{space}.vectors.jsonl"
         tile(base, path, size // args.base, space)
-        paths = [p for p in PATHS if PATHS[p] or size <= args.baseline_up_to]
-        runs[str(size)] = {}
-        for name in paths if position % 2 == 0 else paths[::-1]:
-            delete_space(driver, database, space)
-            importer = VectorImporter(driver, database, space, identity, args.writers, args.dedicate_from, PATHS[name])
-            runs[str(size)][name] = import_once(importer, path)
-            print(json.dumps({"size": size, "path": name, **runs[str(size)][name]}), flush=True)
+        delete_space(driver, database, space)
+        runs[str(size)] = import_once(VectorImporter(driver, database, space, identity, args.writers), path)
+        print(json.dumps({"size": size, **runs[str(size)]}), flush=True)
+        recalls[str(size)] = {"right_after_import": recall_latency(driver, database, space, args.base)}
         if size != largest:
             delete_space(driver, database, space)
         path.unlink()
-        save({"sizes": runs, "partial": "written after each size; the run goes on", **about(args, write_s)})
+        partial = {"sizes": runs, "recall": recalls, "partial": "written after each size; the run goes on"}
+        save({**partial, **about(args, write_s)})
 
     space = f"bench-import-vectors-{largest}"
-    recall = {"right_after_import": recall_latency(driver, database, space, args.base)}
+    recall = recalls[str(largest)]
     time.sleep(args.settle)
     recall[f"after_{args.settle}_s"] = recall_latency(driver, database, space, args.base)
     if not args.keep:
@@ -109,6 +104,7 @@ def main() -> None:
 
     result = {
         "sizes": runs,
+        "recall": recalls,
         "recall_on_largest": {"propositions": largest, **recall},
         "extrapolation_1m": extrapolate(runs),
         **about(args, write_s),
@@ -127,7 +123,8 @@ def about(args: argparse.Namespace, write_s: float | None) -> dict[str, Any]:
             "seconds": round(write_s, 1),
             "propositions_per_s": round(args.base / write_s, 1),
         },
-        "dedicate_from": args.dedicate_from,
+        "dedicate_from": DEDICATE_FROM,
+        "node_batch": NODE_BATCH,
         "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
         "writers": args.writers,
         "commit": git_commit(),
@@ -138,10 +135,10 @@ def about(args: argparse.Namespace, write_s: float | None) -> dict[str, Any]:
 
 
 def save(result: dict[str, Any]) -> None:
-    """bench/results/import.json with this run as `from_export_with_vectors_paths`, its other entries kept."""
+    """bench/results/import.json with this run as `from_export_with_vectors_sizes`, its other entries kept."""
     target = RESULTS_DIR / "import.json"
     stored = json.loads(target.read_text()) if target.exists() else {}
-    stored["from_export_with_vectors_paths"] = result
+    stored["from_export_with_vectors_sizes"] = result
     target.write_text(json.dumps(stored, indent=2) + "\n")
 
 
@@ -220,7 +217,6 @@ def import_once(importer: VectorImporter, path: Path) -> dict[str, Any]:
         "vectors_per_s_index_stage": round(vectors / stage["indexes"], 1),
         "node_counts": report.nodes,
         "relationships": report.relationships,
-        "labelled_at_write": report.labelled_at_write,
         "own_indexes_online": report.dedicated,
         "file_bytes": path.stat().st_size,
         "load_average_1m_at_start": round(load_1m, 1),
@@ -251,8 +247,8 @@ def extrapolate(runs: dict[str, dict[str, Any]]) -> dict[str, Any]:
     sizes = sorted(int(size) for size in runs)
     if len(sizes) < 2:
         return {}
-    (n1, n2), name = sizes[-2:], "own_indexes_first"
-    first, second = runs[str(n1)][name]["stage_seconds"], runs[str(n2)][name]["stage_seconds"]
+    n1, n2 = sizes[-2:]
+    first, second = runs[str(n1)]["stage_seconds"], runs[str(n2)]["stage_seconds"]
     stages: dict[str, Any] = {}
     for stage, t2 in second.items():
         t1 = first[stage]

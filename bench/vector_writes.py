@@ -28,7 +28,15 @@ from graph.vector_import import VectorImporter
 BATCH = 2000
 SPACE = "bench-vector-writes"
 BEFORE, AFTER = "BenchVectorWritesIndexedFirst", "BenchVectorWritesIndexedAfter"  # labels of the fresh indexes
-INDEXES = {BEFORE: "bench_vector_writes_first", AFTER: "bench_vector_writes_after"}
+# Fresh indexes made first with another HNSW configuration than the shipped one (what an insert costs by setting).
+VARIANTS = {
+    "BenchVectorWritesNoQuantization": "`vector.quantization.enabled`: false",
+    "BenchVectorWritesEf50": "`vector.hnsw.ef_construction`: 50",
+    "BenchVectorWritesM8": "`vector.hnsw.m`: 8",
+}
+INDEXES = {BEFORE: "bench_vector_writes_first", AFTER: "bench_vector_writes_after"} | {
+    label: f"bench_vector_writes_{label.removeprefix('BenchVectorWrites').lower()}" for label in VARIANTS
+}
 
 
 def main() -> None:
@@ -44,6 +52,8 @@ def main() -> None:
              "Proposition, no vector": ("Proposition", False, None, None),
              "Dimension + a label, its vector index made first": ("Dimension", True, BEFORE, "before"),
              "Dimension + a label, its index made after (population)": ("Dimension", True, AFTER, "after")}  # fmt: skip
+    cases |= {f"Dimension + a label, its vector index made first, {config}": ("Dimension", True, label, "before")
+              for label, config in VARIANTS.items()}  # fmt: skip
     results, seconds = {}, {}
     try:
         for offset, (name, (label, with_vector, extra, when)) in enumerate(cases.items()):
@@ -57,8 +67,7 @@ def main() -> None:
                      "embedding": vector_param(rng.standard_normal(384).astype(np.float32)) if with_vector else None}
                     for i in ids
                 ]  # fmt: skip
-                driver.execute_query(VectorImporter.node_statement(label), rows=rows, space=SPACE,
-                                     labels=[extra] if extra else [], database_=database)  # fmt: skip
+                driver.execute_query(_statement(label, extra), rows=rows, space=SPACE, database_=database)
             written = time.perf_counter() - started
             if extra and when == "after":
                 mark = time.perf_counter()
@@ -79,9 +88,17 @@ def main() -> None:
     )
 
 
+def _statement(label: str, extra: str | None) -> str:
+    """The import's node statement, giving the nodes the label `extra` too (as a space's own label)."""
+    statement = VectorImporter.node_statement(label)
+    return statement.replace("SET n += r.props", f"SET n += r.props, n:{extra}") if extra else statement
+
+
 def _make_index(driver: neo4j.Driver, database: str, label: str) -> None:
     """A vector index on `label` as a space's own (space_indexes/create_vector_index), awaited online."""
     ddl = load("space_indexes/create_vector_index").replace("{index}", INDEXES[label]).replace("{label}", label)
+    if label in VARIANTS:
+        ddl = ddl.replace("'cosine'", f"'cosine', {VARIANTS[label]}")
     driver.execute_query(ddl, database_=database)
     driver.execute_query(load("space_indexes/await_index"), index=INDEXES[label], timeout_s=3600, database_=database)
 

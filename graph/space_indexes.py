@@ -14,8 +14,7 @@ Their speed also rests on Neo4j merging vector index segments (each segment is a
 
 `dedicate` (run by consolidation) creates the indexes, has writes label new nodes (`label_written`), labels what
 is stored, and only then marks the space ready for recall; each step is idempotent, and a re-run labels what a
-write racing the first run left out. An import that knows the space will be large runs the first two steps
-(`prepare`) before it writes, and its writes carry the labels, so the labelling pass finds nothing left.
+write racing the first run left out.
 """
 
 from __future__ import annotations
@@ -92,16 +91,6 @@ class SpaceIndexes:
         """The parameters the labelling statements take."""
         return {f"{_KINDS[kind][1]}_label": self.label(kind) for kind in _KINDS}
 
-    def label_of(self, node_label: str) -> str | None:
-        """The space's label for nodes of `node_label` (Proposition, Episode, Concept); None for the others."""
-        kinds = [kind for kind, (label, _) in _KINDS.items() if label == node_label]
-        return self.label(kinds[0]) if kinds else None
-
-
-def is_large(propositions: int, episodes: int, threshold: int = DEDICATE_FROM) -> bool:
-    """Whether a space of these counts gets indexes of its own (the test `space_indexes/size` makes in Cypher)."""
-    return propositions >= threshold or episodes >= threshold
-
 
 def _ddl(name: str, index: str, label: str = "") -> str:
     return load(f"space_indexes/{name}").replace("{index}", index).replace("{label}", label)
@@ -111,6 +100,7 @@ def dedicate(driver: neo4j.Driver, database: str, space: str, threshold: int = D
     """Gives the space indexes of its own once it holds `threshold` propositions or episodes; returns whether it
     has them."""
     validate_memory_space(space)
+    names = SpaceIndexes.of(space)
     records, _, _ = driver.execute_query(
         load("space_indexes/size"),
         space=space,
@@ -120,8 +110,10 @@ def dedicate(driver: neo4j.Driver, database: str, space: str, threshold: int = D
     )
     if not records[0]["large"]:
         return False
-    names = prepare(driver, database, space)
     with driver.session(database=database) as session:
+        for index in names.indexes():
+            session.run(_ddl(index.ddl, index.name, index.label)).consume()
+        session.run(load("space_indexes/start_labelling"), space=space).consume()
         # Auto-commit: the statement commits in batches of its own.
         # Both run for as long as a large space needs, past the server's db.transaction.timeout (15 min).
         labelling = timed(load("space_indexes/label_existing"), INDEX_ONLINE_TIMEOUT_S)
@@ -131,20 +123,6 @@ def dedicate(driver: neo4j.Driver, database: str, space: str, threshold: int = D
             session.run(waiting, index=index.name, timeout_s=INDEX_ONLINE_TIMEOUT_S).consume()
         session.run(load("space_indexes/mark_ready"), space=space).consume()
     return True
-
-
-def prepare(driver: neo4j.Driver, database: str, space: str) -> SpaceIndexes:
-    """`dedicate`'s first steps: the space's indexes exist (empty until its nodes carry its labels) and writes label
-    what they add. An import that knows the space will be large runs this before writing, so every node joins the
-    indexes in the transaction writing it: one pass, on the writers' threads, rather than a labelling pass after
-    (docs/embedding.md). Idempotent."""
-    validate_memory_space(space)
-    names = SpaceIndexes.of(space)
-    with driver.session(database=database) as session:
-        for index in names.indexes():
-            session.run(_ddl(index.ddl, index.name, index.label)).consume()
-        session.run(load("space_indexes/start_labelling"), space=space).consume()
-    return names
 
 
 def label_written(

@@ -4,13 +4,10 @@ Three passes over the file. The first validates all of it (header, every line's 
 length and values, relationship names and that every relationship ends at a node of the file) and refuses the file,
 naming the line and field, before anything is written. The second writes the nodes, the third the relationships,
 in large UNWIND batches on `writers` threads (the file's ids are the write path's, so the graph is the one the
-exporting space held: the one ingestion built). A file large enough for the space to get indexes of its own
-(graph/space_indexes.py; counted in the first pass) has them made before the nodes are written, and the nodes are
-written with the space's labels, so each vector joins the shared and the space's own index in the transaction
-writing it, on the writers' threads, not in a labelling pass after the writes (Neo4j populating an index made over
-nodes already written was slower still: docs/embedding.md). Then `dedicate` finds nothing left to label, every index
-is awaited online and the space marked ready before the import reports done. The space is marked while the import
-runs: a run stopped part-way is resumed by running it again (every write MERGEs on the (space, id) constraints).
+exporting space held: the one ingestion built). Then the space's own indexes are made and brought online
+(graph/space_indexes.py `dedicate`, for a space past its threshold) and every index is awaited before the import
+reports done. The space is marked while the import runs: a run stopped part-way is resumed by running it again
+(every write MERGEs on the (space, id) constraints).
 """
 
 from __future__ import annotations
@@ -31,12 +28,12 @@ from engram.vectors_header import HEADER_KEY
 from graph.cypher import load
 from graph.params import vector_param
 from graph.reads import timed
-from graph.space_indexes import DEDICATE_FROM, INDEX_ONLINE_TIMEOUT_S, SpaceIndexes, dedicate, is_large, prepare
+from graph.space_indexes import INDEX_ONLINE_TIMEOUT_S, dedicate
 from graph.vector_format import LABELS, LOCAL_SPACE_PROPERTIES, RELATIONSHIP, decode_properties, decode_vector
 
 NODE_BATCH = 2_000
 RELATIONSHIP_BATCH = 10_000
-Batch = tuple[str, list[dict[str, Any]], dict[str, Any]]  # a statement, its rows and its other parameters
+Batch = tuple[str, list[dict[str, Any]]]  # a statement and its rows
 ProgressFn = Callable[[str, int], None]  # (stage: nodes / relationships, how many written so far)
 
 
@@ -58,7 +55,6 @@ class VectorImportReport:
     resumed: bool = False
     dedicated: bool = False  # the space got (and brought online) indexes of its own
     seconds: dict[str, float] = field(default_factory=dict)  # validate, nodes, relationships, indexes
-    labelled_at_write: bool = False  # its own indexes were made first and the nodes written with its labels
 
 
 def read_header(path: Path) -> VectorHeader:
@@ -86,25 +82,17 @@ def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 class VectorImporter:
-    def __init__(
-        self, driver: neo4j.Driver, database: str, space: str, embedder: EmbedderIdentity, writers: int = 2,
-        dedicate_from: int = DEDICATE_FROM, own_indexes_first: bool = True,
-    ):  # fmt: skip
-        """`embedder`: this process's (the space's vectors must be of its family, or recall would refuse them).
-        `dedicate_from`: the size from which the space gets indexes of its own (consolidation's threshold).
-        `own_indexes_first` False: the earlier order (nodes written unlabelled, `dedicate` labelling them after),
-        the same graph more slowly; kept as bench.import_vectors' baseline."""
-        self._dedicate_from = dedicate_from
-        self._own_indexes_first = own_indexes_first
+    def __init__(self, driver: neo4j.Driver, database: str, space: str, embedder: EmbedderIdentity, writers: int = 2):
+        """`embedder`: this process's (the space's vectors must be of its family, or recall would refuse them)."""
         self._driver = driver
         self._database = database
         self._space = space
         self._embedder = embedder
         self._writers = writers
 
-    def check(self, path: Path) -> tuple[VectorHeader, str, dict[str, int]]:
-        """The file's header, digest and nodes per label, once every line is valid and the file may load into this
-        space; else VectorsFileError, with nothing written."""
+    def check(self, path: Path) -> tuple[VectorHeader, str]:
+        """The file's header and digest, once every line is valid and the file may load into this space; else
+        VectorsFileError, with nothing written."""
         header = read_header(path)
         if header.space != self._space:
             raise VectorsFileError(
@@ -122,7 +110,7 @@ class VectorImporter:
                 f"{self._embedder.describe()}: import with the file's embedder settings (then `engram reembed`), or "
                 "import the export's JSONL (without vectors) to embed anew"
             )
-        digest, counts = self._validate(path, header)
+        digest = self._validate(path, header)
         state = self._driver.execute_query(
             load("vectors/import_state"), space=self._space, database_=self._database,
             routing_=neo4j.RoutingControl.READ,
@@ -132,12 +120,11 @@ class VectorImporter:
                 f"memory space {self._space!r} is not empty: an export with vectors loads into an empty space only "
                 "(forget it first, or import the JSONL without vectors)"
             )
-        return header, digest, counts
+        return header, digest
 
-    def _validate(self, path: Path, header: VectorHeader) -> tuple[str, dict[str, int]]:
+    def _validate(self, path: Path, header: VectorHeader) -> str:
         digest = hashlib.sha256(path.read_bytes()[: 1 << 20] + str(path.stat().st_size).encode()).hexdigest()[:20]
         seen: set[tuple[str, str]] = set()
-        counts: dict[str, int] = {}
         pending: dict[tuple[str, str], int] = {}  # relationship ends not seen yet -> the first line naming one
         for number, row in _safe_lines(path):
             where = f"line {number}"
@@ -161,7 +148,6 @@ class VectorImporter:
                 except (ValueError, TypeError, UnicodeEncodeError) as exc:
                     raise VectorsFileError(f"{where} (id {node_id!r}): embedding {exc}") from exc
             seen.add((label, node_id))
-            counts[label] = counts.get(label, 0) + 1
             pending.pop((label, node_id), None)
             for item in row.get("out", []):
                 if not (isinstance(item, list) and len(item) == 4 and isinstance(item[0], str)
@@ -173,22 +159,12 @@ class VectorImporter:
         if pending:
             (label, node_id), number = next(iter(pending.items()))
             raise VectorsFileError(f"line {number}: a relationship ends at {label} {node_id!r}, which the file lacks")
-        return digest, counts
-
-    def own_labels(self, counts: dict[str, int]) -> dict[str, list[str]]:
-        """Node label -> the space's labels its nodes are written with: its own indexes' labels where the file makes
-        the space large enough to get them, else none."""
-        large = is_large(counts.get("Proposition", 0), counts.get("Episode", 0), self._dedicate_from)
-        if not (large and self._own_indexes_first):
-            return {}
-        names = SpaceIndexes.of(self._space)
-        return {label: [own] for label in LABELS if (own := names.label_of(label))}
+        return digest
 
     def run(self, path: Path, progress: ProgressFn | None = None) -> VectorImportReport:
         report = VectorImportReport()
         mark = time.perf_counter()
-        header, digest, counts = self.check(path)
-        own_labels = self.own_labels(counts)
+        header, digest = self.check(path)
         report.seconds["validate"] = round(time.perf_counter() - mark, 3)
         report.resumed = bool(
             self._driver.execute_query(
@@ -199,25 +175,20 @@ class VectorImporter:
             load("vectors/import_started"), space=self._space, export_digest=digest, database_=self._database
         )
         mark = time.perf_counter()
-        if own_labels:
-            prepare(self._driver, self._database, self._space)
-            report.labelled_at_write = True
-        self._write(self._node_batches(path, header, report, own_labels), "nodes", progress)
+        self._write(self._node_batches(path, header, report), "nodes", progress)
         report.seconds["nodes"] = round(time.perf_counter() - mark, 3)
         mark = time.perf_counter()
         report.relationships = self._write(self._relationship_batches(path), "relationships", progress)
         report.seconds["relationships"] = round(time.perf_counter() - mark, 3)
         mark = time.perf_counter()
-        report.dedicated = dedicate(self._driver, self._database, self._space, self._dedicate_from)
+        report.dedicated = dedicate(self._driver, self._database, self._space)
         with self._driver.session(database=self._database) as session:
             session.run(timed(load("migrations/await_indexes"), INDEX_ONLINE_TIMEOUT_S)).consume()
         self._driver.execute_query(load("vectors/import_finished"), space=self._space, database_=self._database)
         report.seconds["indexes"] = round(time.perf_counter() - mark, 3)
         return report
 
-    def _node_batches(
-        self, path: Path, header: VectorHeader, report: VectorImportReport, own_labels: dict[str, list[str]]
-    ) -> Iterator[Batch]:
+    def _node_batches(self, path: Path, header: VectorHeader, report: VectorImportReport) -> Iterator[Batch]:
         batches: dict[str, list[dict[str, Any]]] = {}
         for _, row in _lines(path):
             rows = batches.setdefault(row["label"], [])
@@ -231,10 +202,9 @@ class VectorImporter:
             })  # fmt: skip
             report.nodes[row["label"]] = report.nodes.get(row["label"], 0) + 1
             if len(rows) >= NODE_BATCH:
-                label = row["label"]
-                yield self.node_statement(label), batches.pop(label), {"labels": own_labels.get(label, [])}
+                yield self.node_statement(row["label"]), batches.pop(row["label"])
         for label, rows in batches.items():
-            yield self.node_statement(label), rows, {"labels": own_labels.get(label, [])}
+            yield self.node_statement(label), rows
 
     def _relationship_batches(self, path: Path) -> Iterator[Batch]:
         batches: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
@@ -244,17 +214,17 @@ class VectorImporter:
                 rows = batches.setdefault(key, [])
                 rows.append({"a": row["id"], "b": to_id, "props": decode_properties(props)})
                 if len(rows) >= RELATIONSHIP_BATCH:
-                    yield _relationship_statement(*key), batches.pop(key), {}
+                    yield _relationship_statement(*key), batches.pop(key)
         for key, rows in batches.items():
-            yield _relationship_statement(*key), rows, {}
+            yield _relationship_statement(*key), rows
 
     def _write(self, batches: Iterator[Batch], stage: str, progress: ProgressFn | None) -> int:
         """Each batch in a transaction of its own, `writers` at a time; the number of rows written."""
         written = 0
         futures: dict[Future[None], int] = {}
         with ThreadPoolExecutor(self._writers, thread_name_prefix="engram-vectors") as pool:
-            for query, rows, params in batches:
-                futures[pool.submit(self._run, query, rows, params)] = len(rows)
+            for query, rows in batches:
+                futures[pool.submit(self._run, query, rows)] = len(rows)
                 while len(futures) > 2 * self._writers:
                     done, _ = wait(futures, return_when=FIRST_COMPLETED)
                     for future in done:
@@ -271,15 +241,14 @@ class VectorImporter:
 
     @staticmethod
     def node_statement(label: str) -> str:
-        """The statement writing a batch of nodes of `label` (one of LABELS) with their vectors and the extra labels
-        `$labels` (a list; empty for none)."""
+        """The statement writing a batch of nodes of `label` (one of LABELS) with their vectors."""
         if label not in LABELS:
             raise ValueError(f"unknown label {label!r}")
         return load("vectors/write_nodes").replace("{label}", label)
 
-    def _run(self, query: str, rows: list[dict[str, Any]], params: dict[str, Any]) -> None:
+    def _run(self, query: str, rows: list[dict[str, Any]]) -> None:
         with self._driver.session(database=self._database) as session:
-            session.execute_write(lambda tx: tx.run(query, space=self._space, rows=rows, **params).consume())
+            session.execute_write(lambda tx: tx.run(query, space=self._space, rows=rows).consume())
 
 
 def _safe_lines(path: Path) -> Iterator[tuple[int, Any]]:

@@ -1,6 +1,6 @@
 import re
 
-from graph.space_indexes import SpaceIndexes, is_large
+from graph.space_indexes import SpaceIndexes
 
 
 def test_names_are_derived_from_the_space_and_safe_to_write_into_ddl() -> None:
@@ -25,16 +25,3 @@ def test_each_kind_has_the_indexes_recall_searches_it_by() -> None:
     }
     assert len({i.name for i in names.indexes()}) == 5
     assert names.vector("prescriptions") is None and names.fulltext("concepts") is None
-
-
-def test_each_searchable_node_label_has_the_space_label_its_own_indexes_cover() -> None:
-    names = SpaceIndexes.of("acme")
-    assert names.label_of("Proposition") == names.label("propositions")
-    assert names.label_of("Episode") == names.label("episodes")
-    assert names.label_of("Concept") == names.label("concepts")
-    assert names.label_of("Source") is None and names.label_of("Prescription") is None
-
-
-def test_a_space_is_large_from_the_threshold_of_propositions_or_episodes() -> None:
-    assert not is_large(9_999, 9_999, threshold=10_000)
-    assert is_large(10_000, 0, threshold=10_000) and is_large(0, 10_000, threshold=10_000)
