@@ -173,13 +173,19 @@ def leading(events: Sequence[Match], lead: int, covered: frozenset[str] | None =
 
 
 def telling(
-    events: Sequence[Match], rows: dict[str, dict[str, Any]], min_share: float, min_alone: float
+    events: Sequence[Match],
+    rows: dict[str, dict[str, Any]],
+    min_share: float,
+    min_alone: float,
+    amounts: bool = False,
 ) -> list[Match]:
     """The events fit to lead the items: those saying `min_share` of the target's words, or as close to the question
-    as `min_alone`. A loose match moved above the ranked items would push the ranking's own evidence down for
-    nothing."""
+    as `min_alone`, or (`amounts`: a sum or a comparison) stating an amount, which is what the figure adds up. A loose
+    match moved above the ranked items would push the ranking's own evidence down for nothing."""
     return [
         event
         for event in events
-        if rows[event.id]["term_share"] >= min_share or float(rows[event.id]["similarity"]) >= min_alone
+        if rows[event.id]["term_share"] >= min_share
+        or float(rows[event.id]["similarity"]) >= min_alone
+        or (amounts and event.quantity is not None)
     ]

@@ -55,3 +55,7 @@ class AggregateConfig(BaseModel):
         description="share of the target's words an event must hold (or min_similarity_alone) to lead the items",
     )
     keep_first: int = Field(default=8, ge=0, description="items of the ranking kept above the leading matches")
+    lead_amounts: bool = Field(
+        default=True,
+        description="a sum's or comparison's events stating an amount (of the asked unit) lead whatever their words",
+    )

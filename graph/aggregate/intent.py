@@ -140,7 +140,8 @@ def aggregate_intent(question: str) -> AggregateIntent | None:
     # A capitalised word past the first is a name: statements name their speaker in every line ("Maya said: ..."),
     # so a name matches everything that person said, not what is counted.
     words = [w for i, w in enumerate(_WORD.findall(target)) if i == 0 or not w[0].isupper()]
-    terms = tuple(w.lower() for w in words if _content(w.lower()))
+    # "different", "types": how to count, not what is counted; a memory saying them is no more an instance of it.
+    terms = tuple(w.lower() for w in words if _content(w.lower()) and w.lower() not in _QUALIFIERS | _CLASSIFIERS)
     head, restrictors = counted_phrase(question)
     sides = compared_sides(question) if kind == "compare" else ((), ())
     return AggregateIntent(kind, _period(question), target or question, terms, unit, head, restrictors, sides)

@@ -108,6 +108,17 @@ def without_names(query: str, participants: Iterable[str]) -> str:
     return text if has_content else ""
 
 
+def name_forms(word: str) -> tuple[str, ...]:
+    """The word of a name and the adjectives English derives from a place's name, any of which mentions it: "Hawaiian"
+    mentions Hawaii, "Italian" Italy, "Mexican" Mexico, "Korean" Korea, "Japanese" Japan, "Chinese" China."""
+    low = word.lower()
+    forms = [low, low + "an", low + "n", low + "ian", low + "ese"]
+    if low[-1:] in ("a", "e", "i", "o", "y"):
+        stem = low[:-1]
+        forms += [stem + "an", stem + "ian", stem + "ese"]
+    return tuple(dict.fromkeys(forms))
+
+
 def names_used(query: str) -> list[tuple[str, ...]]:
     """The names the query uses, each as the run of capitalised words it is written in ("Chen Sisi"), without their
     possessive, leaving out stop words, times (months, weekdays) and words of one or two letters (a title or an

@@ -129,7 +129,8 @@ def _lead(run: RecallRun, found: AggregateFound) -> list[str]:
     if config.new_sources_only:
         covered = frozenset(p.source_id for item in run.ranked[: config.lead] for p in item.provenance)
     rows = {row["id"]: row for row in found.rows}
-    strong = telling(found.events, rows, config.lead_min_share, config.min_similarity_alone)
+    amounts = config.lead_amounts and found.intent.kind in ("sum", "compare")
+    strong = telling(found.events, rows, config.lead_min_share, config.min_similarity_alone, amounts)
     ids = leading(strong, config.lead, covered)
     if not ids:
         return []

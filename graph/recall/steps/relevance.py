@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 from graph.recall.hits import ConceptHit
-from graph.recall.query import names_used
+from graph.recall.query import name_forms, names_used
 from graph.recall.relevance import (
     Analysed,
     QueryCoverage,
@@ -102,8 +102,12 @@ def _rounded(features: dict[str, float]) -> dict[str, float]:
 
 
 def unmentioned_names(searcher: Searcher, query: str) -> list[str]:
-    """The names the query uses (`names_used`) of which no word is mentioned in what the searcher's scope holds."""
+    """The names the query uses (`names_used`) of which no word is mentioned in what the searcher's scope holds, in
+    any of its forms (`name_forms`: "Hawaiian" mentions Hawaii)."""
     names = names_used(query)
     words = sorted({word for name in names for word in name})
-    missing = set(searcher.unmentioned(words)) if words else set()
-    return [" ".join(name) for name in names if all(word in missing for word in name)]
+    forms = {word: name_forms(word) for word in words}
+    asked = sorted({form for word in words for form in forms[word]})
+    missing = set(searcher.unmentioned(asked)) if asked else set()
+    absent = {word for word in words if all(form in missing for form in forms[word])}
+    return [" ".join(name) for name in names if all(word in absent for word in name)]

@@ -77,6 +77,15 @@ def test_only_events_saying_most_of_the_target_lead() -> None:
     assert [e.id for e in telling(events, rows, min_share=0.6, min_alone=0.8)] == ["worded", "close"]
 
 
+def test_an_event_stating_an_amount_leads_a_sum_whatever_its_words() -> None:
+    # "Hyper Light Drifter took me 5 hours": no word of "hours spent playing games" but "games", yet its 5 hours are
+    # part of the sum, so the caller should read it; without an amount, the words decide as before.
+    events = [match("hours", RUN, None, km(5)), match("loose", RUN, None)]
+    rows = {"hours": {"term_share": 0.33, "similarity": 0.67}, "loose": {"term_share": 0.33, "similarity": 0.67}}
+    assert [e.id for e in telling(events, rows, min_share=0.4, min_alone=0.8, amounts=True)] == ["hours"]
+    assert telling(events, rows, min_share=0.4, min_alone=0.8) == []  # a count: an amount is no reason
+
+
 def test_stems_find_the_singular() -> None:
     assert stems(["kits", "parties", "glass", "baked"]) == [["kit"], ["part"], ["glass"], ["bak"]]
     assert stems(["running", "spend"]) == [["run", "ran"], ["spend", "spent"]]  # an irregular verb's past form too

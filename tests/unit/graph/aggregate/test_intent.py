@@ -54,6 +54,13 @@ def test_units_numbers_and_times_are_not_what_is_counted() -> None:
     assert intent is not None and intent.terms == ("swim",) and intent.unit == "km"
 
 
+def test_how_to_count_is_not_what_is_counted() -> None:
+    # "different types of" says how to count citrus fruits: a memory saying "different types of milk" is no match.
+    intent = aggregate_intent("How many different types of citrus fruits have I used in my cocktail recipes?")
+    assert intent is not None and intent.terms == ("citrus", "fruits", "used", "cocktail", "recipes")
+    assert (intent.head, intent.restrictors) == ("fruits", ("citrus",))
+
+
 def test_a_name_is_not_what_is_counted() -> None:
     intent = aggregate_intent("How many bowls did Maya make for Ana?")
     assert intent is not None and intent.terms == ("bowls",)

@@ -11,6 +11,7 @@ from graph.recall.hits import ConceptHit, Hit, TimeWindow
 from graph.recall.memory_searcher import MemoryGraph, MemorySearcher
 from graph.recall.models import ItemKind
 from graph.recall.searcher import Searcher
+from graph.recall.steps.relevance import unmentioned_names
 from tests.support.toy_embedder import ToyEmbedder
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
@@ -305,3 +306,14 @@ def test_a_name_is_mentioned_by_a_text_a_speaker_or_a_pages_title_and_only_once_
     names = ["Harbor", "Lisbon", "Lopes", "Porto", "Madrid", "Ben"]
     assert MemorySearcher(g).unmentioned(names) == ["Madrid"]
     assert MemorySearcher(g, as_of=T0).unmentioned(names) == ["Porto", "Madrid", "Ben"]
+
+
+def test_a_place_is_mentioned_by_its_adjective() -> None:
+    g = MemoryGraph(ToyEmbedder().encode, space="names", now=T0)
+    g.add_episode("e1", "Poke is a Hawaiian staple of raw fish.", source="chat", speaker="Assistant")
+    g.add_episode("e2", "I booked a resort in Maui.", source="chat", speaker="User")
+    searcher = MemorySearcher(g)
+    assert unmentioned_names(searcher, "How much did I spend per night in Hawaii?") == []
+    assert unmentioned_names(searcher, "How much did I spend per night in Tokyo?") == ["Tokyo"]
+    # A word the adjective merely starts with is no form of it.
+    assert unmentioned_names(searcher, "Did I go to Haw?") == ["Haw"]

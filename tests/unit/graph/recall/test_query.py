@@ -8,6 +8,7 @@ from graph.recall.models import MemoryType
 from graph.recall.query import (
     asks_for_state,
     memory_types,
+    name_forms,
     named_participants,
     names_used,
     persons_meant,
@@ -133,3 +134,11 @@ def test_a_query_names_only_speakers_of_the_memory() -> None:
 )
 def test_the_names_a_query_uses(query: str, names: list[tuple[str, ...]]) -> None:
     assert names_used(query) == names
+
+
+def test_a_places_adjectives_are_forms_of_its_name() -> None:
+    assert {"hawaii", "hawaiian"} <= set(name_forms("Hawaii"))
+    assert {"italian"} <= set(name_forms("Italy")) and {"mexican"} <= set(name_forms("Mexico"))
+    assert {"korean"} <= set(name_forms("Korea")) and {"japanese"} <= set(name_forms("Japan"))
+    assert {"chinese"} <= set(name_forms("China"))
+    assert name_forms("Jon")[0] == "jon" and "jons" not in name_forms("Jon")  # no plural: "Jeans" is no Jean
