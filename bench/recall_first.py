@@ -209,6 +209,7 @@ def main(argv: Sequence[str], mode: str) -> None:
     parser.add_argument("--per-type", type=int, default=4, help="the LongMemEval selection (bench.longmemeval's)")
     parser.add_argument("--queries", type=int, default=8 if mode == "fresh" else 16, help="recalls per space / run")
     parser.add_argument("--spaces", type=int, default=4, help="fresh mode: haystacks ingested fresh")
+    parser.add_argument("--name", default=f"recall_latency_{mode}", help="results file (bench/results/NAME.json)")
     args = parser.parse_args(argv)
     started, load_before = time.perf_counter(), os.getloadavg()
 
@@ -222,7 +223,7 @@ def main(argv: Sequence[str], mode: str) -> None:
             "command": f"python -m bench.recall_latency --mode {mode} " + " ".join(argv),
             "note": "question embedding included; shared 2-core machine: noisy, compare within the run",
         }
-        print(write_result(f"recall_latency_{mode}", result))
+        print(write_result(args.name, result))
         print({k: v for k, v in result.items() if k.startswith("ratio")})
 
     if mode == "fresh":
