@@ -138,7 +138,7 @@ def recall_rows(
     (detail,) = [step.detail for step in result.trace if step.step == "relevance"]
     coverage = {k: detail[k] for k in ("concepts", "matched", "missing", "near", "concept_coverage")}
     searcher = Neo4jSearchers(get_driver(), get_settings().neo4j.database, config, None).at(space, None, None)
-    coverage["unmentioned"] = unmentioned_names(searcher, query)
+    coverage["unmentioned"] = unmentioned_names(searcher, query, config.unmentioned_typo_from)
     return item_rows(result, query, config, evidence), coverage
 
 

@@ -285,6 +285,12 @@ class RecallConfig(BaseSettings):
         default=True,
         description="nothing is returned when the question uses a name nothing the scope remembers mentions",
     )
+    unmentioned_typo_from: int = Field(
+        default=8,
+        ge=0,
+        description="a name's word this long or longer that nothing mentions counts as mentioned by a remembered "
+        "word one edit away (a typo: 'Brittish'); 0: exact words only",
+    )
 
     @field_validator("list_weights", mode="after")
     @classmethod

@@ -43,3 +43,20 @@ def in_space(lucene: str, space: str, field: str = "text") -> str:
     their own space's rows."""
     phrase = _NOT_IN_SPACE_NAME.sub(" ", space.lower())  # space names are validated; a quote still never passes
     return f'space:"{phrase}" AND {in_field(lucene, field)}'
+
+
+def one_edit_apart(a: str, b: str) -> bool:
+    """Whether Lucene's fuzzy term `a~1` matches `b`: equal, or one letter inserted, deleted or replaced, or two
+    neighbours swapped."""
+    if a == b:
+        return True
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return len(diffs) == 1 or (
+            len(diffs) == 2 and diffs[1] == diffs[0] + 1 and a[diffs[0]] == b[diffs[1]] and a[diffs[1]] == b[diffs[0]]
+        )
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    i = next((i for i, (x, y) in enumerate(zip(short, long, strict=False)) if x != y), len(short))
+    return short[i:] == long[i + 1 :]

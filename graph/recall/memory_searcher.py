@@ -32,7 +32,7 @@ from graph.recall.bm25 import (
     distinctive_weights,
 )
 from graph.recall.hits import ConceptHit, Hit, TimeWindow, WindowHits
-from graph.recall.lucene import query_terms
+from graph.recall.lucene import one_edit_apart, query_terms
 from graph.recall.models import ItemKind
 from graph.recall.searcher import Label, TextLabel
 
@@ -648,7 +648,7 @@ class MemorySearcher:
 
     # -- concepts ---------------------------------------------------------------------------------------------------
 
-    def unmentioned(self, names: Sequence[str]) -> list[str]:
+    def unmentioned(self, names: Sequence[str], typos: bool = False) -> list[str]:
         """unmentioned.cypher: the names no known episode's text holds (as analysed), no speaker is called by and no
         source's title (here its key) has."""
         self._statement()
@@ -664,7 +664,9 @@ class MemorySearcher:
         missing = []
         for name in names:
             terms = analyze(name)
-            if len(terms) == 1 and terms[0] not in held and name.lower() not in called | titled:
+            if len(terms) != 1 or name.lower() in called | titled:
+                continue
+            if terms[0] not in held and not (typos and any(one_edit_apart(terms[0], term) for term in held)):
                 missing.append(name)
         return missing
 

@@ -381,16 +381,18 @@ class GraphSearcher:
         hits = [_episode_hit(r) for r in stated] + [h for h in told if h.id not in seen]
         return WindowHits(hits[:k], len(stated))
 
-    def unmentioned(self, names: Sequence[str]) -> list[str]:
+    def unmentioned(self, names: Sequence[str], typos: bool = False) -> list[str]:
         """The `names` that nothing this scope remembers mentions (unmentioned.cypher): in no episode's text, no
-        speaker's name. A name of several words ("e-bike") is left out: it counts as mentioned."""
+        speaker's name. A name of several words ("e-bike") is left out: it counts as mentioned. With `typos`, the text
+        is searched for the word within one edit (Lucene's fuzzy term, transpositions counted as one)."""
         index = self.fulltext_index("episodes")
         queries = []
         for name in names:
             word = lucene_query(name, drop=frozenset())
             if not word or " OR " in word or len(analyze(name)) != 1:
                 continue
-            lucene = in_space(word, self._space) if index == SHARED_FULLTEXT_INDEXES["episodes"] else word
+            term = f"{word}~1" if typos else word
+            lucene = in_space(term, self._space) if index == SHARED_FULLTEXT_INDEXES["episodes"] else term
             queries.append({"name": name, "word": word, "lucene": lucene})
         if not queries:
             return []

@@ -48,8 +48,9 @@ class Searcher(Protocol):
     def fulltext(self, label: TextLabel, lucene: str, k: int) -> list[Hit]:
         """The k best full-text hits of a Lucene query (empty query: none)."""
 
-    def unmentioned(self, names: Sequence[str]) -> list[str]:
-        """The `names` nothing the scope remembers mentions: in no episode's text, as no speaker's name."""
+    def unmentioned(self, names: Sequence[str], typos: bool = False) -> list[str]:
+        """The `names` nothing the scope remembers mentions: in no episode's text, as no speaker's name. With `typos`,
+        a word one edit away from a name's in an episode's text mentions it too."""
 
     def concepts_by_key(self, keys: Sequence[str]) -> list[ConceptHit]:
         """The concepts with these exact keys (full confidence)."""

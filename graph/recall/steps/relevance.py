@@ -93,7 +93,11 @@ def _lookups(run: RecallRun) -> Lookups:
     phrases, weights = question_concepts(run.request.query, run.config.relevance_phrases)
     lookups = QueryCoverage(phrases, weights, [], []).lookups()
     found = run.searcher.concepts_by_key(lookups) if lookups else []
-    unmentioned = unmentioned_names(run.searcher, run.request.query) if run.config.unmentioned_names else None
+    config = run.config
+    query = run.request.query
+    unmentioned = (
+        unmentioned_names(run.searcher, query, config.unmentioned_typo_from) if config.unmentioned_names else None
+    )
     return phrases, weights, found, unmentioned
 
 
@@ -101,13 +105,19 @@ def _rounded(features: dict[str, float]) -> dict[str, float]:
     return {name: round(value, 4) for name, value in features.items()}
 
 
-def unmentioned_names(searcher: Searcher, query: str) -> list[str]:
+def unmentioned_names(searcher: Searcher, query: str, typo_from: int = 0) -> list[str]:
     """The names the query uses (`names_used`) of which no word is mentioned in what the searcher's scope holds, in
-    any of its forms (`name_forms`: "Hawaiian" mentions Hawaii)."""
+    any of its forms (`name_forms`: "Hawaiian" mentions Hawaii). A word of `typo_from` letters or more (0: none) is
+    also mentioned by a remembered word one edit away: a long name is more often misspelt ("Brittish") than
+    confused with another word that close."""
     names = names_used(query)
     words = sorted({word for name in names for word in name})
     forms = {word: name_forms(word) for word in words}
     asked = sorted({form for word in words for form in forms[word]})
     missing = set(searcher.unmentioned(asked)) if asked else set()
     absent = {word for word in words if all(form in missing for form in forms[word])}
+    long = sorted(word.lower() for word in absent if typo_from and len(word) >= typo_from)
+    if long:
+        near = set(long) - set(searcher.unmentioned(long, typos=True))
+        absent = {word for word in absent if word.lower() not in near}
     return [" ".join(name) for name in names if all(word in absent for word in name)]

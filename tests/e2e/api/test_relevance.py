@@ -124,6 +124,10 @@ def test_a_name_nothing_in_the_scope_mentions_gets_nothing_at_the_default_minimu
     assert relevance["unmentioned"] == ["Sacramento"]
     # What Ben did say is answered, and a name that only speaks (Ben is never mentioned in a text) counts as said.
     assert recall(gql, "When did Ben book the Airbnb in San Francisco?", user="ben")["items"]
+    # A long name misspelt by one letter is still what Ana said (looked up within one edit), and still not Ben's.
+    typo = "When did I book the Airbnb in Sacramentto?"
+    assert "Sacramento" in recall(gql, typo, user="ana")["items"][0]["text"]
+    assert recall(gql, typo, user="ben")["reason"] == "nothing relevant: nothing in memory mentions 'Sacramentto'"
 
 
 def test_a_name_only_a_documents_title_holds_is_mentioned(gql: GraphQL) -> None:

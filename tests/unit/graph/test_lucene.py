@@ -1,7 +1,7 @@
 import pytest
 
 from engram.extraction.keyphrases import FUNCTION_WORDS
-from graph.recall.lucene import in_space, lucene_query
+from graph.recall.lucene import in_space, lucene_query, one_edit_apart
 
 
 def test_content_words_or_ed_together() -> None:
@@ -50,3 +50,22 @@ def test_a_task_query_keeps_its_actions_and_states() -> None:
 
 def test_a_query_can_read_another_field() -> None:
     assert in_space("mug OR shelf", "procs", "terms") == 'space:"procs" AND terms:(mug OR shelf)'
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "near"),
+    [
+        ("brittish", "british", True),  # a letter doubled
+        ("british", "brittish", True),
+        ("sacramento", "sacramentos", True),
+        ("seattle", "settle", True),
+        ("recieve", "receive", True),  # neighbours swapped
+        ("barcelona", "barcelona", True),
+        ("brrittissh", "british", False),
+        ("seattle", "saddle", False),
+        ("recieve", "reveice", False),
+        ("abc", "abcde", False),
+    ],
+)
+def test_one_edit_apart_as_lucenes_fuzzy_term(a: str, b: str, near: bool) -> None:
+    assert one_edit_apart(a, b) is near

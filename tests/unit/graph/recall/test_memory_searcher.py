@@ -317,3 +317,17 @@ def test_a_place_is_mentioned_by_its_adjective() -> None:
     assert unmentioned_names(searcher, "How much did I spend per night in Tokyo?") == ["Tokyo"]
     # A word the adjective merely starts with is no form of it.
     assert unmentioned_names(searcher, "Did I go to Haw?") == ["Haw"]
+
+
+def test_a_long_name_misspelt_by_one_edit_is_mentioned_a_short_or_far_one_is_not() -> None:
+    g = MemoryGraph(ToyEmbedder().encode, space="names", now=T0)
+    g.add_episode("e1", "Amy Johnson was a British aviator; she lived in Seattle.", source="doc")
+    searcher = MemorySearcher(g)
+    question = "What was the profession of Amy Johnson, featured in the Brittish biopic?"
+    assert unmentioned_names(searcher, question, typo_from=8) == []
+    assert unmentioned_names(searcher, question) == ["Brittish"]  # exact words only
+    # Under eight letters a typo is not assumed ("Settle" is no mention of Seattle, nor "Seatle" here).
+    assert unmentioned_names(searcher, "When did I fly to Seatle?", typo_from=8) == ["Seatle"]
+    # Two edits away is another word.
+    assert unmentioned_names(searcher, "Was the Brrittissh one famous?", typo_from=8) == ["Brrittissh"]
+    assert searcher.unmentioned(["brittish", "sacramento"], typos=True) == ["sacramento"]
