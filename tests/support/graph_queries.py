@@ -58,9 +58,9 @@ def plan_operators(driver: neo4j.Driver, query: str, **params: Any) -> list[str]
 
 # Set by the database at write time (datetime()), so two writes of the same input differ in them; a supersession
 # stamps when it was linked (the replaced node's expired_at, the SUPERSEDES edge's at).
-WRITE_TIMES = ("recorded_at", "created_at")
-LINK_TIMES = {"node": "expired_at", "SUPERSEDES": "at"}
-WRITE_TIMED_LABELS = {"Space", "Concept"}  # a Source's created_at comes from the input
+NODE_WRITE_TIMES = ("recorded_at", "expired_at")
+WRITE_TIMED_LABELS = {"Space", "Concept"}  # their created_at too (a Source's comes from the input)
+EDGE_WRITE_TIMES = {"SUPERSEDES": "at"}
 
 
 def graph_snapshot(driver: neo4j.Driver, space: str) -> tuple[dict[str, Any], dict[str, list[float]], set[Any]]:
@@ -75,8 +75,8 @@ def graph_snapshot(driver: neo4j.Driver, space: str) -> tuple[dict[str, Any], di
         vector = props.pop("embedding", None)
         if vector is not None:
             vectors[row["id"]] = vector
-        props.pop("recorded_at", None)
-        props.pop(LINK_TIMES["node"], None)
+        for written in NODE_WRITE_TIMES:
+            props.pop(written, None)
         if WRITE_TIMED_LABELS & set(row["labels"]):
             props.pop("created_at", None)
         idf = props.pop("idf", None)
@@ -87,7 +87,7 @@ def graph_snapshot(driver: neo4j.Driver, space: str) -> tuple[dict[str, Any], di
             r["type"],
             r["a"],
             r["b"],
-            tuple(sorted((k, repr(v)) for k, v in r["p"].items() if k != LINK_TIMES.get(r["type"]))),
+            tuple(sorted((k, repr(v)) for k, v in r["p"].items() if k != EDGE_WRITE_TIMES.get(r["type"]))),
         )
         for r in rows(
             driver,

@@ -67,8 +67,8 @@ class Together:
 
 class Ahead:
     """Starts the `early` reads of later steps of the pipeline (those that run for this request), each on the
-    engine's search threads, and goes on: a long read (the aggregate's exhaustive scan) then overlaps the ranking's
-    own work instead of waiting after it. The results are the same; only when they are read changes."""
+    engine's search threads, and goes on: a read that needs only the question (the relevance step's) then overlaps
+    the ranking's own work instead of waiting after it. The results are the same; only when they are read changes."""
 
     def __init__(self, *steps: Step[Any]) -> None:
         self.steps = steps

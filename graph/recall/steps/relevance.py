@@ -32,7 +32,7 @@ class Relevance(Step[QueryCoverage]):
     name = "relevance"
 
     def find(self, run: RecallRun) -> QueryCoverage:
-        phrases, weights, found, unmentioned = run.early_result(self.name, partial(_lookups, run))
+        phrases, weights, found, unmentioned = run.early_result(self.name, self.early(run))
         nearby = [concept.key for concept in run.query_concepts]
         coverage = query_coverage(phrases, weights, [concept.key for concept in found], nearby)
         if unmentioned is None:
@@ -90,11 +90,10 @@ Lookups = tuple[list[str], dict[str, float], list[ConceptHit], list[str] | None]
 
 def _lookups(run: RecallRun) -> Lookups:
     """What the step reads of memory: it needs only the question, so `Ahead` starts it early."""
-    phrases, weights = question_concepts(run.request.query, run.config.relevance_phrases)
+    config, query = run.config, run.request.query
+    phrases, weights = question_concepts(query, config.relevance_phrases)
     lookups = QueryCoverage(phrases, weights, [], []).lookups()
     found = run.searcher.concepts_by_key(lookups) if lookups else []
-    config = run.config
-    query = run.request.query
     unmentioned = (
         unmentioned_names(run.searcher, query, config.unmentioned_typo_from) if config.unmentioned_names else None
     )
