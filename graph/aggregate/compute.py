@@ -5,6 +5,7 @@ the answer assembled from the count, sums and periods the tally statement comput
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from typing import Any
@@ -63,9 +64,25 @@ def asked_units(intent: AggregateIntent) -> set[str] | None:
     return {COMMON_UNIT.get(intent.unit, (intent.unit, 1.0))[0]}
 
 
-def as_match(row: dict[str, Any], units: set[str] | None, to_time: TimeFn) -> Match:
+def usual_unit(intent: AggregateIntent, rows: Sequence[dict[str, Any]]) -> set[str] | None:
+    """For a sum or comparison asking no unit, the common unit most matches stating one amount state it in (None: no
+    one unit is most usual): the unit a statement with amounts of several units ("missed the train by 5 minutes and
+    took a taxi, which cost $12") is read in."""
+    if intent.kind not in ("sum", "compare") or intent.unit is not None:
+        return None
+    found = Counter(q.common().unit for row in rows if (q := quantity_in(row["text"])) is not None)
+    ranked = found.most_common(2)
+    if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
+        return None
+    return {ranked[0][0]}
+
+
+def as_match(row: dict[str, Any], units: set[str] | None, to_time: TimeFn, usual: set[str] | None = None) -> Match:
+    """The row as a match; its amount, where it states amounts of several units, the one in the `usual` unit."""
     at = to_time(row.get("at"))
     quantity = quantity_in(row["text"], units)
+    if quantity is None and usual:
+        quantity = quantity_in(row["text"], usual)
     source = next((p.get("source_id") for p in row["provenance"] if p.get("source_id")), None)
     dated = bool(row.get("dated", True))
     speakers = {p.get("speaker") for p in row["provenance"]}

@@ -95,6 +95,9 @@ _QUALIFIERS = frozenset(
 )
 # Nouns that classify what follows them ("types of fruit" counts fruits).
 _CLASSIFIERS = frozenset(["types", "type", "kinds", "kind", "sorts", "sort", "varieties", "variety", "pieces", "piece"])
+# Where one of two things joined by "and" begins or ends, besides the clause's words ("on the handbag and ...").
+_CONJUNCT_ENDS = frozenset(["of", "about", "into", "between", "than", "or", "and", "what", "how", "when", "where"])
+_TIMES = re.compile(r"\b(?:how many|number of) times\b", re.I)
 # "How many hours/miles/dollars ...": an amount in that unit, added up.
 _HOW_MANY_UNITS = re.compile(r"\bhow many (?P<unit>[a-z]+)\b", re.I)
 # A time between two moments ("how many days passed between", "how many weeks ago", "how many days did it take") is
@@ -116,6 +119,8 @@ class AggregateIntent:
     head: str | None = None  # the noun counted ("how many Italian restaurants": restaurants), lower case
     restrictors: tuple[str, ...] = ()  # the words narrowing it ("italian"): a counted memory must say them
     sides: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # a comparison's two sides' own words ("taxi", "train")
+    parts: tuple[tuple[str, ...], ...] = ()  # the things joined by "and" ("the handbag and the skincare products")
+    times: bool = False  # a count of times ("how many times have I ..."), not of things
 
 
 def aggregate_intent(question: str) -> AggregateIntent | None:
@@ -144,7 +149,34 @@ def aggregate_intent(question: str) -> AggregateIntent | None:
     terms = tuple(w.lower() for w in words if _content(w.lower()) and w.lower() not in _QUALIFIERS | _CLASSIFIERS)
     head, restrictors = counted_phrase(question)
     sides = compared_sides(question) if kind == "compare" else ((), ())
-    return AggregateIntent(kind, _period(question), target or question, terms, unit, head, restrictors, sides)
+    times = kind == "count" and _TIMES.search(question) is not None
+    return AggregateIntent(
+        kind, _period(question), target or question, terms, unit, head, restrictors, sides, conjuncts(question), times
+    )
+
+
+def conjuncts(question: str) -> tuple[tuple[str, ...], ...]:
+    """The content words of each of two things a question joins by "and": "the total amount I spent on the designer
+    handbag and high-end skincare products" -> ((designer, handbag), (high-end, skincare, products)). Each runs from
+    "and" to the nearest word of the clause (an auxiliary, a pronoun, a preposition) on its side. Names are kept (a
+    Facebook campaign is not an Instagram one). None where the question joins nothing, or a side has no content word."""
+    words = _WORD.findall(question)
+    lows = [w.lower() for w in words]
+    if "and" not in lows:
+        return ()
+    at = lows.index("and")
+    left: list[str] = []
+    for low in reversed(lows[:at]):
+        if low in _CLAUSE or low in _CONJUNCT_ENDS:
+            break
+        left.insert(0, low)
+    right: list[str] = []
+    for low in lows[at + 1 :]:
+        if low in _CLAUSE or low in _CONJUNCT_ENDS:
+            break
+        right.append(low)
+    sides = tuple(tuple(w for w in side if _content(w) and w not in _QUALIFIERS) for side in (left, right))
+    return sides if all(sides) else ()
 
 
 def compared_sides(question: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -141,6 +141,12 @@ ORDINALS: dict[str, int] = {
 _CLOCK = re.compile(r"\b(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d))?\s?(?P<ap>[ap]\.?m\.?)?(?![\w:])", re.IGNORECASE)
 _CARDINAL = "|".join(sorted((re.escape(w) for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
 _ORDINAL = "|".join(sorted(ORDINALS, key=len, reverse=True))
+# A rate ("3 times a week", "2 projects per month") is no count of them.
+_NOT_RATE = r"(?!\w*\s+(?:a|an|per|each|every)\s+(?:day|week|month|year)\b)"
+_KIND = re.compile(
+    rf"(?<![\w$€£.,:])(?P<n>\d+|{_CARDINAL})\s+(?P<between>(?:[\w'-]+\s+){{0,2}}?)(?P<kind>[a-z][a-z'-]*s)\b{_NOT_RATE}",
+    re.IGNORECASE,
+)
 
 
 def clock_minutes(text: str) -> int | None:
@@ -159,23 +165,48 @@ def clock_minutes(text: str) -> int | None:
     return found.pop() if len(found) == 1 else None
 
 
-def stated_counts(text: str, stem: str) -> list[int]:
+def stated_counts(text: str, stem: str, ordinals: bool = True) -> list[int]:
     """The numbers a text states of the things a word stem names: "4 projects", "4 painting projects", "my 5th
     project", "two kits" (a cardinal at most two words before the noun, an ordinal right before it: "the eighth grade
-    graduation" is no count of graduations); a running count ("the 5th") is the count so far."""
+    graduation" is no count of graduations); a running count ("the 5th") is the count so far. Not a rate ("3 times a
+    week"); without `ordinals`, cardinals only (times: "for the first time" says something is new, not how often)."""
     noun = re.escape(stem) + r"\w*"
+    ordinal = rf"|(?P<o>\d+(?:st|nd|rd|th)|{_ORDINAL})\s+{noun}" if ordinals else ""
     pattern = re.compile(
-        rf"(?<![\w$€£.,:])(?:(?P<n>\d+|{_CARDINAL})\s+(?:[\w'-]+\s+){{0,2}}?{noun}"
-        rf"|(?P<o>\d+(?:st|nd|rd|th)|{_ORDINAL})\s+{noun})",
+        rf"(?<![\w$€£.,:])(?:(?P<n>\d+|{_CARDINAL})\s+(?:[\w'-]+\s+){{0,2}}?{noun}{ordinal}){_NOT_RATE}",
         re.IGNORECASE,
     )
-    counts = []
-    for match in pattern.finditer(text):
-        number = (match["n"] or match["o"]).lower()
-        if number in ("an", "a"):
-            continue
-        digits = re.match(r"\d+", number)
-        value = int(digits.group(0)) if digits else ORDINALS.get(number, NUMBER_WORDS.get(number))
-        if value is not None and value == int(value):
-            counts.append(int(value))
-    return counts
+    return [
+        value
+        for match in pattern.finditer(text)
+        if (value := _count(match["n"] or match.groupdict().get("o") or "")) is not None
+    ]
+
+
+def counted_kinds(text: str, narrowing: list[str]) -> list[tuple[str, int]]:
+    """The counts a text states of kinds of things a word narrows: "12 rare figurines", "57 rare records" and "a
+    collection of 5 books" where it says "rare books" -> [(figurines, 12), (records, 57), (books, 5)] for the forms of
+    "rare". A kind is a plural noun at most two words after the number; it counts only where the narrowing word is
+    among those words or right before the kind elsewhere in the text (what the question narrows, it narrows too)."""
+    low = text.lower()
+    found = []
+    for match in _KIND.finditer(text):
+        value = _count(match["n"])
+        kind = match["kind"].lower()
+        between = match["between"].lower().split()
+        narrowed = any(word.startswith(form) for word in between for form in narrowing) or any(
+            re.search(rf"\b{re.escape(form)}\w*\s+{re.escape(kind)}\b", low) for form in narrowing
+        )
+        if value is not None and narrowed:
+            found.append((kind, value))
+    return found
+
+
+def _count(number: str) -> int | None:
+    """A whole count from a cardinal or ordinal ("12", "five", "5th", "fifth"); None for "a" / "an" or a fraction."""
+    number = number.lower()
+    if number in ("", "an", "a"):
+        return None
+    digits = re.match(r"\d+", number)
+    value = int(digits.group(0)) if digits else ORDINALS.get(number, NUMBER_WORDS.get(number))
+    return int(value) if value is not None and value == int(value) else None

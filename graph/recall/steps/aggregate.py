@@ -15,8 +15,17 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from graph.aggregate.answer import figure, restricted
-from graph.aggregate.compute import as_match, asked_units, events_param, leading, result, stems, telling
+from graph.aggregate.answer import figure, restricted, worded
+from graph.aggregate.compute import (
+    as_match,
+    asked_units,
+    events_param,
+    leading,
+    result,
+    stems,
+    telling,
+    usual_unit,
+)
 from graph.aggregate.dedup import Match, fold_duplicates
 from graph.aggregate.intent import AggregateIntent, aggregate_intent
 from graph.aggregate.store import MatchQuery, ReadsAggregates
@@ -76,12 +85,12 @@ class Aggregate(Step[AggregateFound]):
         )  # fmt: skip
         rows = restricted(reader.matching(query), intent, config.min_similarity_alone)
         best = max((item.relevance for item in run.ranked if item.relevance is not None), default=None)
-        worded = any(row["term_share"] >= config.min_term_share for row in rows)
-        if not worded and (best is None or best < config.min_relevance):
+        if not worded(rows, intent, config.min_term_share) and (best is None or best < config.min_relevance):
             why = nothing_relevant(run.coverage or QueryCoverage([], {}, [], []), best, config.min_relevance)
             return AggregateFound(intent, [], [], _NO_TALLY, windows, speakers, why)
-        units = asked_units(intent)
-        events = fold_duplicates([as_match(row, units, _time) for row in rows], config.same_event, config.same_source)
+        units, usual = asked_units(intent), usual_unit(intent, rows)
+        matches = [as_match(row, units, _time, usual) for row in rows]
+        events = fold_duplicates(matches, config.same_event, config.same_source)
         tally = reader.tally(events_param(events), intent.period)
         return AggregateFound(intent, rows, events, tally, windows, speakers)
 

@@ -131,3 +131,50 @@ def test_a_count_of_what_memory_never_names_is_no_figure(runners: GraphQL) -> No
     aggregate = zurich["aggregate"]
     assert aggregate["count"] is None and aggregate["sum"] is None and aggregate["items"] == []
     assert aggregate["reason"] == zurich["reason"]
+
+
+CLEO: dict[str, Any] = {
+    "type": "conversation",
+    "id": "cleo-errands",
+    "user": "cleo",
+    "sessions": [
+        session(
+            "Cleo", "2024-02-20", "I have baked sourdough bread at home 4 times now.", "I bought a wool coat for $200."
+        ),
+        session(
+            "Cleo",
+            "2024-03-01",
+            "I spent $50 on a pair of hiking boots.",
+            "I missed my bus by 10 minutes this morning and took a taxi, which cost me $15.",
+        ),
+        session(
+            "Cleo",
+            "2024-03-08",
+            "I have baked sourdough bread at home 7 times now.",
+            "My daily bus fare is $3.",
+            "I spent $30 on a novel.",
+        ),
+    ],
+}
+
+
+def test_stated_counts_named_things_and_the_usual_unit(gql: GraphQL) -> None:
+    gql.ingest([CLEO])
+
+    def ask(query: str) -> dict[str, Any]:
+        variables = {"query": query, "user": "cleo", "asker": "Cleo", "now": NOW}
+        result = gql(operation("recall"), variables)["recall"]
+        assert result["__typename"] == "Recall", result
+        return result["aggregate"]  # type: ignore[no-any-return]
+
+    # The memory states how many times: its latest statement is the answer, not the two tellings counted.
+    baked = ask("How many times have I baked sourdough bread at home?")
+    assert (baked["value"], baked["valueFrom"]) == (7.0, "stated")
+    # Two things joined by "and": one amount each, not every purchase.
+    spent = ask("What is the total amount I spent on the wool coat and the hiking boots?")
+    assert (spent["value"], spent["valueUnit"], spent["valueFrom"]) == (250.0, "USD", "sum")
+    # The taxi's statement also says 10 minutes: read in the comparison's usual unit (dollars), it is $15.
+    more = ask("How much more did the taxi cost than my daily bus fare?")
+    assert (more["value"], more["valueUnit"], more["valueFrom"]) == (12.0, "USD", "difference")
+    taxi = next(item for item in more["items"] if "taxi" in item["text"])
+    assert "10 minutes" in taxi["text"] and (taxi["quantity"], taxi["unit"]) == (15.0, "USD")

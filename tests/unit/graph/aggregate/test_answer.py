@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from graph.aggregate.answer import difference, figure, restricted, stated_count
+from graph.aggregate.answer import difference, figure, kinds_count, parts_sum, restricted, stated_count, worded
 from graph.aggregate.compute import as_match
 from graph.aggregate.dedup import Match, fold_duplicates
 from graph.aggregate.intent import aggregate_intent, counted_phrase
@@ -100,3 +100,64 @@ def test_the_names_a_match_mentions_leave_out_its_speakers_and_sentence_starts()
     row = {"id": "p", "text": "By the way, User attended Rachel's graduation", "at": None, "embedding": A,
            "provenance": [{"speaker": "User", "source_id": "s1"}]}  # fmt: skip
     assert as_match(row, None, _time).names == frozenset({"Rachel"})
+
+
+def test_a_count_of_times_the_memory_states_is_its_latest_statement() -> None:
+    intent = aggregate_intent("How many times have I tried making a Negroni at home?")
+    assert intent is not None
+    rows = [
+        row("User has tried making a Negroni at home 10 times now", at="2024-05-01T10:00:00+00:00"),
+        row("User has tried making it at home 5 times now", at="2024-03-01T10:00:00+00:00"),
+        row("User makes a Negroni 2 times a week"),  # a rate, not a count
+    ]
+    assert stated_count(rows, intent, _time) == 10
+    # Saying "the first time" of another thing is no count of times: the events are counted.
+    first = [row("User used the new oven for the first time to bake cookies")]
+    bake = aggregate_intent("How many times did I bake something?")
+    assert bake is not None and stated_count(first, bake, _time) is None
+    found = figure(bake, first, [], 4, None, None, _time)
+    assert found is not None and (found.value, found.source) == (4.0, "events")
+
+
+def test_a_count_of_items_adds_each_kinds_latest_count() -> None:
+    intent = aggregate_intent("How many rare items do I have in total?")
+    assert intent is not None and intent.head == "items"
+    rows = [
+        row("User has 12 rare figurines", at="2024-03-01T10:00:00+00:00"),
+        row("User has 10 rare figurines now", at="2024-04-01T10:00:00+00:00"),
+        row("User's collection of 57 rare records"),
+        row("User collects rare books, a collection of 5 books"),
+        row("User bought 3 new shelves for them"),  # not narrowed by "rare": not a kind counted
+    ]
+    assert kinds_count(rows, intent, _time) == 10 + 57 + 5
+    found = figure(intent, rows, [], 4, None, None, _time)
+    assert found is not None and (found.value, found.source) == (72.0, "stated")
+    # A specific head is counted as itself, never by other kinds.
+    projects = aggregate_intent("How many rare projects have I done?")
+    assert projects is not None and kinds_count(rows, projects, _time) is None
+
+
+def test_a_sum_of_two_named_things_adds_one_amount_each() -> None:
+    intent = aggregate_intent(
+        "What is the total amount I spent on the designer handbag and high-end skincare products?"
+    )
+    assert intent is not None and intent.kind == "sum"
+    events = [Match("bag", "User bought a Coach handbag for $800", None, A, Quantity(800, "USD", "$800")),
+              Match("watch", "User saw a watch for $5,000", None, B, Quantity(5000, "USD", "$5,000")),
+              Match("skin", "User spent $500 on high-end products", None, A, Quantity(500, "USD", "$500"))]  # fmt: skip
+    found = parts_sum(events, intent)
+    assert found is not None and (found.value, found.unit, found.source) == (1300.0, "USD", "sum")
+    # One of the two things has no amount of its own: no sum of named things (the plain sum answers).
+    assert parts_sum(events[:2], intent) is None
+    mixed = [events[0], Match("skin", "User spent 500 EUR on skincare", None, A, Quantity(500, "EUR", "500 EUR"))]
+    assert parts_sum(mixed, intent) is None
+
+
+def test_a_match_saying_most_of_one_named_thing_is_worded() -> None:
+    intent = aggregate_intent(
+        "What is the total amount I spent on the designer handbag and high-end skincare products?"
+    )
+    assert intent is not None
+    rows = [{"text": "User invested $500 in some high-end skincare", "term_share": 0.3}]
+    assert worded(rows, intent, 0.6)
+    assert not worded([{"text": "User likes handbags", "term_share": 0.1}], intent, 0.6)

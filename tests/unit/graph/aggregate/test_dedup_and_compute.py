@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any
 
-from graph.aggregate.compute import as_match, events_param, leading, periods, result, stems, telling
+from graph.aggregate.compute import as_match, events_param, leading, periods, result, stems, telling, usual_unit
 from graph.aggregate.dedup import Match, fold_duplicates
 from graph.aggregate.intent import aggregate_intent
 from graph.aggregate.quantity import Quantity
@@ -159,3 +159,27 @@ def test_a_count_gives_no_sum_it_did_not_ask_for() -> None:
     answer = _answer("How many marathons did I run?", rows, tally)
     assert answer.count == 1 and answer.sum is None and answer.unit is None
     assert [(u.unit, u.sum) for u in answer.units] == [("day", 4.0)] and answer.reason is None
+
+
+def test_a_statement_of_several_units_is_read_in_the_usual_one() -> None:
+    intent = aggregate_intent("How much more expensive was the taxi ride compared to the train fare?")
+    assert intent is not None
+    rows = [
+        {"id": "taxi", "text": "User missed the train by 5 minutes and took a taxi, which cost $12", "at": None,
+         "embedding": [1.0, 0.0], "provenance": []},
+        {"id": "train", "text": "User's train fare is $6", "at": None, "embedding": [0.0, 1.0], "provenance": []},
+        {"id": "total", "text": "The month's commute cost $240", "at": None, "embedding": [0.0, 1.0], "provenance": []},
+    ]  # fmt: skip
+    usual = usual_unit(intent, rows)
+    assert usual == {"USD"}
+    taxi = as_match(rows[0], None, _time, usual)
+    assert taxi.quantity is not None and (taxi.quantity.value, taxi.quantity.unit) == (12.0, "USD")
+    assert as_match(rows[0], None, _time).quantity is None  # without it: which amount counts is not guessed
+    # A statement of one amount keeps its unit: mixed units stay listed apart.
+    km = {"id": "km", "text": "User ran 5 km", "at": None, "embedding": [1.0, 0.0], "provenance": []}
+    kept = as_match(km, None, _time, usual).quantity
+    assert kept is not None and kept.unit == "km"
+    # No unit most usual (a tie), or a count: none.
+    assert usual_unit(intent, [rows[1], km]) is None
+    count = aggregate_intent("How many times did I take a taxi?")
+    assert count is not None and usual_unit(count, rows) is None

@@ -64,3 +64,22 @@ def test_how_to_count_is_not_what_is_counted() -> None:
 def test_a_name_is_not_what_is_counted() -> None:
     intent = aggregate_intent("How many bowls did Maya make for Ana?")
     assert intent is not None and intent.terms == ("bowls",)
+
+
+def test_two_things_joined_by_and_are_read_apart() -> None:
+    intent = aggregate_intent(
+        "What is the total amount I spent on the designer handbag and high-end skincare products?"
+    )
+    assert intent is not None and intent.parts == (("designer", "handbag"), ("high-end", "skincare", "products"))
+    # Names are kept: a Facebook campaign is not an Instagram one.
+    joined = aggregate_intent("What was the total number of people reached by my Facebook campaign and Instagram post?")
+    assert joined is not None and joined.parts == (("facebook", "campaign"), ("instagram", "post"))
+    single = aggregate_intent("How much did I spend on the car in total?")
+    assert single is not None and single.parts == ()
+
+
+def test_a_count_of_times_is_told_from_a_count_of_things() -> None:
+    times = aggregate_intent("How many times have I tried making a Negroni at home?")
+    assert times is not None and times.times and times.head is None
+    things = aggregate_intent("How many projects have I led?")
+    assert things is not None and not things.times

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph.aggregate.quantity import Quantity, quantities, quantity_in
+from graph.aggregate.quantity import Quantity, counted_kinds, quantities, quantity_in, stated_counts
 
 
 @pytest.mark.parametrize(
@@ -51,3 +51,19 @@ def test_one_amount_or_none() -> None:
     # Only the units the question asks in ("how many hours"): the distance of a run is not its time.
     assert quantity_in("ran 5 km in 30 minutes", {"hour"}) == Quantity(30.0, "minute", "30 minutes")
     assert quantity_in("ran 5 km", {"hour"}) is None
+
+
+def test_a_rate_or_a_first_time_is_no_count_of_times() -> None:
+    assert stated_counts("User has tried making it at home 10 times now", "time", ordinals=False) == [10]
+    assert stated_counts("User runs 3 times a week", "time", ordinals=False) == []
+    assert stated_counts("User used the convection setting for the first time", "time", ordinals=False) == []
+    assert stated_counts("User finished User's 5th project", "project") == [5]
+
+
+def test_counts_of_kinds_narrowed_by_a_word() -> None:
+    assert counted_kinds("User has 12 rare figurines and 3 cats", ["rare"]) == [("figurines", 12)]
+    # The narrowing word said of the kind elsewhere in the text.
+    text = "User has been collecting rare books and has a small collection of 5 books"
+    assert counted_kinds(text, ["rare"]) == [("books", 5)]
+    assert counted_kinds("User has 3 cats and 2 dogs", ["rare"]) == []
+    assert counted_kinds("User paid $25 for rare coins", ["rare"]) == []
