@@ -23,6 +23,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from app.associate_command import print_associations
 from app.recall_command import aggregate_line
 from engram.settings import PROJECT_ROOT, get_settings
 from graph.api_keys import ApiKeyStore
@@ -65,20 +66,6 @@ async def _follow(url: str, key: str, job_id: str) -> dict[str, Any]:
                 progress.update(bar, completed=last["fraction"], stage=last["stage"].lower())
 
 
-def _show_associations(remark: str, result: dict[str, Any]) -> None:
-    """What `associate` brings up for a remark, each memory with its paths (or the reason for nothing)."""
-    if not result.get("associations"):
-        console.print(f"associate {remark!r}: nothing ({result.get('reason') or result.get('message')})")
-        return
-    table = Table(title=f"associate {remark!r}")
-    for column in ("score", "memory", "why"):
-        table.add_column(column)
-    for found in result["associations"][:5]:
-        why = "\n".join(f"{path['kind'].lower()}: {path['detail']}" for path in found["why"])
-        table.add_row(f"{found['item']['score']:.3f}", found["item"]["text"], why)
-    console.print(table)
-
-
 def demo(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL records to ingest")],
     questions: Annotated[list[str], typer.Argument(help="questions to recall answers for")],
@@ -114,7 +101,10 @@ def demo(
             if result.get("aggregate"):  # a question that counts or adds up: the figure over every matching memory
                 console.print(escape(aggregate_line(result["aggregate"])), highlight=False)
         for remark in remarks or []:
-            _show_associations(remark, _post(http, _operation("associate"), {"utterance": remark})["associate"])
+            found = _post(http, _operation("associate"), {"utterance": remark, "limit": 5})["associate"]
+            if found["__typename"] != "Associations":
+                raise typer.BadParameter(f"--remark {remark!r}: {found.get('message') or found}")
+            print_associations(console, found, remark, space, trace=False)
     print(
         f"\nGraphQL API: {base}/graphql  (a query page in a browser when ENGRAM_API_DEVELOPMENT=1, as `make demo` "
         "sets: docs/offline-tools.md)"

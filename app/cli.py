@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 
 from app import api_commands, client_commands
+from app.associate_command import associate
 from app.client_options import MEMORY_PANEL, OPERATOR_PANEL
 from app.consolidate_command import consolidate_command
 from app.import_command import import_command, ingest_command
@@ -32,6 +33,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # The app developer's commands first: `--help` lists panels in the order their commands were registered.
 cli.command("remember", rich_help_panel=MEMORY_PANEL)(client_commands.remember)
 cli.command("recall", rich_help_panel=MEMORY_PANEL)(client_commands.recall)
+cli.command("associate", rich_help_panel=MEMORY_PANEL)(associate)
 cli.command("forget", rich_help_panel=MEMORY_PANEL)(client_commands.forget)
 cli.command("list", rich_help_panel=MEMORY_PANEL)(client_commands.list_command)
 cli.command("export", rich_help_panel=MEMORY_PANEL)(client_commands.export)

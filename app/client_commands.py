@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -27,6 +27,7 @@ from app.client_options import (
     SpaceCheck,
     UrlOption,
     UserOption,
+    api_time,
     failures,
     open_client,
     parse_metadata,
@@ -57,7 +58,7 @@ def remember(
     with failures(console):
         variables = {
             "text": text, "user": user, "session": session, "agent": agent, "speaker": speaker,
-            "at": _iso(at), "id": memory_id, "metadata": parse_metadata(metadata),
+            "at": api_time(at), "id": memory_id, "metadata": parse_metadata(metadata),
         }  # fmt: skip
         with open_client(url, api_key, space) as client:
             job = expect(client.call("remember", variables)["remember"], "Job")
@@ -115,7 +116,7 @@ def recall(
                 raise ValueError(f"{name}: should have at least 1 character")
         variables = {
             "query": query, "user": user, "tokenBudget": budget, "hopLimit": hops, "limit": limit, "asker": asker,
-            "addressee": addressee, "now": _iso(now), "asOf": _iso(as_of), "minRelevance": min_relevance,
+            "addressee": addressee, "now": api_time(now), "asOf": api_time(as_of), "minRelevance": min_relevance,
         }  # fmt: skip
         with open_client(url, api_key, space) as client:
             answer = expect(client.call("recall", variables)["recall"], "Recall")
@@ -219,7 +220,7 @@ def list_command(
                 rows, total = _pages(client, "sources", scope, limit)
             else:
                 kinds = [k.value.upper() for k in kind] if kind else None
-                listed = {**scope, "kinds": kinds, "since": _iso(since), "until": _iso(until)}
+                listed = {**scope, "kinds": kinds, "since": api_time(since), "until": api_time(until)}
                 rows, total = _pages(client, "memories", listed | {"includeSuperseded": superseded}, limit)
         if as_json:
             for row in rows:
@@ -371,10 +372,3 @@ def merged_pages(chunks: list[str]) -> str:
                 conversations[key] = record
             records.append(record)
     return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
-
-
-def _iso(value: datetime | None) -> str | None:
-    """A time for the API; one given without a zone is read as UTC (the API refuses a naive time)."""
-    if value is None:
-        return None
-    return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import typer
@@ -108,3 +109,10 @@ def where(user: str | None, space: str | None = None) -> str:
     """The memory a command worked on, in words."""
     memory = f"user {user!r}" if user is not None else "the shared memory"
     return f"{memory} of space {space!r}" if space else memory
+
+
+def api_time(value: datetime | None) -> str | None:
+    """A time for the API; one given without a zone is read as UTC (the API refuses a naive time)."""
+    if value is None:
+        return None
+    return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()

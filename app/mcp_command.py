@@ -19,7 +19,8 @@ def mcp_command(
     ],
     url: UrlOption = None,
 ) -> None:
-    """Serve Engram's memory tools over MCP stdio (remember, recall, forget, correct, explore, job status).
+    """Serve Engram's memory tools over MCP stdio (remember, recall, associate, forget, correct,
+    explore, list, export, job status).
 
     Every tool calls the GraphQL API with the key, so the API must be running (`engram up`). The API's address is the
     other client commands' (--url, ENGRAM_URL; ENGRAM_API_URL, the GraphQL endpoint, is still read where ENGRAM_URL is

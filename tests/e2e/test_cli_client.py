@@ -138,6 +138,8 @@ def test_help_puts_the_client_commands_apart_from_the_operators() -> None:
     def commands(panel: str) -> set[str]:
         return {line.split()[1] for line in panel.splitlines()[1:] if line.startswith("│ ") and len(line.split()) > 1}
 
-    assert {"remember", "recall", "forget", "list", "export", "import", "ingest"} <= commands(panels[memory])
+    assert {"remember", "recall", "associate", "forget", "list", "export", "import", "ingest"} <= commands(
+        panels[memory]
+    )
     assert {"up", "down", "doctor", "migrate", "keys", "consolidate", "schema", "browser"} <= commands(panels[operator])
     assert "--bulk" in engram("import", "--help").stdout
