@@ -19,11 +19,13 @@ from app.client_options import (
     UrlOption,
     UserOption,
     api_time,
+    check_names,
+    check_text,
     failures,
     open_client,
     where,
 )
-from app.client_settings import MAX_QUERY_CHARS
+from app.recall_command import print_trace
 
 console = Console()
 
@@ -45,9 +47,7 @@ def print_associations(console: Console, answer: dict[str, Any], remark: str, me
             table.add_row(f"{item['score']:.3f}", item["kind"], escape(item["text"]), escape(why), escape(told))
         console.print(table)
     if trace:
-        for step in answer["trace"]:
-            detail = escape(str(step["detail"]))
-            console.print(f"[bold]{step['step']}[/bold] ({step['ms']:.1f} ms): {detail}", highlight=False)
+        print_trace(console, answer["trace"])
 
 
 def associate(
@@ -74,10 +74,8 @@ def associate(
     same weekday or time of day, the feeling voiced, two hops through associated concepts, wording), or nothing and
     the reason."""
     with failures(console):
-        if not remark.strip() or len(remark) > MAX_QUERY_CHARS:
-            raise ValueError(f"remark: 1 to at most {MAX_QUERY_CHARS} characters, got {len(remark)}")
-        if speaker is not None and not speaker.strip():
-            raise ValueError("--speaker: should have at least 1 character")
+        check_text("remark", remark)
+        check_names(("--speaker", speaker))
         variables = {
             "utterance": remark, "user": user, "speaker": speaker, "limit": limit,
             "now": api_time(now),

@@ -28,12 +28,14 @@ from app.client_options import (
     UrlOption,
     UserOption,
     api_time,
+    check_names,
+    check_text,
     failures,
     open_client,
     parse_metadata,
     where,
 )
-from app.client_settings import EXPORT_PAGE_NODES, EXPORT_PAGE_SOURCES, LIST_PAGE, MAX_QUERY_CHARS
+from app.client_settings import EXPORT_PAGE_NODES, EXPORT_PAGE_SOURCES, LIST_PAGE
 
 console = Console()
 
@@ -109,11 +111,8 @@ def recall(
     from app.recall_command import print_recall
 
     with failures(console):
-        if not query.strip() or len(query) > MAX_QUERY_CHARS:
-            raise ValueError(f"query: 1 to at most {MAX_QUERY_CHARS} characters, got {len(query)}")
-        for name, given in (("--asker", asker), ("--addressee", addressee)):
-            if given is not None and not given.strip():
-                raise ValueError(f"{name}: should have at least 1 character")
+        check_text("query", query)
+        check_names(("--asker", asker), ("--addressee", addressee))
         variables = {
             "query": query, "user": user, "tokenBudget": budget, "hopLimit": hops, "limit": limit, "asker": asker,
             "addressee": addressee, "now": api_time(now), "asOf": api_time(as_of), "minRelevance": min_relevance,

@@ -32,10 +32,15 @@ def print_recall(console: Console, answer: dict[str, Any], query: str, memory: s
     if not items:
         console.print(escape(answer.get("reason") or "nothing recalled (is this memory empty?)"), highlight=False)
     if trace:
-        for step in answer["trace"]:
-            detail = escape(str(step["detail"]))
-            console.print(f"[bold]{step['step']}[/bold] ({step['ms']:.1f} ms): {detail}", highlight=False)
+        print_trace(console, answer["trace"])
         console.print(f"Neo4j Browser:\n{escape(answer['cypher'])}", highlight=False)
+
+
+def print_trace(console: Console, steps: list[dict[str, Any]]) -> None:
+    """The explanation trace, a line per step: what it did and how long it took."""
+    for step in steps:
+        detail = escape(str(step["detail"]))
+        console.print(f"[bold]{step['step']}[/bold] ({step['ms']:.1f} ms): {detail}", highlight=False)
 
 
 def aggregate_line(aggregate: dict[str, Any]) -> str:
