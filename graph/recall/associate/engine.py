@@ -30,6 +30,7 @@ from graph.recall.associate.steps import (
     Recurring,
     SameSitting,
     SharedConcepts,
+    SpeakersOwnWords,
     Surface,
     TwoHops,
 )
@@ -37,7 +38,6 @@ from graph.recall.engine import PipelineStep, RecallEngine
 from graph.recall.models import MemoryType, RecallItem, RecallRequest
 from graph.recall.steps.base import Together
 from graph.recall.steps.mmr import Mmr
-from graph.recall.steps.participants import Participants
 from graph.recall.steps.rank import Rank
 from graph.recall.steps.route import Route
 from graph.recall.steps.seed import Seed
@@ -49,7 +49,7 @@ PIPELINE: tuple[PipelineStep, ...] = (
     Together(Seed(), SharedConcepts(), Recurring(), Feelings()),
     TwoHops(),  # the associations of the associations
     Rank(),
-    Participants(),  # what the speaker said closest to the remark, and what the speakers it names said
+    SpeakersOwnWords(),  # what the speaker said closest to the remark (whatever its pronouns), and named speakers
     SameSitting(),  # what was told in the same sitting as the top memories (off by default: `sitting_k` 0)
     Rank(again=True),
     CurrentInstead(),  # a statement a revision replaced gives its place to its current version

@@ -22,9 +22,11 @@ from graph.recall.associate.recurring import Recurrence, recurrence
 from graph.recall.associate.run import AssociateRun, associate_run
 from graph.recall.candidates import Ranked, merge_episode_hits
 from graph.recall.hits import ConceptHit, Hit, TimeWindow, WindowHits
+from graph.recall.query import named_participants
 from graph.recall.run import RecallRun
 from graph.recall.steps.abstract import Abstract, Abstraction, concepts_to_expand, merge_expansion
 from graph.recall.steps.base import Step
+from graph.recall.steps.participants import Participants, ParticipantSearch, search_participants
 from graph.recall.steps.prune import prune
 
 
@@ -211,6 +213,18 @@ class SameSitting(Step[None]):
                 state.add_path(item_id, PathKind.HABIT, "told in the same sitting as a memory above")
         run.trace.add("same sitting", anchors=len(anchors), hours=config.sitting_hours, episodes=len(hits))
         run.unranked_evidence += len(hits)
+
+
+class SpeakersOwnWords(Participants):
+    """Recall's participants step, with the speaker's own words searched whatever the remark's pronouns: a remark
+    brings up what its speaker told before, whether it says "I", speaks of "you" or of no one (a question's pronouns
+    say whose facts it asks about; a remark's speaker is who it is about)."""
+
+    def find(self, run: RecallRun) -> ParticipantSearch | None:
+        request = run.request
+        named = named_participants(request.query, {p.speaker for item in run.ranked for p in item.provenance})
+        meant = [request.asker] if request.asker and request.asker not in named else []
+        return search_participants(run, named, meant) if named or meant else None
 
 
 class NotStated(Step[None]):

@@ -183,7 +183,8 @@ def test_an_unrelated_remark_anchors_no_sitting(sitting: Associator) -> None:
     assert step.detail["anchors"] == 0
 
 
-def test_what_the_speaker_said_goes_above_a_reply_on_the_same_topic() -> None:
+def _speakers_memory() -> MemoryGraph:
+    """Mia's own words and an assistant's reply on the same topic, the reply closer to the remarks below in wording."""
     g = MemoryGraph(embed, space=SPACE, now=FRIDAY)
     g.add_episode(
         "reply",
@@ -201,10 +202,22 @@ def test_what_the_speaker_said_goes_above_a_reply_on_the_same_topic() -> None:
     )
     g.add_proposition("p_reply", "Homemade dumplings are a lovely way to unwind", proven_by=["reply"])
     g.add_proposition("p_own", "Mia folds homemade dumplings on Fridays to unwind", proven_by=["own"])
-    engine = new_engine(g, recall_config())
+    return g
+
+
+@pytest.mark.parametrize(
+    "remark",
+    [
+        "After a long week of client work I want to unwind with homemade dumplings",
+        # No "I" or "my": the remark is still its speaker's, and so is what it brings up.
+        "After a long week of client work, homemade dumplings to unwind",
+        "After a long week of client work you deserve homemade dumplings to unwind",
+    ],
+)
+def test_what_the_speaker_said_goes_above_a_reply_on_the_same_topic(remark: str) -> None:
+    engine = new_engine(_speakers_memory(), recall_config())
     try:
         associator = Associator(engine)
-        remark = "After a long week of client work I want to unwind with homemade dumplings"
         anyone = associator.associate(AssociateRequest(space=SPACE, utterance=remark, now=NOW))
         mia = associator.associate(AssociateRequest(space=SPACE, utterance=remark, now=NOW, speaker="Mia"))
     finally:
