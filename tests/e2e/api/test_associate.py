@@ -54,6 +54,7 @@ LEO: dict[str, Any] = {
     ],
 }
 WEDNESDAY_AGAIN = "It's Wednesday night again, and I'm wondering what's left in the fridge."
+NO_PRONOUN = "Wednesday night again: leftovers in the fridge to use up."
 LATER_WEDNESDAY = "2024-04-03T21:00:00+08:00"
 UNRELATED = "Quantum chromodynamics describes how gluons bind quarks inside protons."
 
@@ -94,6 +95,12 @@ def test_a_remark_brings_up_what_the_user_shared_with_why_and_nothing_else(gql: 
     participants = next(step for step in said_by_mia["trace"] if step["step"] == "participants")
     assert participants["detail"]["meant"] == ["Mia"]
     assert "participants" not in steps  # no speaker: nobody's words preferred
+    # A remark that says no "I" is still its speaker's: her words are searched all the same.
+    impersonal = _associate(gql, NO_PRONOUN, user="mia", speaker="Mia")
+    own = impersonal["associations"][0]["item"]
+    assert own["provenance"][0]["speaker"] == "Mia", _surfaced(impersonal)
+    participants = next(step for step in impersonal["trace"] if step["step"] == "participants")
+    assert participants["detail"]["meant"] == ["Mia"]
 
     # Another user of the same space: Mia's memory never surfaces for Leo, even for the very same remark.
     for_leo = _surfaced(_associate(gql, WEDNESDAY_AGAIN, user="leo"))
