@@ -178,3 +178,47 @@ def test_stated_counts_named_things_and_the_usual_unit(gql: GraphQL) -> None:
     assert (more["value"], more["valueUnit"], more["valueFrom"]) == (12.0, "USD", "difference")
     taxi = next(item for item in more["items"] if "taxi" in item["text"])
     assert "10 minutes" in taxi["text"] and (taxi["quantity"], taxi["unit"]) == (15.0, "USD")
+
+
+DANA: dict[str, Any] = {
+    "type": "conversation",
+    "id": "dana-cocktails",
+    "sessions": [
+        session("Dana", "2024-03-02", "I used fresh lime juice in a classic daiquiri at my cocktail night."),
+        session("Dana", "2024-03-05", "My homemade orange bitters went into a whiskey sour cocktail for my sister."),
+        session(
+            "Dana", "2024-03-08", "I bought a new cocktail shaker with a built-in strainer.", "I went for a 5 km run."
+        ),
+    ],
+}
+
+
+def test_a_kind_of_the_counted_category_counts_where_wordnet_is_installed(gql: GraphQL, space: str) -> None:
+    """Memories naming a lime and an orange count as citrus fruits (aggregate.kinds, WordNet's nouns), through the
+    real worker's statements and Neo4j's matching; without the kinds nothing says "citrus"."""
+    from engram.embedding import get_embedder
+    from engram.settings import get_settings
+    from graph.aggregate.categories import taxonomy
+    from graph.aggregate.config import AggregateConfig
+    from graph.driver import get_driver
+    from graph.recall.config import RecallConfig
+    from graph.recall.engine import RecallEngine
+    from graph.recall.models import RecallRequest
+
+    if taxonomy(get_settings().wordnet_dir) is None:
+        pytest.skip(f"no WordNet data in {get_settings().wordnet_dir} (infra/install.sh installs it)")
+    gql.ingest([DANA])
+    embedder = get_embedder()
+    request = RecallRequest(space=space, query="How many citrus fruits have I used in my cocktails?", asker="Dana")
+
+    def counted(kinds: bool) -> list[str]:
+        config = RecallConfig(aggregate=AggregateConfig(kinds=kinds))
+        engine = RecallEngine(get_driver(), "neo4j", embedder.encode, embedder.count_tokens, config=config)
+        aggregate = engine.recall(request).aggregate
+        assert aggregate is not None and aggregate.kind == "count"
+        return sorted(item.text for item in aggregate.items)
+
+    with_kinds = counted(True)
+    assert len(with_kinds) == 2, with_kinds
+    assert any("lime" in text for text in with_kinds) and any("orange" in text for text in with_kinds)
+    assert counted(False) == []
