@@ -113,6 +113,9 @@ class AssociateConfig(BaseModel):
         default=2.0, gt=0, description="hours either side of a memory that count as its sitting"
     )
     sitting_k: int = Field(default=0, ge=0, description="utterances of those sittings joined (0: off)")
+    rrf_k: int = Field(
+        default=40, ge=1, description="associate's reciprocal-rank fusion constant (recall's `rrf_k` is for questions)"
+    )
     list_weights: dict[str, float] = Field(
         default_factory=lambda: {"concepts": 0.0, "two_hop": 0.0, "recurring": 3.0, "feeling": 2.0, "sitting": 1.0},
         description="the fusion weights of associate's lists, over recall's",

@@ -77,6 +77,7 @@ class Associator:
             update={
                 "list_weights": config.list_weights | config.associate.list_weights,
                 "value": config.associate.value,
+                "rrf_k": config.associate.rrf_k,
             }
         )
 

@@ -168,6 +168,31 @@ def test_associate_ranks_by_its_own_value_weights(associator: Associator) -> Non
     assert best.score == pytest.approx(associator.config.value.relevance * best.components["relevance"], abs=1e-3)
 
 
+def _fused_with(associate_k: int) -> tuple[Associator, list[float]]:
+    """The relevances associate gives with its fusion constant `associate_k` (recall's stays 20)."""
+    base = recall_config(rrf_k=20)
+    config = base.model_copy(update={"associate": base.associate.model_copy(update={"rrf_k": associate_k})})
+    engine = new_engine(cooking_memory(), config)
+    try:
+        associator = Associator(engine)
+        remark = "my knife and my fridge and my recipe notes"  # three memories, each first in some list
+        result = associator.associate(AssociateRequest(space=SPACE, utterance=remark, now=NOW))
+    finally:
+        engine.close()
+    assert engine.config.rrf_k == 20  # recall's own fusion is untouched
+    return associator, [found.item.components["relevance"] for found in result.associations]
+
+
+def test_associate_fuses_with_its_own_constant() -> None:
+    steep, steep_relevances = _fused_with(1)
+    flat, flat_relevances = _fused_with(1000)
+    assert (steep.config.rrf_k, flat.config.rrf_k) == (1, 1000)
+    # Relevance is the fused score over the best one's: a larger constant trusts the top ranks less, so the memories
+    # below the first come closer to it.
+    assert len(steep_relevances) > 1 and len(flat_relevances) > 1
+    assert flat_relevances[1] > steep_relevances[1]
+
+
 def test_a_habits_other_parts_come_from_the_same_sitting(sitting: Associator) -> None:
     # The notebook was mentioned five minutes after the challenge, in another turn: a part of the same habit.
     result = associate(sitting, "The fridge is full of leftover scraps again, time for something improvised")
