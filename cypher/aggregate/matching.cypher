@@ -11,9 +11,12 @@ WHERE p.embedding IS NOT NULL
       ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END
 WITH p, vector.similarity.cosine(p.embedding, $vector) AS similarity,
      ' ' + replace(replace(replace(toLower(p.text), '(', ' '), '"', ' '), "'", ' ') AS words
-// A form ending in a space is a whole word (a kind of a category: "lime "), looked for with punctuation spaced out.
+// A form ending in a space is a whole word (a kind of a category: "lime "), looked for with punctuation spaced out
+// (only spaced out where the question has such forms: $whole_words).
 WITH p, similarity, words,
-     reduce(s = words + ' ', c IN ['.', ',', ';', ':', '!', '?', ')', '*', '-', '/'] | replace(s, c, ' ')) AS bounded
+     CASE WHEN $whole_words
+          THEN reduce(s = words + ' ', c IN ['.', ',', ';', ':', '!', '?', ')', '*', '-', '/'] | replace(s, c, ' '))
+          ELSE words END AS bounded
 WITH p, similarity,
      CASE WHEN size($terms) = 0 THEN 0.0
           ELSE toFloat(size([forms IN $terms WHERE any(form IN forms WHERE
