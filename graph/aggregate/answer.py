@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -35,23 +35,15 @@ def words_of(text: str) -> str:
 
 
 def says(text: str, forms: Sequence[str]) -> bool:
-    """Whether a word of `text` starts as one of `forms` does (a stem and its irregular forms), or is one of them (a
-    form ending in a space: a whole word)."""
+    """Whether a word of `text` starts as one of `forms` does (a stem and its irregular forms)."""
     words = words_of(text)
-    whole = words.replace("-", " ") + " "  # "cucumber-lime" names a lime
-    return any(" " + form in (whole if form.endswith(" ") else words) for form in forms)
+    return any(" " + form in words for form in forms)
 
 
-def restricted(
-    rows: Sequence[dict[str, Any]],
-    intent: AggregateIntent,
-    min_alone: float,
-    kinds: Mapping[str, Sequence[str]] | None = None,
-) -> list[dict[str, Any]]:
-    """The matches saying every word that narrows the counted noun ("Italian" of "Italian restaurants") or one of its
-    `kinds` ("lime" of "citrus"), or so close to the question (vector score `min_alone`) that they count without its
-    words."""
-    needed = stems(intent.restrictors, kinds)
+def restricted(rows: Sequence[dict[str, Any]], intent: AggregateIntent, min_alone: float) -> list[dict[str, Any]]:
+    """The matches saying every word that narrows the counted noun ("Italian" of "Italian restaurants"), or so close
+    to the question (vector score `min_alone`) that they count without its words."""
+    needed = stems(intent.restrictors)
     if not needed:
         return list(rows)
     return [

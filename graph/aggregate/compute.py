@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from typing import Any
 
@@ -37,13 +37,11 @@ IRREGULAR: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
-def stems(terms: Sequence[str], more: Mapping[str, Sequence[str]] | None = None) -> list[list[str]]:
+def stems(terms: Sequence[str]) -> list[list[str]]:
     """Each target word's forms, as the starts of words to look for: a plural's or a verb form's stem finds the others
-    ("kits" -> "kit", "running" -> "run", "baked" -> "bak"), and an irregular verb's past forms ("ran"); `more`: a
-    word's further forms, whole words ending in a space (the kinds of a category: "lime ", "limes " for "citrus")."""
+    ("kits" -> "kit", "running" -> "run", "baked" -> "bak"), and an irregular verb's past forms ("ran")."""
     out = []
-    for word in terms:
-        term = word
+    for term in terms:
         if len(term) > 4 and term.endswith("ies"):
             term = term[:-3]
         elif len(term) > 5 and term.endswith("ing"):
@@ -53,7 +51,7 @@ def stems(terms: Sequence[str], more: Mapping[str, Sequence[str]] | None = None)
             term = term[:-2]
         elif len(term) > 3 and term.endswith("s") and not term.endswith("ss"):
             term = term[:-1]
-        forms = [term, *IRREGULAR.get(term, ()), *(more or {}).get(word, ())]
+        forms = [term, *IRREGULAR.get(term, ())]
         if forms not in out and len(term) > 1:
             out.append(forms)
     return out

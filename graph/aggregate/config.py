@@ -59,16 +59,3 @@ class AggregateConfig(BaseModel):
         default=True,
         description="a sum's or comparison's events stating an amount (of the asked unit) lead whatever their words",
     )
-    kinds: bool = Field(
-        default=False,
-        description='a word narrowing the counted noun ("clothing", "citrus") is also said by a kind of it '
-        '("blazer", "lime"), by WordNet\'s noun hierarchy where its data is installed (ENGRAM_WORDNET_DIR); off: '
-        "no gain on the tune half (docs/aggregation.md)",
-    )
-    kind_depth: int = Field(default=5, ge=1, le=20, description="levels of kinds below a category word")
-    kind_min_sense_share: float = Field(
-        default=0.3,
-        ge=0,
-        le=1,
-        description="least share of a word's noun senses that must be kinds of the category for it to name one",
-    )

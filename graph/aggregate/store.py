@@ -71,7 +71,6 @@ class Neo4jAggregateReader:
             "matching",
             vector=query.vector,
             terms=[list(forms) for forms in query.terms],
-            whole_words=any(form.endswith(" ") for forms in query.terms for form in forms),
             speakers=None if query.speakers is None else list(query.speakers),
             windows=windows,
             min_similarity=query.min_similarity,

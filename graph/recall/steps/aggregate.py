@@ -16,7 +16,6 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from graph.aggregate.answer import figure, restricted, worded
-from graph.aggregate.categories import taxonomy, word_forms
 from graph.aggregate.compute import (
     as_match,
     asked_units,
@@ -27,7 +26,6 @@ from graph.aggregate.compute import (
     telling,
     usual_unit,
 )
-from graph.aggregate.config import AggregateConfig
 from graph.aggregate.dedup import Match, fold_duplicates
 from graph.aggregate.intent import AggregateIntent, aggregate_intent
 from graph.aggregate.store import MatchQuery, ReadsAggregates
@@ -81,12 +79,11 @@ class Aggregate(Step[AggregateFound]):
         windows = [(_midnight(s.first), _midnight(s.end)) for s in spans] or None
         speakers = persons_meant(request.query, request.asker, request.addressee) or None
         reader = run.searcher.aggregates()
-        kinds = _kinds(intent, config)
         query = MatchQuery(
-            run.vector, stems(intent.terms, kinds), speakers, windows, config.min_similarity,
-            config.min_similarity_alone, config.min_term_share, config.min_confidence, config.max_items,
+            run.vector, stems(intent.terms), speakers, windows, config.min_similarity, config.min_similarity_alone,
+            config.min_term_share, config.min_confidence, config.max_items,
         )  # fmt: skip
-        rows = restricted(reader.matching(query), intent, config.min_similarity_alone, kinds)
+        rows = restricted(reader.matching(query), intent, config.min_similarity_alone)
         best = max((item.relevance for item in run.ranked if item.relevance is not None), default=None)
         if not worded(rows, intent, config.min_term_share) and (best is None or best < config.min_relevance):
             why = nothing_relevant(run.coverage or QueryCoverage([], {}, [], []), best, config.min_relevance)
@@ -132,22 +129,6 @@ class Aggregate(Step[AggregateFound]):
             value_from=answer.value_from,
             led=led,
         )
-
-
-def _kinds(intent: AggregateIntent, config: AggregateConfig) -> dict[str, list[str]]:
-    """Each word narrowing the counted noun -> the whole-word forms of its kinds ("citrus" -> "lime ", "limes ", ...);
-    empty where the WordNet data is not installed."""
-    if not config.kinds or not intent.restrictors:
-        return {}
-    from engram.settings import get_settings  # engram.settings imports the recall config: read when first needed
-
-    nouns = taxonomy(get_settings().wordnet_dir)
-    if nouns is None:
-        return {}
-    return {
-        word: word_forms(nouns.kinds_of(word, config.kind_depth, config.kind_min_sense_share))
-        for word in intent.restrictors
-    }
 
 
 def _lead(run: RecallRun, found: AggregateFound) -> list[str]:
