@@ -16,15 +16,15 @@ import argparse
 import json
 from typing import Any
 
+from bench.abstention import ingested
 from bench.aggregate_answers import judged, numeric_answer
-from bench.longmemeval import ADDRESSEE, ASKER, DATA, abstaining, space_of
+from bench.longmemeval import DATA, abstaining, request_of
 from bench.longmemeval_data import halves, load
 from engram.embedding import get_embedder
 from engram.settings import get_settings
 from graph.aggregate.intent import aggregate_intent
 from graph.driver import get_driver
 from graph.recall.engine import RecallEngine
-from graph.recall.models import RecallRequest
 
 
 def main() -> None:
@@ -38,19 +38,14 @@ def main() -> None:
         q.id: half for half, members in halves([q for q in questions if not q.abstention]).items() for q in members
     }
 
-    def complete(space: str, turns: int) -> bool:
-        records, _, _ = driver.execute_query("MATCH (e:Episode {space: $s}) RETURN count(e) AS n", s=space)
-        return int(records[0]["n"]) == turns
-
+    asking = [
+        q
+        for q in questions
+        if not q.abstention and aggregate_intent(q.text) is not None and numeric_answer(q.answer) is not None
+    ]
     rows: list[dict[str, Any]] = []
-    for question in questions:
-        if question.abstention or aggregate_intent(question.text) is None or numeric_answer(question.answer) is None:
-            continue
-        if (args.ids and question.id not in args.ids) or not complete(space_of(question), len(question.turns)):
-            continue
-        request = RecallRequest(space=space_of(question), query=question.text, token_budget=32_768, hop_limit=2,
-                                limit=200, asker=ASKER, addressee=ADDRESSEE, now=question.asked_at)  # fmt: skip
-        row = judged(question.id, question.text, question.answer, engine.recall(request).aggregate)
+    for question in ingested([q for q in asking if not args.ids or q.id in args.ids]):
+        row = judged(question.id, question.text, question.answer, engine.recall(request_of(question)).aggregate)
         rows.append({"half": half_of[question.id], "type": question.type} | row)
     abstention = abstaining(questions, engine) if not args.ids else []
     engine.close()

@@ -12,18 +12,17 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from typing import Any
 
+from bench.abstention import ingested
 from bench.common import write_result
 from bench.locomo_recall import engram_units
-from bench.longmemeval import ADDRESSEE, ASKER, DATA, metrics, space_of
+from bench.longmemeval import DATA, metrics, request_of
 from bench.longmemeval_data import load
 from engram.embedding import get_embedder
 from engram.settings import get_settings
 from graph.driver import get_driver
 from graph.recall.config import RecallConfig, SearchLimits
 from graph.recall.engine import RecallEngine
-from graph.recall.models import RecallRequest
 
 SHOWN = ("turnR@10", "sessAll@10", "turnAll@25")
 
@@ -47,17 +46,12 @@ def main() -> None:
         for name, limits in settings.items()
     }
 
-    def complete(question: Any) -> bool:
-        records, _, _ = driver.execute_query("MATCH (e:Episode {space: $s}) RETURN count(e) AS n", s=space_of(question))
-        return int(records[0]["n"]) == len(question.turns)
-
-    questions = [q for q in load(DATA) if not q.abstention and complete(q)]
+    questions = ingested([q for q in load(DATA) if not q.abstention])
     figures: dict[str, dict[str, dict[str, float]]] = {name: {} for name in engines}
     seconds: dict[str, list[float]] = {name: [] for name in engines}
     for round_ in range(args.rounds):
         for i, question in enumerate(questions):
-            request = RecallRequest(space=space_of(question), query=question.text, token_budget=32_768, hop_limit=2,
-                                    limit=200, asker=ASKER, addressee=ADDRESSEE, now=question.asked_at)  # fmt: skip
+            request = request_of(question)
             order = list(engines) if (i + round_) % 2 == 0 else list(reversed(engines))
             for name in order:
                 started = time.perf_counter()

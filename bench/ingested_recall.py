@@ -24,7 +24,7 @@ from bench.common import LOCOMO_PATH
 from bench.locomo_data import load as load_locomo
 from bench.locomo_recall import engram_units
 from bench.locomo_recall import space_of as locomo_space
-from bench.longmemeval import ADDRESSEE, ASKER, DATA, metrics, space_of
+from bench.longmemeval import DATA, metrics, request_of, space_of
 from bench.longmemeval_data import load as load_lme
 from bench.retrieval_metrics import turn_metrics
 from engram.embedding import get_embedder
@@ -47,9 +47,7 @@ def main() -> None:
     for question in load_lme(DATA):
         if question.abstention or episodes(space_of(question)) != len(question.turns):
             continue
-        request = RecallRequest(space=space_of(question), query=question.text, token_budget=32_768, hop_limit=2,
-                                limit=200, asker=ASKER, addressee=ADDRESSEE, now=question.asked_at)  # fmt: skip
-        ranked, units, _ = engram_units(engine.recall(request), embedder.count_tokens)
+        ranked, units, _ = engram_units(engine.recall(request_of(question)), embedder.count_tokens)
         figures = metrics(question, ranked, units)
         per_question[question.id] = figures
         groups[f"lme-{question.type}"].append(figures)

@@ -67,6 +67,14 @@ def space_of(question: LmeQuestion) -> str:
     return f"bench-lme-{question.id.lower().replace('_', '-')}"
 
 
+def request_of(question: LmeQuestion, space: str | None = None, hops: int = 2) -> RecallRequest:
+    """The recall request this benchmark makes of a question (in its own space unless `space` names another)."""
+    return RecallRequest(
+        space=space or space_of(question), query=question.text, token_budget=32_768, hop_limit=hops, limit=200,
+        asker=ASKER, addressee=ADDRESSEE, now=question.asked_at,
+    )  # fmt: skip
+
+
 def ingest(question: LmeQuestion, reuse: bool) -> float | None:
     """Ingests the haystack into the question's space; returns the seconds it took (None: reused)."""
     driver, space = get_driver(), space_of(question)
@@ -267,16 +275,7 @@ def main() -> None:
             ("hybrid_speaker", index.hybrid_preferring(question.text, vector, said_by_meant)),
         ):
             per_system[system].append((question, metrics(question, ranked, [(tokens[t], [t]) for t in ranked])))
-        request = RecallRequest(
-            space=space_of(question),
-            query=question.text,
-            token_budget=32_768,
-            hop_limit=args.hops,
-            limit=200,
-            asker=ASKER,
-            addressee=ADDRESSEE,
-            now=question.asked_at,
-        )
+        request = request_of(question, hops=args.hops)
         started = time.perf_counter()
         result = engine.recall(request)
         latencies.append(time.perf_counter() - started)

@@ -31,7 +31,7 @@ import neo4j
 import numpy as np
 
 from bench.common import git_commit, machine, write_result
-from bench.longmemeval import ADDRESSEE, ASKER, DATA, select, space_of
+from bench.longmemeval import DATA, request_of, select, space_of
 from bench.longmemeval_data import LmeQuestion, load
 from engram.embedding import Embedder, get_embedder
 from engram.formats.loading import validate_records
@@ -48,14 +48,6 @@ from workers.tasks.ingest import submit_ingest
 
 def fresh_space(question: LmeQuestion) -> str:
     return space_of(question).replace("bench-lme-", "bench-fresh-lme-", 1)
-
-
-def request(space: str, question: LmeQuestion) -> RecallRequest:
-    """As bench.longmemeval asks it."""
-    return RecallRequest(
-        space=space, query=question.text, token_budget=32_768, hop_limit=2, limit=200, asker=ASKER,
-        addressee=ADDRESSEE, now=question.asked_at,
-    )  # fmt: skip
 
 
 def summary(latencies: Sequence[float]) -> dict[str, float]:
@@ -147,10 +139,10 @@ def run_fresh(spaces: int, queries: int, per_type: int, save: Callable[[dict[str
         # Its own question first, then the others: each on the fresh space, then at once on its settled copy.
         asked = [haystack, *[q for q in questions if q is not haystack][: queries - 1]]
         for number, question in enumerate(asked):
-            fresh.recall(engine, request(space, question))
+            fresh.recall(engine, request_of(question, space))
             if number == 0:
                 first_fresh.append(fresh.latencies[-1])
-            settled.recall(engine, request(space_of(haystack), question))
+            settled.recall(engine, request_of(question, space_of(haystack)))
         print(f"{space}: ingested in {ingests[-1]:.0f} s; fresh {summary(fresh.latencies[-len(asked) :])}")
         result = {
             "fresh": fresh.result(),
@@ -173,7 +165,7 @@ def run_restart(queries: int, per_type: int) -> dict[str, Any]:
     of a shared machine drifts: the ratio compares recalls a moment apart)."""
     driver, embedder = get_driver(), get_embedder()
     questions = settled_questions(driver, per_type)[:queries]
-    asked = [request(space_of(q), q) for q in questions]
+    asked = [request_of(q) for q in questions]
     _, warm_engine = new_engine(embedder)
     warm_engine.warm()
     for req in asked:  # the warm engine has seen these recalls: plans, connections, pages

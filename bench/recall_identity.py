@@ -20,7 +20,7 @@ from bench.abstention import ingested, lme_questions
 from bench.common import LOCOMO_PATH
 from bench.locomo_data import load as load_locomo
 from bench.locomo_recall import space_of as locomo_space
-from bench.longmemeval import ADDRESSEE, ASKER, space_of
+from bench.longmemeval import request_of
 from engram.embedding import get_embedder
 from engram.settings import get_settings
 from graph.driver import get_driver
@@ -44,10 +44,7 @@ def requests(per_benchmark: int) -> dict[str, RecallRequest]:
     answerable, abstaining = lme_questions(0)
     asked: dict[str, RecallRequest] = {}
     for question in ingested([*answerable, *abstaining])[:per_benchmark]:
-        asked[f"lme:{question.id}"] = RecallRequest(
-            space=space_of(question), query=question.text, token_budget=32_768, hop_limit=2, limit=200,
-            asker=ASKER, addressee=ADDRESSEE, now=question.asked_at,
-        )  # fmt: skip
+        asked[f"lme:{question.id}"] = request_of(question)
     turns, questions = load_locomo(LOCOMO_PATH)
 
     def complete(sample: str) -> bool:
