@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from graph.aggregate.compute import stems
+from graph.aggregate.compute import TimeFn, stems
 from graph.aggregate.dedup import Match
 from graph.aggregate.intent import AggregateIntent
 from graph.aggregate.models import Figure
@@ -55,7 +55,6 @@ def restricted(rows: Sequence[dict[str, Any]], intent: AggregateIntent, min_alon
 
 # Nouns naming things of any kind: "how many rare items" counts figurines, records and coins alike.
 GENERIC_HEADS = frozenset(["items", "things", "objects", "belongings", "possessions"])
-TimeFn = Callable[[Any], datetime | None]
 
 
 def worded(rows: Sequence[dict[str, Any]], intent: AggregateIntent, min_share: float) -> bool:
