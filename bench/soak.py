@@ -4,7 +4,8 @@ Each well-behaved tenant (bench/soak_tenant.py) has its own space and key (creat
 `createSpace`) and uses the typed client over HTTP and graphql-transport-ws: ingest (conversations, small and
 medium documents) followed over the socket or by polling, recall (HTTP and socket), navigation (follow, node
 lookups, a source's episodes, concept pages), forget, correct, consolidate. The hostile tenant
-(bench/soak_hostile.py) runs the security review's attacks meanwhile. Redis used memory and the Neo4j heap
+(bench/soak_hostile.py) runs the security review's attacks meanwhile, and the deleting tenant (bench/soak_deleter.py)
+forgets users and deletes spaces while their jobs run, counting what of them comes back. Redis used memory and the Neo4j heap
 (JMX through `dbms.queryJmx`) are sampled every few seconds.
 
 Order: create spaces, ingest a first corpus per tenant and wait for it, recall idle (a baseline of the same run),
@@ -35,6 +36,7 @@ from tqdm import tqdm
 
 from bench.common import RESULTS_DIR, git_commit, write_result
 from bench.soak_cpu import cores_used, stack_cpu_seconds
+from bench.soak_deleter import Deleter
 from bench.soak_gate import LoadGate
 from bench.soak_hostile import Hostile
 from bench.soak_io import IDLE_PHASES, Record
@@ -190,6 +192,8 @@ async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
     for tenant in tenants:
         tenant.others = [t for t in tenants if t is not tenant]
     hostile = Hostile(f"{run}-hostile", hostile_key, base, record, tenants)
+    # The deleting tenant: users forgotten and spaces deleted while their jobs run; what comes back is counted.
+    deleter = Deleter(base, settings.api.admin_key.get_secret_value(), f"{run}-deleter")
     phases: dict[str, float] = {}
 
     print(f"first corpus: {tenant_count} tenants x (conversation, small and medium document)")
@@ -210,6 +214,7 @@ async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
         pauses(record, gate, tenants, minutes * 60, PAUSES),
         ticker(record, gate, int(minutes * 60)),
         hostile.run(gate),
+        deleter.run(lambda: time.monotonic() < gate.until),
         *(t.run(gate, THINK_S) for t in tenants),
     )
     record.phase = "drain"
@@ -248,6 +253,7 @@ async def soak(minutes: float, tenant_count: int) -> dict[str, Any]:
         "hostile": hostile,
         "lost": lost,
         "resurrected": resurrected,
+        "deleter": deleter.report.as_dict(),
         "client_cpu_share": client_cpu_share,
         "pauses": pause_windows,
         "stack_cores": stack_cores,
@@ -313,6 +319,7 @@ def summarise(outcome: dict[str, Any], minutes: float) -> dict[str, Any]:
         "foreign_examples": foreign[:20],
         "forgotten_returned": len(returned_after_forget),
         "forgotten_returned_examples": returned_after_forget[:20],
+        "deleting_tenant": outcome["deleter"],  # resurrected_nodes and resurrected_redis_keys must be 0
         "hostile_foreign_items": len(hostile.foreign),
         "hostile_outcomes": dict(sorted(record.hostile_outcomes.items())),
         "redis_memory_mb": span([v for _, v in outcome["series"]["redis_mb"]]),

@@ -109,6 +109,9 @@ class WorkerSettings(BaseSettings):
     # long after it was first found missing (twice in a row: a message moving from a queue to a worker is in neither
     # for an instant). Also the age after which an unfinished job nobody schedules is scheduled.
     lost_message_grace_s: float = Field(default=10.0, gt=0)
+    # With no worker alive, a stage dispatched to a worker that died holds its space's slot this long at most: the
+    # API then puts it back in its space's list (workers/scheduler.py `release_orphaned`).
+    orphan_release_s: float = Field(default=60.0, gt=0)
     # Per stage [soft, hard] over the above, e.g. ENGRAM_WORKER_STAGE_TIME_LIMITS_S='{"write": [3600, 3700]}'
     # (stages: standardize, extract, embed, write, consolidate, and consolidation for a consolidation run).
     stage_time_limits_s: dict[str, tuple[int, int]] = {}
@@ -195,7 +198,9 @@ class ApiSettings(BaseSettings):
     max_query_depth: int = 12
     max_query_tokens: int = 2_000
     max_aliases: int = 15
-    rate_limit_per_minute: int = 600  # per API key; 0 disables
+    rate_limit_per_minute: int = 600  # per API key, exactly (app/api/security.py); 0 disables
+    # per space, across all its keys (a space may hold 25): minting keys buys no more than this; 0 disables
+    space_rate_limit_per_minute: int = 1200
     admin_rate_limit_per_minute: int = 60  # the admin key's own limit (it creates spaces); 0 disables
     # Failed authentications per client address, and per presented key, in a minute; past it every attempt from that
     # address (or with that key) answers 429 until the minute ends. 0 disables.

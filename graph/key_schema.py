@@ -81,6 +81,14 @@ def reset_key_logs(client: redis.Redis, space: str) -> None:
         KeyLog(client, space, kind).reset()
 
 
+def drop_key_logs(client: redis.Redis, space: str) -> None:
+    """Remove the key logs of a deleted memory space, their version counters too: a process holding a trie of the
+    space sees the version fall and reloads it from the graph, where nothing is left."""
+    for kind in KeyKind:
+        log = KeyLog(client, space, kind)
+        client.delete(log.stream, log.counter)
+
+
 def publish_removed_keys(client: redis.Redis, space: str, concepts: Sequence[str], intents: Sequence[str] = ()) -> None:
     """Tell every process's tries about concept keys deleted from the graph (orphans after forget or refresh) and
     intents (retired by a re-ingested trajectory whose task changed)."""

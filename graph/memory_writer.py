@@ -10,7 +10,8 @@ redelivery, so a stage stopped between two parts and run again ends with the sam
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any, TypedDict
 
@@ -23,6 +24,7 @@ from engram.ids import stable_id
 from engram.models import Concept, Episode, Intent, Prescription, Proposition, Source, SourceKind
 from engram.scope import metadata_properties
 from graph.cypher import load
+from graph.deletions import Withheld, fence
 from graph.dimension_names import rename_dimensions
 from graph.params import vector_param
 from graph.space_indexes import label_written
@@ -73,6 +75,8 @@ class Written:
     retired_concept_ids: set[str]
     # Texts of the intents retired because a re-ingested trajectory's task changed (every intent trie drops them).
     retired_intents: set[str]
+    # Episodes not written because a deletion begun after the work named them (graph/deletions.py).
+    withheld_episodes: set[str] = field(default_factory=set)
 
 
 def _chunks(items: Sequence[Source], size: int) -> Iterator[Sequence[Source]]:
@@ -97,42 +101,53 @@ class MemoryWriter:
         return self._embedder
 
     def write(self, batch: MemoryBatch, progress: ProgressFn | None = None) -> Written:
-        """Write the batch; returns the ids of the concepts to refresh (for consolidation)."""
-        self.write_schema(batch)
-        return self.write_sources(batch, progress)
+        """Write the batch; returns the ids of the concepts to refresh (for consolidation). Deletions begun from now
+        on win over it (graph/deletions.py)."""
+        since = datetime.now(UTC)
+        self.write_schema(batch, since)
+        return self.write_sources(batch, progress, since)
 
-    def write_schema(self, batch: MemoryBatch) -> None:
+    def write_schema(self, batch: MemoryBatch, since: datetime) -> None:
         """The batch's new concepts and intents, in their own transaction: every source chunk links to them, so a
-        later batch written concurrently (workers/bulk_import.py) must not start its chunks before this is done."""
+        later batch written concurrently (workers/bulk_import.py) must not start its chunks before this is done.
+        `since`: when the work began (a deletion of its space begun later stops it: ScopeDeleted)."""
         with self._driver.session(database=self._database) as session:
-            session.execute_write(self._write_schema, batch, self.embedder.properties())
+            session.execute_write(self._write_schema, batch, self.embedder.properties(), since)
 
-    def write_sources(self, batch: MemoryBatch, progress: ProgressFn | None = None) -> Written:
+    def write_sources(self, batch: MemoryBatch, progress: ProgressFn | None, since: datetime) -> Written:
         """Sources with their episodes and the knowledge they prove, part by part (`plan_parts`); returns the ids of
         the concepts mentioned and of those whose knowledge was retired."""
         parts = plan_parts(batch)
         written, unlinked = Written(set(), set(), set()), list[str]()
         for number, part in enumerate(parts):
-            unlinked = self.write_part(batch.space, part, unlinked, written)
+            unlinked = self.write_part(batch.space, part, unlinked, written, since)
             if progress:
                 progress(number + 1, len(parts))
         return written
 
-    def write_part(self, space: str, part: WritePart, unlinked: list[str], written: Written) -> list[str]:
+    def write_part(
+        self, space: str, part: WritePart, unlinked: list[str], written: Written, since: datetime
+    ) -> list[str]:
         """Writes one part in one transaction and adds what it wrote to `written`. `unlinked`: the knowledge the
         earlier parts of its chunk unlinked from changed episodes; returns the same after this part (empty after a
-        chunk's last part, which retires what is left unproven)."""
+        chunk's last part, which retires what is left unproven). `since`: when the work began: a deletion begun
+        later stops the write (ScopeDeleted) or withholds the episodes it names (`Written.withheld_episodes`)."""
         with self._driver.session(database=self._database) as session:
-            retired_concepts, retired_intents, unlinked = session.execute_write(
-                self._write_chunk, space, part, unlinked, self.embedder.properties()
+            retired_concepts, retired_intents, unlinked, kept = session.execute_write(
+                self._write_chunk, space, part, unlinked, self.embedder.properties(), since
             )
-        written.concept_ids.update(m["concept_id"] for m in part.mentions)
+        written.concept_ids.update(m["concept_id"] for m in kept.mentions)
         written.retired_concept_ids.update(retired_concepts)
         written.retired_intents.update(retired_intents)
+        written.withheld_episodes.update({e["id"] for e in part.episodes} - {e["id"] for e in kept.episodes})
         return unlinked
 
     @staticmethod
-    def _write_schema(tx: neo4j.ManagedTransaction, batch: MemoryBatch, embedder: dict[str, Any]) -> None:
+    def _write_schema(
+        tx: neo4j.ManagedTransaction, batch: MemoryBatch, embedder: dict[str, Any], since: datetime
+    ) -> None:
+        fence(tx, batch.space, since)  # a whole-scope deletion stops it; the concepts of withheld episodes are
+        # orphans once their parts are written, and go with the consolidation's refresh
         tx.run(load("ingest/record_embedder"), space=batch.space, embedder=embedder)  # refuses another family
         concepts = _rows(batch.concepts, batch.concept_vectors)
         tx.run(load("ingest/merge_concepts"), space=batch.space, concepts=concepts)
@@ -141,10 +156,17 @@ class MemoryWriter:
 
     @staticmethod
     def _write_chunk(
-        tx: neo4j.ManagedTransaction, space: str, part: WritePart, unlinked_before: list[str], embedder: dict[str, Any]
-    ) -> tuple[list[str], list[str], list[str]]:
-        """Writes one part; returns the concepts of the knowledge it retired, the texts of the intents, and the
-        knowledge its chunk has unlinked so far (retired by the chunk's last part)."""
+        tx: neo4j.ManagedTransaction,
+        space: str,
+        part: WritePart,
+        unlinked_before: list[str],
+        embedder: dict[str, Any],
+        since: datetime,
+    ) -> tuple[list[str], list[str], list[str], WritePart]:
+        """Writes one part; returns the concepts of the knowledge it retired, the texts of the intents, the
+        knowledge its chunk has unlinked so far (retired by the chunk's last part), and the part as written (less
+        what deletions withheld)."""
+        part = part.without(fence(tx, space, since))
         episodes, propositions, prescriptions = part.episodes, part.propositions, part.prescriptions
         tx.run(load("ingest/record_embedder"), space=space, embedder=embedder)
         tx.run(load("ingest/merge_sources"), space=space, sources=part.sources)
@@ -170,7 +192,7 @@ class MemoryWriter:
             concept_ids, unlinked = _retire(tx, space, part.lengths, unlinked), []
         left_intents = sorted({*left["left_intents"], *replaced["left_intents"]})
         intents = tx.run(load("ingest/retire_unsolved_intents"), space=space, intent_ids=left_intents)
-        return concept_ids, intents.single(strict=True)["texts"], unlinked
+        return concept_ids, intents.single(strict=True)["texts"], unlinked, part
 
 
 @dataclass
@@ -186,6 +208,33 @@ class WritePart:
     # The chunk's whole-record sources and their lengths, on its last part only: stale episodes and the knowledge
     # left unproven are retired once every part of the chunk is written.
     lengths: list[dict[str, Any]] | None
+
+    def without(self, withheld: Withheld) -> WritePart:
+        """The part less what deletions name: their sources and episodes, the knowledge any withheld episode proves
+        (a deletion wins over what it would cascade to), and the links of all these."""
+        if not withheld:
+            return self
+        sources = [s for s in self.sources if not withheld.names_source(s)]
+        external = {s["id"]: s["external_id"] for s in sources}
+        episodes = [
+            e
+            for e in self.episodes
+            if e["source_id"] in external and not withheld.names_episode(e, external[e["source_id"]])
+        ]
+        source_ids = set(external)
+        dropped = {e["id"] for e in self.episodes} - {e["id"] for e in episodes}
+        propositions = [p for p in self.propositions if dropped.isdisjoint(p["episode_ids"])]
+        kept = {p["id"] for p in propositions}
+        return replace(
+            self,
+            sources=sources,
+            episodes=episodes,
+            propositions=propositions,
+            mentions=[m for m in self.mentions if m["proposition_id"] in kept],
+            prescriptions=[p for p in self.prescriptions if dropped.isdisjoint(p["episode_ids"])],
+            sequence=[s for s in self.sequence if s["prev"] not in dropped and s["next"] not in dropped],
+            lengths=None if self.lengths is None else [s for s in self.lengths if s["id"] in source_ids],
+        )
 
 
 def plan_parts(batch: MemoryBatch) -> list[WritePart]:

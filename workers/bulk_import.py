@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 import neo4j
 import numpy as np
@@ -113,10 +114,12 @@ class BulkImporter:
         self._lock = threading.Lock()
         self._progress: ProgressFn | None = None
         self._done = [0, 0]
+        self._since = datetime.now(UTC)  # when this import began: a deletion of its space begun later wins
 
     def run(
         self, records: Sequence[Record], batch_size: int = DEFAULT_BATCH, progress: ProgressFn | None = None
     ) -> ImportReport:
+        self._since = datetime.now(UTC)
         if batch_size < 1:
             raise ValueError(f"batch size must be at least 1, not {batch_size}")
         report = ImportReport(records=len(records))
@@ -210,12 +213,12 @@ class BulkImporter:
             )  # fmt: skip
             if previous_schema is not None:
                 previous_schema.wait()
-            self._writer.write_schema(memory)
+            self._writer.write_schema(memory, self._since)
         finally:
             schema_written.set()  # a failed batch fails the import; the next ones must not hang on it
         for future in earlier:
             future.result()
-        self._writer.write_sources(memory)
+        self._writer.write_sources(memory, None, self._since)
         if self._redis is not None:
             concepts, intents = [c.key for c in memory.concepts], [i.text for i in memory.intents]
             publish_written_keys(self._redis, self._space, concepts, intents)

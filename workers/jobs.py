@@ -71,6 +71,30 @@ return {1, pending}
 """
 
 
+# Writes to an unfinished job only: a stage still running when its job was purged, failed or deleted with its scope
+# must not put back what the job's end removed (a deleted job's status record, its artifacts for JOB_TTL_S).
+# KEYS[1]: the job's status record, KEYS[2..]: keys to SET. ARGV[1]: 'hset' or 'set', ARGV[2]: TTL (set), then the
+# fields and values (hset) or one value per key (set). Returns 1 if written, 0 if the job has finished or is gone.
+_IF_UNFINISHED = """
+local state = redis.call('HGET', KEYS[1], 'state')
+if state ~= 'queued' and state ~= 'running' then return 0 end
+if ARGV[1] == 'hset' then
+  for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+else
+  for i = 2, #KEYS do redis.call('SET', KEYS[i], ARGV[i + 1], 'EX', ARGV[2]) end
+end
+return 1
+"""
+# A job's final state, written only while its status record exists (a job deleted with its scope stays gone).
+# KEYS[1]: the status record; ARGV[1]: TTL, then fields and values.
+_CLOSE_IF_PRESENT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return 1
+"""
+
+
 class JobState(StrEnum):
     QUEUED = "queued"
     RUNNING = "running"
@@ -91,6 +115,20 @@ class JobStatus(BaseModel):
     error: str
     created_at: str
     finished_at: str
+
+    @classmethod
+    def gone(cls, job_id: str) -> JobStatus:
+        """What a stage finds of a job whose record is gone (deleted with its scope, or expired): a finished job,
+        with nothing left to do."""
+        return cls(
+            id=job_id, space="", state=JobState.FAILED, stage="", done=0, total=0, stages_done=[], stage_seconds={},
+            counts={}, error="gone", created_at="", finished_at="",
+        )  # fmt: skip
+
+    @property
+    def created(self) -> datetime:
+        """When the job was submitted: deletions begun later win over its writes (graph/deletions.py)."""
+        return datetime.fromisoformat(self.created_at)
 
     @property
     def fraction(self) -> float:
@@ -121,6 +159,15 @@ class PendingLimit(Exception):
 class JobStore:
     def __init__(self, client: redis.Redis) -> None:
         self._redis = client
+        self._if_unfinished = client.register_script(_IF_UNFINISHED)
+        self._close_if_present = client.register_script(_CLOSE_IF_PRESENT)
+
+    def _update(self, job_id: str, mapping: dict[Field, Field]) -> bool:
+        """HSETs the job's status fields unless it has finished or is gone."""
+        args: list[Field] = ["hset", 0]
+        for name, value in mapping.items():
+            args += [name, value]
+        return bool(self._if_unfinished(keys=[self._key(job_id)], args=args))
 
     @staticmethod
     def _key(job_id: str, suffix: str = "") -> str:
@@ -220,6 +267,14 @@ class JobStore:
             raw[name] = json.loads(raw[name])
         return JobStatus.model_validate(raw)
 
+    def exists(self, job_id: str) -> bool:
+        return bool(self._redis.exists(self._key(job_id)))
+
+    def unfinished(self, job_id: str) -> bool:
+        """Queued or running (not finished, purged, failed, nor gone)."""
+        state = self._redis.hget(self._key(job_id), "state")
+        return state in (JobState.QUEUED.value.encode(), JobState.RUNNING.value.encode())
+
     def payload(self, job_id: str) -> list[dict[str, Any]]:
         data = self._redis.get(self._key(job_id, "payload"))
         if data is None:
@@ -227,16 +282,14 @@ class JobStore:
         return json.loads(data)  # type: ignore[no-any-return]
 
     def start_stage(self, job_id: str, stage: str, total: int = 0) -> float:
-        self._redis.hset(
-            self._key(job_id), mapping={"state": JobState.RUNNING.value, "stage": stage, "done": 0, "total": total}
-        )
+        self._update(job_id, {"state": JobState.RUNNING.value, "stage": stage, "done": 0, "total": total})
         return time.perf_counter()
 
     def progress(self, job_id: str, done: int, total: int | None = None) -> None:
         mapping: dict[Field, Field] = {"done": done}
         if total is not None:
             mapping["total"] = total
-        self._redis.hset(self._key(job_id), mapping=mapping)
+        self._update(job_id, mapping)
 
     def finish_stage(self, job_id: str, stage: str, started: float, counts: dict[str, int] | None = None) -> None:
         status = self.status(job_id)
@@ -252,13 +305,14 @@ class JobStore:
             mapping |= {"state": JobState.SUCCEEDED.value, "finished_at": datetime.now(UTC).isoformat()}
             self._close(job_id, mapping)
             return
-        self._redis.hset(self._key(job_id), mapping=mapping)
+        self._update(job_id, mapping)
 
     def fail(self, job_id: str, error: str) -> None:
-        """Marks the job failed, unless it has already finished: a stage redelivered late may fail on the artifacts
-        the completed job dropped, and must not turn a finished job into a failed one, nor replace the error a failed
-        (or purged) job was given first."""
+        """Marks the job failed, unless it has already finished or is gone: a stage redelivered late may fail on the
+        artifacts the completed job dropped, and must not turn a finished job into a failed one, nor replace the error
+        a failed (or purged) job was given first, nor bring back the record of a job deleted with its scope."""
         if self._redis.hget(self._key(job_id), "state") in (
+            None,
             JobState.SUCCEEDED.value.encode(),
             JobState.FAILED.value.encode(),
         ):
@@ -272,14 +326,13 @@ class JobStore:
     def put_artifact(
         self, job_id: str, stage: str, data: dict[str, Any], arrays: dict[str, NDArray[np.float32]]
     ) -> None:
-        pipe = self._redis.pipeline()
+        """Stores a stage's output, unless the job has finished or is gone (a stage that outlived its job's end
+        must not leave its output behind)."""
         shapes = {name: list(array.shape) for name, array in arrays.items()}
-        pipe.set(self._key(job_id, stage), json.dumps({"data": data, "shapes": shapes}), ex=JOB_TTL_S)
-        for name, array in arrays.items():
-            pipe.set(
-                self._key(job_id, f"{stage}:{name}"), np.ascontiguousarray(array, np.float32).tobytes(), ex=JOB_TTL_S
-            )
-        pipe.execute()
+        keys = [self._key(job_id), self._key(job_id, stage), *(self._key(job_id, f"{stage}:{n}") for n in arrays)]
+        values: list[Field] = [json.dumps({"data": data, "shapes": shapes})]
+        values += [np.ascontiguousarray(array, np.float32).tobytes() for array in arrays.values()]
+        self._if_unfinished(keys=keys, args=["set", JOB_TTL_S, *values])
 
     def get_artifact(self, job_id: str, stage: str) -> tuple[dict[str, Any], dict[str, NDArray[np.float32]]]:
         raw = self._redis.get(self._key(job_id, stage))
@@ -299,13 +352,42 @@ class JobStore:
         keys = [self._key(job_id, "payload"), *(self._key(job_id, s) for s in STAGES)]
         keys += [k.decode() for k in self._redis.scan_iter(self._key(job_id, "*:*"))]
         space: bytes | None = self._redis.hget(self._key(job_id), "space")  # type: ignore[assignment]
+        fields: list[Field] = [FINISHED_JOB_TTL_S]
+        for name, value in final.items():
+            fields += [name, value]
         pipe = self._redis.pipeline(transaction=True)
-        pipe.hset(self._key(job_id), mapping=final)
+        self._close_if_present(keys=[self._key(job_id)], args=fields, client=pipe)
         pipe.delete(*keys)
         if space is not None:
             pipe.hdel(_pending_key(space.decode()), job_id)
-        pipe.expire(self._key(job_id), FINISHED_JOB_TTL_S)
         pipe.execute()
+
+    def remove(self, job_id: str) -> None:
+        """Removes every key of a job, its status record included, and its charge: for a job deleted with its
+        scope, of which Redis must keep nothing (a stage still running writes nothing back: `_IF_UNFINISHED`)."""
+        space: bytes | None = self._redis.hget(self._key(job_id), "space")  # type: ignore[assignment]
+        keys = [self._key(job_id), self._key(job_id, "payload"), *(self._key(job_id, s) for s in STAGES)]
+        keys += [k.decode() for k in self._redis.scan_iter(self._key(job_id, "*:*"))]
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.delete(*keys)
+        pipe.zrem(JOB_INDEX, job_id)
+        if space is not None:
+            pipe.hdel(_pending_key(space.decode()), job_id)
+        pipe.execute()
+
+    def of_scope(self, space: str, with_users: bool = False) -> list[JobStatus]:
+        """Every job of a memory space (and, `with_users`, of its users' partitions) whose record Redis holds,
+        finished or not."""
+        found: list[JobStatus] = []
+        ids: list[bytes] = self._redis.zrange(JOB_INDEX, 0, -1)  # type: ignore[assignment]
+        for raw in ids:
+            try:
+                status = self.status(raw.decode())
+            except UnknownJob:
+                continue
+            if status.space == space or (with_users and parent_space(status.space) == space):
+                found.append(status)
+        return found
 
 
 def wait_for_job(store: JobStore, job_id: str, timeout_s: float = 300, poll_s: float = 0.2) -> JobStatus:

@@ -52,6 +52,7 @@ SPACE = PREFIX + "space"  # job id -> its space
 CORRELATION = PREFIX + "correlation"  # job id -> the correlation id of the request that submitted it
 MISSING = PREFIX + "missing"  # job id -> when its dispatched message was first found missing
 WORKERS = PREFIX + "workers"  # worker hostname -> when its registration expires
+LAST_SEEN = PREFIX + "last-seen"  # when any worker last announced itself (epoch seconds)
 SLOTS = PREFIX + "slots"  # worker hostname -> its pool processes
 RECONCILE_LOCK = PREFIX + "reconcile"
 PENDING_PATTERN = "engram:pending:*"  # workers/jobs.py: per space, unfinished job id -> bytes charged
@@ -327,7 +328,34 @@ class Scheduler:
         pipe = self._redis.pipeline(transaction=True)
         pipe.hset(SLOTS, hostname, concurrency)
         pipe.zadd(WORKERS, {hostname: time.time() + ttl})
+        pipe.set(LAST_SEEN, time.time())
         pipe.execute()
+
+    def workers_seen(self, now: float | None = None) -> tuple[int, float | None]:
+        """How many workers are alive (their registration not expired), and when any worker last announced itself
+        (None: never, since Redis was last emptied)."""
+        now = time.time() if now is None else now
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.zcount(WORKERS, f"({now}", "+inf")
+        pipe.get(LAST_SEEN)
+        alive, last = pipe.execute()
+        return int(alive), float(last) if last is not None else None
+
+    def release_orphaned(self, now: float | None = None) -> int:
+        """With no worker alive, the stages dispatched to dead workers hold their spaces' slots (what `dispatch`
+        charges a space) until a worker comes back and its broker redelivers them. Past `orphan_release_s` since
+        their dispatch, they go back to the front of their spaces' lists instead: nothing is held for a dead worker
+        longer than that, whether or not one comes back (a redelivered message of such a stage is a duplicate run,
+        which moves nothing). The API runs this; a live worker's reconciler does its own pass. Returns how many."""
+        now = time.time() if now is None else now
+        if self.workers_seen(now)[0] > 0:
+            return 0
+        cutoff = now - self._settings.orphan_release_s
+        orphaned: list[bytes] = self._redis.zrangebyscore(INFLIGHT, "-inf", cutoff)  # type: ignore[assignment]
+        released = sum(int(self._scripts["requeue"](args=[raw.decode(), PREFIX])) for raw in orphaned)
+        if released:
+            log.warning("%d stage(s) dispatched to workers that died were put back in their spaces' lists", released)
+        return released
 
     def unregister_worker(self, hostname: str) -> None:
         pipe = self._redis.pipeline(transaction=True)

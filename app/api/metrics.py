@@ -18,6 +18,7 @@ import hmac
 import os
 import re
 import shutil
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from prometheus_client.registry import Collector
 from engram.settings import ApiSettings
 from workers.broker_stats import queue_depths, redis_memory, unacked_messages
 from workers.jobs import JobStore
+from workers.scheduler import LAST_SEEN, WORKERS
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 ROUTES = ("/graphql", "/mcp", "/healthz", "/readyz", "/metrics")
@@ -118,7 +120,18 @@ class StackCollector(Collector):
         used.add_metric([], memory.used_bytes)
         cap = GaugeMetricFamily("engram_redis_maxmemory_bytes", "Redis maxmemory (0: no cap)")
         cap.add_metric([], memory.max_bytes)
-        return [jobs, depth, unacked, used, cap]
+        now = time.time()
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.zcount(WORKERS, f"({now}", "+inf")
+        pipe.get(LAST_SEEN)
+        alive_count, last_seen = pipe.execute()
+        alive = GaugeMetricFamily("engram_workers_alive", "Ingest workers whose registration has not expired")
+        alive.add_metric([], int(alive_count))
+        seen = GaugeMetricFamily(
+            "engram_worker_last_seen_seconds", "Seconds since any worker last announced itself (-1: never)"
+        )
+        seen.add_metric([], now - float(last_seen) if last_seen is not None else -1)
+        return [jobs, depth, unacked, used, cap, alive, seen]
 
 
 def render(stack: StackCollector) -> bytes:

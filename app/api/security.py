@@ -1,5 +1,6 @@
 """Who is calling: the API key names the space (never a request argument) and the key's role; each key has a rate
-limit, the admin key its own, and failed authentications are throttled per client address and per presented key."""
+limit, its space a ceiling across all its keys, the admin key its own, and failed authentications are throttled per
+client address and per presented key."""
 
 from __future__ import annotations
 
@@ -76,79 +77,125 @@ def authenticate(key: str | None, keys: ApiKeyStore, admin_key: str) -> Caller |
     return Caller(space=holder.space, key_id=holder.key_id, role=holder.role)
 
 
+# A sliding log in one-second buckets per name (a hash: second -> events), shared by every API process. An event is
+# admitted only while the events of the last `window_s` + 1 buckets (the current second's included) and it stay within
+# every limit: so no `window_s`-long span, wherever it starts, ever holds more than the limit. A refused request counts
+# nothing. KEYS: the names' hashes; ARGV[1]: now (s, float), ARGV[2]: window_s, ARGV[3]: events, ARGV[4]: 1 to count
+# (0: only look), then one limit per key (<= 0: none). Returns {1, '0', 0} when admitted (or looked at and room),
+# else {0, seconds until `events` fit every limit ('-1': never, more than a limit), the 1-based index of the name that
+# waits longest}.
+_SLIDING_LOG = """
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local events = tonumber(ARGV[3])
+local second = math.floor(now)
+local oldest = second - window
+local wait = 0
+local worst = 0
+for i, key in ipairs(KEYS) do
+  local limit = tonumber(ARGV[4 + i])
+  local buckets = {}
+  local held = 0
+  local stored = redis.call('HGETALL', key)
+  for j = 1, #stored, 2 do
+    local at = tonumber(stored[j])
+    if at < oldest then
+      redis.call('HDEL', key, stored[j])
+    else
+      local n = tonumber(stored[j + 1])
+      held = held + n
+      table.insert(buckets, {at, n})
+    end
+  end
+  if limit > 0 and held + events > limit then
+    table.sort(buckets, function(a, b) return a[1] < b[1] end)
+    local left = held
+    local free_at = second + window + 1
+    for _, bucket in ipairs(buckets) do
+      left = left - bucket[2]
+      if left + events <= limit then free_at = bucket[1] + window + 1 break end
+    end
+    if events > limit then free_at = math.huge end
+    if free_at - now > wait then wait, worst = free_at - now, i end
+  end
+end
+if worst > 0 then
+  if wait == math.huge then return {0, '-1', worst} end
+  return {0, tostring(wait), worst}
+end
+if ARGV[4] == '1' then
+  for _, key in ipairs(KEYS) do
+    redis.call('HINCRBY', key, second, events)
+    redis.call('EXPIRE', key, window + 2)
+  end
+end
+return {1, '0', 0}
+"""
+
+
 class RateLimiter:
-    """A sliding window per name in Redis (shared by every API process): at most `limit` events in any `window_s`
-    seconds, counted as this window's events plus the previous window's, weighted by how much of it still lies
-    within `window_s` of now. Fixed windows let a caller send twice the limit across a window's boundary."""
+    """At most `limit` events in any `window_s` seconds per name, exactly, in Redis (shared by every API process):
+    a sliding log of one-second buckets (`_SLIDING_LOG`). Its only slack is on the safe side: an event waits until
+    the whole second it would push over the limit has left the window, so a caller may find up to a second less room
+    than `limit` per `window_s`, never more. A name may be checked together with others (`also`: a space's ceiling
+    across its keys), admitted only when it fits all of them."""
 
     def __init__(self, client: redis.Redis, limit: int, window_s: int = 60, prefix: str = "engram:rate") -> None:
         self._redis = client
         self._limit = limit
         self._window_s = window_s
         self._prefix = prefix
+        self._script = client.register_script(_SLIDING_LOG)
 
-    def _names(self, name: str, now: float) -> tuple[str, str, float]:
-        """This window's counter, the previous window's, and the share of the previous one still in the window."""
-        index = int(now // self._window_s)
-        elapsed = now / self._window_s - index
-        return f"{self._prefix}:{name}:{index}", f"{self._prefix}:{name}:{index - 1}", 1.0 - elapsed
-
-    def _retry_after(self, current: int, previous: int, weight: float, events: int = 1) -> int:
-        """Seconds until `events` more fit, if nothing else is sent: within this window, as the previous one's share
-        shrinks, or in the next, as this one's does (at most two windows: more events than the limit never fit)."""
-        room = self._limit - events
-        if current <= room and previous > 0:
-            wait = (weight - (room - current) / previous) * self._window_s
-        else:
-            wait = (weight + min(1.0, 1.0 - max(room, 0) / max(current, 1))) * self._window_s
-        return max(1, math.ceil(wait))
-
-    def _counted(self, name: str, events: int) -> tuple[str, int, int, float]:
-        """Counts `events` for `name`; returns this window's counter and count with them, the previous window's
-        count and its weight."""
-        counter, previous, weight = self._names(name, time.time())
-        pipe = self._redis.pipeline()
-        pipe.incrby(counter, events)
-        pipe.expire(counter, 2 * self._window_s)
-        pipe.get(previous)
+    def _run(self, names: list[tuple[str, int]], events: int, count: bool) -> tuple[float, int]:
+        """Runs the log over (name, limit) pairs; returns (0, -1) when admitted, else the seconds until they fit (-1:
+        never: more events than a limit) and the index of the name that waits longest."""
+        keys = [f"{self._prefix}:{name}" for name, _ in names]
+        args: list[str | int | float] = [
+            time.time(),
+            self._window_s,
+            events,
+            int(count),
+            *(limit for _, limit in names),
+        ]
         try:
-            current, _, before = pipe.execute()
+            admitted, wait, worst = self._script(keys=keys, args=args)
         except redis.exceptions.RedisError as exc:
             raise LimiterUnavailable(exc) from exc
-        return counter, int(current), int(before or 0), weight
+        return (0.0, -1) if int(admitted) else (float(wait), int(worst) - 1)
 
-    def count(self, name: str, events: int = 1) -> float:
-        """Counts `events` for `name`; returns the events within the sliding window."""
-        _, current, previous, weight = self._counted(name, events)
-        return current + previous * weight
+    def count(self, name: str, events: int = 1) -> None:
+        """Counts `events` for `name`, whatever the limit."""
+        self._run([(name, 0)], events, True)
 
     def held_off(self, name: str) -> int | None:
         """Seconds until `name` may send again, None when it may now (counts nothing)."""
         if self._limit <= 0:
             return None
-        counter, previous, weight = self._names(name, time.time())
-        try:
-            current, before = self._redis.mget([counter, previous])
-        except redis.exceptions.RedisError as exc:
-            raise LimiterUnavailable(exc) from exc
-        held, held_before = int(current or 0), int(before or 0)
-        if held + held_before * weight < self._limit:
-            return None
-        return self._retry_after(held, held_before, weight)
+        wait, _ = self._run([(name, self._limit)], 1, False)
+        return None if wait == 0 else max(1, math.ceil(wait))
 
-    def check(self, name: str, what: str = "rate limit exceeded", events: int = 1) -> None:
-        """Counts `events` for `name`; past the limit, takes them back (a refused request uses none of the limit)
-        and raises RateLimited with the seconds until they would fit."""
-        if self._limit <= 0:
+    def check(
+        self,
+        name: str,
+        what: str = "rate limit exceeded",
+        events: int = 1,
+        also: tuple[str, int, str] | None = None,
+    ) -> None:
+        """Counts `events` for `name` and, with `also` (name, limit, what), for a second name against its own limit
+        (a space's ceiling across its keys); past either limit, counts nothing and raises RateLimited with the seconds
+        until they would fit, saying which limit."""
+        checked = [(name, self._limit, what)] if self._limit > 0 else []
+        if also is not None and also[1] > 0:
+            checked.append(also)
+        if not checked:
             return
-        counter, current, previous, weight = self._counted(name, events)
-        if current + previous * weight <= self._limit:
+        wait, worst = self._run([(n, limit) for n, limit, _ in checked], events, True)
+        if worst < 0:
             return
-        try:
-            self._redis.decrby(counter, events)
-        except redis.exceptions.RedisError as exc:
-            raise LimiterUnavailable(exc) from exc
-        raise RateLimited(self._retry_after(current - events, previous, weight, events), what)
+        if wait < 0:
+            raise RateLimited(self._window_s, f"{checked[worst][2]}: {events} events never fit its limit")
+        raise RateLimited(max(1, math.ceil(wait)), checked[worst][2])
 
 
 def _fingerprint(key: str) -> str:
@@ -186,6 +233,7 @@ class Gate:
         self._keys = keys
         self._admin_key = settings.admin_key.get_secret_value()
         self._limiter = RateLimiter(client, settings.rate_limit_per_minute)
+        self._space_limit = settings.space_rate_limit_per_minute
         self._admin_limiter = RateLimiter(client, settings.admin_rate_limit_per_minute, prefix="engram:rate-admin")
         self._throttle = AuthThrottle(client, settings.auth_failures_per_minute)
 
@@ -205,7 +253,12 @@ class Gate:
         """The caller, counted against its key's rate limit (raises InvalidApiKey or RateLimited)."""
         caller = self.caller(key, address)
         if caller is not None and caller.key_id is not None:
-            self._limiter.check(caller.key_id)
+            space_limit = (
+                f"space:{caller.space}",
+                self._space_limit,
+                "the space's rate limit across its keys exceeded",
+            )
+            self._limiter.check(caller.key_id, also=space_limit)
         elif caller is not None and caller.admin:
             self._admin_limiter.check("admin", "the admin key's rate limit exceeded")
         return caller

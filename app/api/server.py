@@ -33,6 +33,7 @@ from app.api.security import Gate, LimiterUnavailable, RateLimited, client_addre
 from app.api.services import ApiServices, close_services, create_services
 from app.api.sockets import EngramGraphQLRouter, SocketContext, SocketPolicy
 from app.api.warming import RecallWarmer
+from app.api.worker_watch import WorkerWatch, workers_report
 from app.mcp.transports import mount_mcp
 from engram.logs import uvicorn_log_config
 from engram.runtime import settle_heap
@@ -75,8 +76,16 @@ def create_app(
         app.state.warmer = RecallWarmer(app.state.services.recall, api.warm_interval_s) if warms else None
         if app.state.warmer is not None:
             app.state.warmer.start()
+        # The served process gives back what dead workers held, and sweeps deleted scopes' leftovers at start.
+        app.state.worker_watch = (
+            WorkerWatch(app.state.services, settings.worker.reconcile_interval_s) if owned else None
+        )
+        if app.state.worker_watch is not None:
+            app.state.worker_watch.start()
         async with mcp_server.session_manager.run():
             yield
+        if app.state.worker_watch is not None:
+            await asyncio.to_thread(app.state.worker_watch.stop)
         if app.state.warmer is not None:
             await asyncio.to_thread(app.state.warmer.stop)
         if owned:
@@ -132,10 +141,16 @@ def create_app(
     @app.get("/readyz")
     async def readyz(request: Request) -> JSONResponse:
         """Readiness: Neo4j and Redis answer this process, its embedding model is loaded and recall is warm (its
-        statements planned). 503 names what is not."""
+        statements planned). 503 names what is not. `workers` says how many ingest workers are alive, and when one
+        was last seen (ingest waits while none is)."""
         checks = await asyncio.to_thread(readiness, request.app.state.services, request.app.state.warmer)
         ready = all(check == "ok" for check in checks.values())
-        return JSONResponse({"status": "ready" if ready else "not ready", "checks": checks}, 200 if ready else 503)
+        body: dict[str, Any] = {"status": "ready" if ready else "not ready", "checks": checks}
+        try:  # the API serves recall without workers: their absence is told, not a reason to take it out of service
+            body["workers"] = await asyncio.to_thread(workers_report)
+        except Exception as exc:
+            body["workers"] = {"alive": None, "lastSeen": None, "note": f"{type(exc).__name__}: {exc}"[:200]}
+        return JSONResponse(body, 200 if ready else 503)
 
     @app.get("/metrics")
     async def metrics(request: Request) -> Response:

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import lru_cache, wraps
 from typing import Any
 
@@ -27,12 +28,13 @@ from engram.formats.loading import validate_records
 from engram.formats.records import Record
 from engram.local_model import LocalModelError
 from engram.logs import correlation_id
-from engram.scope import validate_memory_space
+from engram.scope import parent_space, validate_memory_space
 from engram.settings import get_settings
 from graph.consolidation.revisions import RevisionRules, link_revisions_of
+from graph.deletions import DeletionRunning, ScopeDeleted, in_force
 from graph.driver import get_driver
 from graph.embedder_record import EmbedderMismatch, check_embedder, reembed_command
-from graph.key_schema import publish_removed_keys, publish_written_keys
+from graph.key_schema import drop_key_logs, publish_removed_keys, publish_written_keys, reset_key_logs
 from graph.memory_writer import MemoryBatch, MemoryWriter, Written, plan_parts, refresh_concepts
 from graph.schema_keys import load_concept_keys
 from workers.celery_app import CORRELATION_HEADER, CPU_QUEUE, GPU_QUEUE, EngramTask, app
@@ -42,12 +44,13 @@ from workers.pipeline.extract import ExtractedKnowledge, extract
 from workers.pipeline.standardize import StandardizedBatch, standardize
 from workers.resources import get_job_store, get_redis
 from workers.scheduler import CONSOLIDATION, CONSOLIDATION_TASK, Scheduler
-from workers.vector_cache import cache_key, cached_embedder
+from workers.vector_cache import cache_key, cached_embedder, drop_space_vectors
 
 TRANSIENT_ERRORS = (
     neo4j.exceptions.TransientError,
     neo4j.exceptions.ServiceUnavailable,
     neo4j.exceptions.SessionExpired,
+    DeletionRunning,  # a job submitted while a deletion of its scope runs waits for it (graph/deletions.py)
 )
 # Redis errors are waited out in the stage itself (`outlasting_redis`): Celery retries by publishing a new message,
 # which fails while Redis is down, and then drops the stage's message: the job would stay running forever.
@@ -136,16 +139,43 @@ def _superseded(status: JobStatus, stage: str) -> bool:
     return stage in status.stages_done and current is not None and current != stage
 
 
+def _erase_deleted_job(store: JobStore, job_id: str, space: str) -> None:
+    """A job whose scope was deleted after it was submitted: Redis keeps nothing of it, nor of what its stages put
+    there of the space's text (the phrase-vector cache, key log entries) after the deletion cleared it."""
+    store.remove(job_id)
+    get_scheduler().forget(job_id)
+    drop_space_vectors(get_redis(), space)
+    drop_key_logs(get_redis(), space)
+
+
 @contextmanager
 def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[JobStatus]:
     """Yields the job's status: a stage redelivered after its job succeeded (its worker died before acknowledging
-    it) finds the job's artifacts dropped and has nothing to do. Marks the job failed when a stage fails for good
-    (a transient error that will be retried does not). The job's error, which its tenant reads, names the stage and
-    the job id only: an exception's text can carry internals (queries, paths, other data), so it goes to the worker
-    log, under the job id."""
+    it) finds the job's artifacts dropped and has nothing to do, and so does a stage of a job deleted with its scope
+    (whose record is gone: `JobStatus.gone`). Marks the job failed when a stage fails for good (a transient error
+    that will be retried does not). A deletion of the job's scope begun after it was submitted ends it with nothing
+    left, here or in Neo4j (graph/deletions.py). The job's error, which its tenant reads, names the stage and the job
+    id only: an exception's text can carry internals (queries, paths, other data), so it goes to the worker log,
+    under the job id."""
     started = time.perf_counter()
     try:
-        yield store.status(job_id)
+        status = store.status(job_id)
+    except UnknownJob:
+        status = JobStatus.gone(job_id)
+    try:
+        yield status
+        if status.space and not store.exists(job_id):
+            # deleted with its scope while this stage ran: what the stage cached of the space's text goes too
+            _erase_deleted_job(store, job_id, status.space)
+    except ScopeDeleted as deleted:
+        log.info("ingest job %s: stage %s stopped: %s", job_id, name, deleted)
+        _erase_deleted_job(store, job_id, status.space)
+        return
+    except DeletionRunning as running:
+        if not retrying:
+            _fail(store, job_id, f"stage {name}: a deletion of this memory ran too long to wait for (job {job_id})")
+        log.info("ingest job %s: stage %s waits: %s", job_id, name, running)
+        raise
     except (*TRANSIENT_ERRORS, redis.exceptions.ConnectionError):
         if not retrying:
             log.exception("ingest job %s: stage %s failed after retries", job_id, name)
@@ -176,6 +206,12 @@ def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[
         _fail(store, job_id, f"stage {name} failed on an internal error (job {job_id}); the worker log has the details")
         raise
     log.info("ingest job %s: stage %s done in %.2f s", job_id, name, time.perf_counter() - started)
+
+
+def _check_deletions(status: JobStatus) -> None:
+    """Before a stage that writes no memory: a deletion of the job's scope begun after it was submitted stops it
+    here (ScopeDeleted), rather than at its write; one running makes it wait (DeletionRunning)."""
+    in_force(get_driver(), get_settings().neo4j.database, status.space, status.created)
 
 
 def outlasting_redis(stage: Callable[[Any, str], str]) -> Callable[[Any, str], str]:
@@ -263,6 +299,7 @@ def standardize_stage(self: Any, job_id: str) -> str:
     with _stage(store, job_id, "standardize", _can_retry(self)) as status:
         if _superseded(status, "standardize"):
             return job_id
+        _check_deletions(status)
         started = store.start_stage(job_id, "standardize")
         batch = standardize(status.space, validate_records(store.payload(job_id)))
         store.put_artifact(job_id, "standardize", batch.model_dump(mode="json"), {})
@@ -279,6 +316,7 @@ def extract_stage(self: Any, job_id: str) -> str:
     with _stage(store, job_id, "extract", _can_retry(self)) as status:
         if _superseded(status, "extract"):
             return job_id
+        _check_deletions(status)
         started = store.start_stage(job_id, "extract")
         batch = StandardizedBatch.model_validate(store.get_artifact(job_id, "standardize")[0])
         settings = get_settings().neo4j
@@ -304,6 +342,7 @@ def embed_stage(self: Any, job_id: str) -> str:
     with _stage(store, job_id, "embed", _can_retry(self)) as status:
         if _superseded(status, "embed"):
             return job_id
+        _check_deletions(status)
         started = store.start_stage(job_id, "embed")
         batch = StandardizedBatch.model_validate(store.get_artifact(job_id, "standardize")[0])
         knowledge = ExtractedKnowledge.model_validate(store.get_artifact(job_id, "extract")[0])
@@ -362,29 +401,47 @@ def write_stage(self: Any, job_id: str) -> str:
         check_embedder(get_driver(), get_settings().neo4j.database, batch.space, writer.embedder, command)
         progress = _WriteProgress.load(store, job_id)
         if progress.parts_done == 0:
-            writer.write_schema(memory)
+            writer.write_schema(memory, status.created)
         parts = plan_parts(memory)
         slice_s = get_settings().worker.stage_slice_s
         for number in range(progress.parts_done, len(parts)):
-            progress.unlinked = writer.write_part(batch.space, parts[number], progress.unlinked, progress.written)
+            progress.unlinked = writer.write_part(
+                batch.space, parts[number], progress.unlinked, progress.written, status.created
+            )
             progress.parts_done = number + 1
             store.progress(job_id, progress.parts_done, len(parts))
             if number + 1 == len(parts):
                 break
+            if not store.unfinished(job_id):
+                log.info("ingest job %s: stopped after write part %d (purged)", job_id, number + 1)
+                return job_id
             over = time.perf_counter() - started > slice_s
             # Saved after every part: a worker killed mid-stage goes on from its last part, not its last slice.
             progress.save(store, job_id, time.perf_counter() - started if over else 0.0)
             if over:
                 return SLICE_OVER
         written = progress.written
-        # Every process's key trie learns the keys now in the graph (see engram/keys/sync.py).
         new_keys = [c.key for c in knowledge.new_concepts]
-        publish_written_keys(get_redis(), batch.space, new_keys, [i.text for i in knowledge.intents])
-        publish_removed_keys(get_redis(), batch.space, [], sorted(written.retired_intents))
+        concept_ids = written.concept_ids
+        withheld = bool(written.withheld_episodes) or bool(
+            in_force(get_driver(), get_settings().neo4j.database, batch.space, status.created)
+        )
+        if withheld:
+            # A deletion withheld episodes, or forgot some of what earlier parts wrote: the keys and phrases only
+            # they named must not reach Redis (a key log entry, the phrase cache), and their concepts, orphans in
+            # the graph, go with the refresh.
+            reset_key_logs(get_redis(), batch.space)
+            drop_space_vectors(get_redis(), batch.space)
+            concept_ids = concept_ids | {c.id for c in knowledge.new_concepts}
+        else:
+            # Every process's key trie learns the keys now in the graph (see engram/keys/sync.py).
+            publish_written_keys(get_redis(), batch.space, new_keys, [i.text for i in knowledge.intents])
+            publish_removed_keys(get_redis(), batch.space, [], sorted(written.retired_intents))
         ids = {
-            "concept_ids": sorted(written.concept_ids),
+            "concept_ids": sorted(concept_ids),
             "proposition_ids": [p.id for p in knowledge.propositions],
             "retired_concept_ids": sorted(written.retired_concept_ids),
+            "withheld": withheld,
         }
         store.put_artifact(job_id, "write", ids, {})
         # The stage's time over all its slices.
@@ -408,7 +465,12 @@ class _WriteProgress:
             saved = store.get_artifact(job_id, "write:progress")[0]
         except UnknownJob:
             return cls()
-        written = Written(set(saved["concept_ids"]), set(saved["retired_concept_ids"]), set(saved["retired_intents"]))
+        written = Written(
+            set(saved["concept_ids"]),
+            set(saved["retired_concept_ids"]),
+            set(saved["retired_intents"]),
+            set(saved.get("withheld_episodes", [])),
+        )
         return cls(saved["parts_done"], written, list(saved["unlinked"]), float(saved["seconds"]))
 
     def save(self, store: JobStore, job_id: str, slice_seconds: float) -> None:
@@ -419,6 +481,7 @@ class _WriteProgress:
             "concept_ids": sorted(self.written.concept_ids),
             "retired_concept_ids": sorted(self.written.retired_concept_ids),
             "retired_intents": sorted(self.written.retired_intents),
+            "withheld_episodes": sorted(self.written.withheld_episodes),
             "unlinked": self.unlinked,
             "seconds": self.seconds,
         }
@@ -432,6 +495,7 @@ def consolidate_stage(self: Any, job_id: str) -> str:
     with _stage(store, job_id, "consolidate", _can_retry(self)) as status:
         if _superseded(status, "consolidate"):
             return job_id
+        _check_deletions(status)
         started = store.start_stage(job_id, "consolidate")
         space = status.space
         written = store.get_artifact(job_id, "write")[0]
@@ -451,7 +515,10 @@ def consolidate_stage(self: Any, job_id: str) -> str:
                 removed_keys + retired["removed_keys"],
                 concepts_removed + retired["concepts_removed"],
             )
-        publish_removed_keys(get_redis(), space, removed_keys)
+        if written.get("withheld"):
+            reset_key_logs(get_redis(), space)  # a removal entry would name the withheld text's keys
+        else:
+            publish_removed_keys(get_redis(), space, removed_keys)
         counts = {
             "concepts_removed": concepts_removed,
             "association_edges": refreshed["association_edges"],
@@ -482,9 +549,10 @@ PURGED_ERROR = (
 
 
 def purge_jobs(space: str | None = None, store: JobStore | None = None) -> list[str]:
-    """Cancels every unfinished ingest job (of `space`, or of every space): each is failed with PURGED_ERROR, its
-    payload and charge released, and it leaves the scheduler. A message of one already taken by a worker (and
-    redelivered should that worker die) finds its job finished and runs nothing. Returns the cancelled job ids."""
+    """Cancels every unfinished ingest job (of `space` and its users' partitions, or of a user's partition
+    `space/<hex>`, or of every space): each is failed with PURGED_ERROR, its payload and charge released, and it leaves
+    the scheduler. A message of one already taken by a worker (and redelivered should that worker die) finds its job
+    finished and runs nothing; a write stage running stops after its current part. Returns the cancelled job ids."""
     store = store or get_job_store()
     cancelled: list[str] = []
     ids: list[bytes] = get_redis().zrange(JOB_INDEX, 0, -1)  # type: ignore[assignment]
@@ -493,7 +561,30 @@ def purge_jobs(space: str | None = None, store: JobStore | None = None) -> list[
             status = store.status(raw.decode())
         except UnknownJob:
             continue
-        if status.state in (JobState.QUEUED, JobState.RUNNING) and space in (None, status.space):
+        if status.state in (JobState.QUEUED, JobState.RUNNING) and space in (
+            None,
+            status.space,
+            parent_space(status.space),
+        ):
             _fail(store, status.id, PURGED_ERROR)
             cancelled.append(status.id)
     return cancelled
+
+
+def stop_deleted_jobs(
+    memory_space: str, with_users: bool, before: datetime, store: JobStore | None = None
+) -> list[str]:
+    """For a deletion of a whole memory space (`with_users`: and of its users' partitions) that began at `before`:
+    every job of it submitted earlier goes from Redis, status record included, and leaves the scheduler; a stage
+    already running stops at its next write (graph/deletions.py) and writes nothing back to Redis. Jobs submitted
+    later wait for the deletion and are the scope's new life. Returns the ids of the jobs stopped unfinished."""
+    store = store or get_job_store()
+    stopped: list[str] = []
+    for status in store.of_scope(memory_space, with_users):
+        if status.created >= before:
+            continue
+        if status.state in (JobState.QUEUED, JobState.RUNNING):
+            stopped.append(status.id)
+        store.remove(status.id)
+        get_scheduler().forget(status.id)
+    return stopped

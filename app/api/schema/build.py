@@ -18,6 +18,7 @@ from strawberry.extensions import (
 )
 
 from app.api.errors import CorrelatedMaskErrors
+from app.api.lone_surrogates import RefuseLoneSurrogates
 from app.api.operation_cost import RootFieldCost
 from app.api.requests import OperationLabels
 from app.api.schema.associate import AssociateQuery
@@ -81,6 +82,7 @@ def build_schema(settings: ApiSettings | None = None) -> strawberry.Schema:
             # document (and the parse options and rules), so a cached verdict is the one a fresh check would give.
             lambda: ParserCache(maxsize=DOCUMENT_CACHE_SIZE),
             lambda: ValidationCache(maxsize=DOCUMENT_CACHE_SIZE),
+            RefuseLoneSurrogates,  # after validation: a valid document whose text is no Unicode text runs nothing
             lambda: RootFieldCost(settings.rate_limit_per_minute),  # after validation: counts a valid document
             CorrelatedMaskErrors,
             Neo4jCost,

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from strawberry.file_uploads import Upload
 from strawberry.scalars import JSON
 
+from app.api.erasure import erase_recorded, erase_whole
 from app.api.errors import Forbidden, InvalidArgument, KeyLimit, TooManyRequests
 from app.api.schema.admin_types import ApiKey, IssuedApiKey, SpaceCreated, SpaceExists
 from app.api.schema.job_types import Job
@@ -22,14 +23,14 @@ from app.api.schema.nodes import Info
 from app.api.schema.outcomes import InvalidInput, NotFound, OverBudget, invalid
 from app.api.schema.scope_args import UserArg, scope_filter
 from app.api.security import RateLimited, RateLimiter
-from app.api.services import forgotten_text_dropper
 from engram.formats.loading import InputFormat, parse_payload, validate_records
 from engram.formats.loading import InvalidInput as InvalidRecords
 from engram.formats.records import MAX_DOCUMENT_CHARS, MAX_RECORDS_PER_JOB, Record
 from engram.ids import validate_space
 from engram.remember import remember_record
-from graph.admin import delete_space
 from graph.api_keys import KeyLimitReached, KeyRole, RevokeRefused, check_label
+from graph.deletions import DeletionScope
+from graph.forget import ForgetResult
 from workers.jobs import PendingLimit
 from workers.tasks.ingest import submit_ingest
 
@@ -83,6 +84,11 @@ class Forgotten:
     knowledge_removed: int | None = strawberry.field(
         default=None, description="when a user's whole memory went: how many propositions and prescriptions"
     )
+    stopped_job_ids: list[strawberry.ID] = strawberry.field(
+        default_factory=list,
+        description="ingest jobs of a user's whole memory stopped unfinished: they write nothing, and are gone. A job "
+        "still running for forgotten sessions, sources or matches writes none of what was forgotten.",
+    )
 
 
 IngestPayload = Annotated[Job | InvalidInput | OverBudget, strawberry.union("IngestPayload")]
@@ -106,14 +112,13 @@ async def _queue(info: Info, space: str, records: list[Record]) -> IngestPayload
 
 
 async def _forget_user(info: Info, space: str) -> Forgotten:
-    """A user's whole memory: every node of their partition, and what Redis holds of it."""
-    services = info.context.services
-    stats = await asyncio.to_thread(services.scoped.counts, space)
-    await asyncio.to_thread(delete_space, services.driver, services.database, space)
-    await asyncio.to_thread(forgotten_text_dropper(services.redis), space)
+    """A user's whole memory: every node of their partition, their jobs in flight, and what Redis holds of it
+    (app/api/erasure.py)."""
+    erased = await asyncio.to_thread(erase_whole, info.context.services, space, [], False)
     return Forgotten(
-        episode_ids=[], knowledge_ids=[], source_ids=[], intent_ids=[], concepts_removed=stats.get("concepts", 0),
-        not_found=[], episodes_removed=stats.get("episodes", 0), knowledge_removed=stats.get("knowledge", 0),
+        episode_ids=[], knowledge_ids=[], source_ids=[], intent_ids=[], concepts_removed=erased.concepts,
+        not_found=[], episodes_removed=erased.episodes, knowledge_removed=erased.knowledge,
+        stopped_job_ids=[strawberry.ID(i) for i in erased.stopped_jobs],
     )  # fmt: skip
 
 
@@ -225,25 +230,41 @@ class MemoryMutation:
             if user is None:
                 return invalid(["give ids, a filter (agent, session, metadata) or a user whose memory to forget"])
             return await _forget_user(info, space)
-        results = []
+        results: list[ForgetResult] = []
         not_found: list[str] = []
         if filtered:
-            episodes = await asyncio.to_thread(scoped.matching_episodes, space, scope)
-            results.append(await asyncio.to_thread(forgetter.forget_episodes, space, episodes))
+
+            def forget_matching() -> None:
+                episodes = scoped.matching_episodes(space, scope)
+                results.append(forgetter.forget_episodes(space, episodes))
+
+            # Recorded first: a job in flight writes none of what matches (app/api/erasure.py).
+            matching = DeletionScope(space, scope=scope.properties())
+            await asyncio.to_thread(erase_recorded, services, matching, forget_matching)
         else:
-            refs = await asyncio.to_thread(
-                scoped.resolve, space, [str(i) for i in wanted.source_ids], [str(i) for i in wanted.episode_ids]
-            )
+            asked_sources, asked_episodes = [str(i) for i in wanted.source_ids], [str(i) for i in wanted.episode_ids]
+            refs = await asyncio.to_thread(scoped.resolve, space, asked_sources, asked_episodes)
             if refs.ambiguous:
                 return invalid(
                     [f"episode id {r!r} names episodes of several sources: give 'record/session/turn'"
                      for r in refs.ambiguous]
                 )  # fmt: skip
             not_found = refs.not_found
-            if refs.source_ids:
-                results.append(await asyncio.to_thread(forgetter.forget_sources, space, refs.source_ids))
-            if refs.episode_ids:
-                results.append(await asyncio.to_thread(forgetter.forget_episodes, space, refs.episode_ids))
+
+            def forget_named() -> None:
+                if refs.source_ids:
+                    results.append(forgetter.forget_sources(space, refs.source_ids))
+                if refs.episode_ids:
+                    results.append(forgetter.forget_episodes(space, refs.episode_ids))
+
+            # The refs as asked too: a job in flight may be about to write a source or turn not found yet.
+            deletion = DeletionScope(
+                space,
+                source_ids=(*asked_sources, *refs.source_ids),
+                episode_ids=(*asked_episodes, *refs.episode_ids),
+            )
+            if asked_sources or asked_episodes:
+                await asyncio.to_thread(erase_recorded, services, deletion, forget_named)
             if wanted.knowledge_ids:
                 ids = [str(i) for i in wanted.knowledge_ids]
                 forgot = await asyncio.to_thread(forgetter.forget_knowledge, space, ids)

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import strawberry
 from strawberry.scalars import JSON
 
+from app.api.erasure import erase_whole
 from app.api.errors import InvalidArgument
 from app.api.pagination import Connection, decode_cursor, encode_cursor, page_size
 from app.api.schema.json import to_json
@@ -20,7 +21,6 @@ from app.api.schema.outcomes import NotFound
 from app.api.schema.scope_args import AgentArg, MetadataArg, SessionArg, UserArg, scope_filter
 from engram.ids import validate_space
 from engram.scope import ScopeFilter, memory_space
-from graph.admin import delete_space
 from graph.scoped import export_records
 from graph.vector_export import ExportRefused, VectorExporter
 
@@ -258,6 +258,12 @@ class VectorExportQuery:
 class SpaceDeleted:
     space: str
     users: int = strawberry.field(description="users' memories deleted with it")
+    episodes_removed: int = strawberry.field(default=0, description="episodes deleted, every user's included")
+    knowledge_removed: int = strawberry.field(default=0, description="propositions and prescriptions deleted")
+    stopped_job_ids: list[strawberry.ID] = strawberry.field(
+        default_factory=list,
+        description="ingest jobs of the space stopped unfinished: they write nothing, and are gone",
+    )
 
 
 DeleteSpacePayload = Annotated[SpaceDeleted | NotFound, strawberry.union("DeleteSpacePayload")]
@@ -279,7 +285,9 @@ class ScopeMutation:
         exists = await asyncio.to_thread(services.scoped.exists, name)
         if not exists and not users:
             return NotFound(message=f"no space {name!r}", id=name)
-        for _, partition in users:
-            await asyncio.to_thread(delete_space, services.driver, services.database, partition)
-        await asyncio.to_thread(delete_space, services.driver, services.database, memory_space(name, None))
-        return SpaceDeleted(space=name, users=len(users))
+        partitions = [partition for _, partition in users]
+        erased = await asyncio.to_thread(erase_whole, services, memory_space(name, None), partitions, True)
+        return SpaceDeleted(
+            space=name, users=erased.users, episodes_removed=erased.episodes, knowledge_removed=erased.knowledge,
+            stopped_job_ids=[strawberry.ID(i) for i in erased.stopped_jobs],
+        )  # fmt: skip

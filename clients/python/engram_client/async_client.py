@@ -351,6 +351,9 @@ class AsyncEngramClient(AsyncBaseClient):
                 ... on SpaceDeleted {
                   space
                   users
+                  episodesRemoved
+                  knowledgeRemoved
+                  stoppedJobIds
                 }
                 ... on NotFound {
                   message
@@ -552,6 +555,7 @@ class AsyncEngramClient(AsyncBaseClient):
                   notFound
                   episodesRemoved
                   knowledgeRemoved
+                  stoppedJobIds
                 }
                 ... on UserError {
                   message

@@ -15,6 +15,9 @@ class DeleteSpaceDeleteSpaceSpaceDeleted(BaseModel):
     typename__: Literal["SpaceDeleted"] = Field(alias="__typename")
     space: str
     users: int
+    episodes_removed: int = Field(alias="episodesRemoved")
+    knowledge_removed: int = Field(alias="knowledgeRemoved")
+    stopped_job_ids: list[str] = Field(alias="stoppedJobIds")
 
 
 class DeleteSpaceDeleteSpaceNotFound(BaseModel):

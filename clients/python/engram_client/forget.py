@@ -21,6 +21,7 @@ class ForgetForgetForgotten(BaseModel):
     not_found: list[str] = Field(alias="notFound")
     episodes_removed: Optional[int] = Field(alias="episodesRemoved")
     knowledge_removed: Optional[int] = Field(alias="knowledgeRemoved")
+    stopped_job_ids: list[str] = Field(alias="stoppedJobIds")
 
 
 class ForgetForgetInvalidInput(BaseModel):

@@ -349,6 +349,9 @@ class EngramClient(BaseClient):
                 ... on SpaceDeleted {
                   space
                   users
+                  episodesRemoved
+                  knowledgeRemoved
+                  stoppedJobIds
                 }
                 ... on NotFound {
                   message
@@ -550,6 +553,7 @@ class EngramClient(BaseClient):
                   notFound
                   episodesRemoved
                   knowledgeRemoved
+                  stoppedJobIds
                 }
                 ... on UserError {
                   message

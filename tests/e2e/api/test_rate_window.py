@@ -1,7 +1,9 @@
-"""The rate limit is a sliding window: a caller cannot send twice its limit by straddling a minute's boundary."""
+"""The rate limit is exact: no span of the window's length, wherever it starts, admits more than the limit (a
+sliding log of one-second buckets), for a key and for its space across its keys."""
 
 from __future__ import annotations
 
+import random
 import uuid
 from collections.abc import Iterator
 
@@ -41,6 +43,37 @@ def limiter(settings: EngramSettings) -> Iterator[RateLimiter]:
     client.close()
 
 
+def _most_in_any_window(times: list[float], window_s: float) -> int:
+    """The most admitted events any `window_s`-long span holds (spans starting at each event are the worst ones)."""
+    times = sorted(times)
+    most, first = 0, 0
+    for last, at in enumerate(times):
+        while at - times[first] >= window_s:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
+def test_no_window_ever_holds_more_than_the_limit(limiter: RateLimiter, clock: Clock) -> None:
+    """A bounded burst test across minute boundaries: 3,000 attempts at random times over three minutes, in
+    clusters around each boundary. Every 60 s span holds at most the limit of those admitted."""
+    rng = random.Random(7)
+    attempts = sorted(
+        [BOUNDARY + rng.uniform(-90, 90) for _ in range(1_500)]
+        + [BOUNDARY + WINDOW_S + rng.gauss(0, 2) for _ in range(1_500)]
+    )
+    admitted = []
+    for at in attempts:
+        clock.now = at
+        try:
+            limiter.check("caller")
+            admitted.append(at)
+        except RateLimited as refused:
+            assert 1 <= refused.retry_after_s <= WINDOW_S + 1
+    assert _most_in_any_window(admitted, WINDOW_S) <= 10
+    assert len(admitted) >= 2 * 10  # and it is no stingier than a second's slack: a limit's worth per window
+
+
 def test_a_burst_across_the_boundary_is_refused(limiter: RateLimiter, clock: Clock) -> None:
     clock.now = BOUNDARY - 1  # the last second of a minute
     for _ in range(10):
@@ -48,17 +81,13 @@ def test_a_burst_across_the_boundary_is_refused(limiter: RateLimiter, clock: Clo
     clock.now = BOUNDARY + 1  # two seconds later, a new minute: a fixed window would start from zero here
     with pytest.raises(RateLimited) as refused:
         limiter.check("caller")
-    # The previous minute's events weigh 59/60 now: one more fits once about a tenth of them aged out.
-    assert 1 <= refused.value.retry_after_s <= 10
-    admitted = 0
-    for second in range(2, 21):  # one attempt a second for the next 20 seconds
+    assert refused.value.retry_after_s == WINDOW_S - 1  # when the burst's second leaves the window
+    for second in range(2, WINDOW_S - 1):  # one attempt a second until then: none fits
         clock.now = BOUNDARY + second
-        try:
+        with pytest.raises(RateLimited):
             limiter.check("caller")
-            admitted += 1
-        except RateLimited:
-            pass
-    assert admitted <= 4  # not the 10 a fixed window would admit (10 x 40/60 still held at +20 s)
+    clock.now = BOUNDARY + WINDOW_S
+    limiter.check("caller")
 
 
 def test_events_age_out_of_the_window(limiter: RateLimiter, clock: Clock) -> None:
@@ -67,17 +96,35 @@ def test_events_age_out_of_the_window(limiter: RateLimiter, clock: Clock) -> Non
         limiter.check("caller")
     with pytest.raises(RateLimited):
         limiter.check("caller")
+    assert limiter.held_off("caller") is not None
     clock.now = BOUNDARY + 30 + 2 * WINDOW_S  # two quiet minutes later
     assert limiter.held_off("caller") is None
     limiter.check("caller")
 
 
-def test_half_a_minute_on_half_the_previous_minutes_events_count(limiter: RateLimiter, clock: Clock) -> None:
-    clock.now = BOUNDARY - 10
-    for _ in range(8):
+def test_a_refused_request_counts_nothing(limiter: RateLimiter, clock: Clock) -> None:
+    clock.now = BOUNDARY + 5
+    for _ in range(10):
         limiter.check("caller")
-    clock.now = BOUNDARY + WINDOW_S / 2  # half of the previous minute still in the window: 8 x 0.5 = 4 held
-    for _ in range(6):
-        limiter.check("caller")  # 4 + 6 = 10: admitted
-    with pytest.raises(RateLimited):
+    for _ in range(50):
+        with pytest.raises(RateLimited):
+            limiter.check("caller")
+    clock.now = BOUNDARY + 5 + WINDOW_S + 1  # the ten have left the window: ten more fit, as if nothing was refused
+    for _ in range(10):
         limiter.check("caller")
+
+
+def test_a_space_has_a_ceiling_across_its_keys(limiter: RateLimiter, clock: Clock) -> None:
+    clock.now = BOUNDARY + 3
+    ceiling = ("space:acme", 15, "the space's rate limit across its keys exceeded")
+    for _ in range(10):
+        limiter.check("key-a", also=ceiling)
+    for _ in range(5):
+        limiter.check("key-b", also=ceiling)
+    with pytest.raises(RateLimited) as refused:
+        limiter.check("key-c", also=ceiling)  # a fresh key of the same space: the space is at its ceiling
+    assert "space's rate limit" in str(refused.value)
+    with pytest.raises(RateLimited) as refused:
+        limiter.check("key-a", also=ceiling)
+    assert "space's rate limit" not in str(refused.value)  # key-a's own limit waits longest: it says so
+    limiter.check("key-x", also=("space:other", 15, "other"))  # another space is untouched

@@ -1,0 +1,52 @@
+"""A lone surrogate in any text of any operation is refused whole, naming where it is: never a 500, nothing written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import neo4j
+import pytest
+
+from tests.support.graph_queries import rows
+from tests.support.graphql_client import GraphQL, operation
+
+BAD = "\ud800"
+
+
+def _refused(gql: GraphQL, query: str, variables: dict[str, Any]) -> list[str]:
+    response = gql.raw(query, variables)
+    assert response.status_code == 200, response.text
+    (error,) = response.json()["errors"]
+    assert error["extensions"]["code"] == "BAD_USER_INPUT", error
+    assert "lone surrogate" in error["message"]
+    return error["extensions"]["problems"]  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(
+    ("name", "variables", "where"),
+    [
+        ("remember", {"text": f"I live in Porto{BAD}"}, "$text"),
+        ("remember", {"text": "fine", "session": BAD}, "$session"),
+        ("remember", {"text": "fine", "metadata": {"tag": BAD}}, "$metadata.tag"),
+        ("remember", {"text": "fine", "metadata": {BAD: "x"}}, "$metadata (a key)"),
+        ("recall", {"query": f"where{BAD}"}, "$query"),
+        ("forget", {"episodeIds": ["ok", BAD]}, "$episodeIds[1]"),
+        ("ingest", {"records": [{"type": "document", "id": "d", "text": f"a{BAD}"}]}, "$records[0].text"),
+    ],
+)
+def test_a_lone_surrogate_in_a_variable_is_named(
+    gql: GraphQL, driver: neo4j.Driver, space: str, name: str, variables: dict[str, Any], where: str
+) -> None:
+    problems = _refused(gql, operation(name), variables)
+    assert problems[0].startswith(f"{where}:"), problems
+    assert rows(driver, "MATCH (n:Episode {space: $s}) RETURN count(n) AS n", s=space) == [{"n": 0}]
+
+
+def test_a_lone_surrogate_in_a_literal_is_named(gql: GraphQL) -> None:
+    query = 'mutation { remember(text: "I live in \\uD800 Porto") { __typename } }'
+    assert _refused(gql, query, {})[0].startswith("remember.text:")
+
+
+def test_whole_text_passes(gql: GraphQL) -> None:
+    answer = gql(operation("remember"), {"text": "I live in Porto 🏠 (a pair of surrogates in UTF-16, one character)"})
+    assert answer["remember"]["__typename"] == "Job"
