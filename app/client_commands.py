@@ -161,7 +161,12 @@ def forget(
         if gone.get("episodesRemoved") is not None:
             console.print(
                 f"forgot the memory of user {user!r}: {gone['episodesRemoved']} episodes, "
-                f"{gone['knowledgeRemoved']} facts and procedures, {gone['conceptsRemoved']} concepts",
+                f"{gone['knowledgeRemoved']} facts and procedures, {gone['conceptsRemoved']} concepts"
+                + (
+                    f"; stopped {len(gone['stoppedJobIds'])} ingest job(s) in flight"
+                    if gone.get("stoppedJobIds")
+                    else ""
+                ),
                 highlight=False,
             )
             return

@@ -142,8 +142,26 @@ def check_worker(settings: EngramSettings) -> CheckResult:
     except Exception as exc:
         return CheckResult("Celery worker", False, str(exc), "engram up")
     if not replies:
-        return CheckResult("Celery worker", False, "no worker answered a ping", "engram up (infra/worker.sh start)")
+        return CheckResult("Celery worker", False, _no_worker(settings), "engram up (infra/worker.sh start)")
     return CheckResult("Celery worker", True, ", ".join(name for reply in replies for name in reply))
+
+
+def _no_worker(settings: EngramSettings) -> str:
+    """Since when no worker has been seen (each announces itself every few seconds: workers/scheduler.py)."""
+    import time
+
+    import redis
+
+    from workers.scheduler import LAST_SEEN
+
+    try:
+        with redis.Redis.from_url(settings.redis.url) as client:
+            last = client.get(LAST_SEEN)
+    except redis.RedisError:
+        last = None
+    if last is None:
+        return "no worker answered a ping, and none has been seen"
+    return f"no worker answered a ping; the last one was seen {time.time() - float(last):.0f} s ago"
 
 
 def check_api(settings: EngramSettings) -> CheckResult:

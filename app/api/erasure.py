@@ -15,6 +15,7 @@ from datetime import datetime
 
 import redis
 
+from app.api.security import space_counter_key
 from app.api.services import ApiServices
 from graph.admin import delete_space
 from graph.deletions import DeletionLog, DeletionScope
@@ -83,6 +84,8 @@ def drop_scope_text(client: redis.Redis, memory_space: str, with_users: bool) ->
     for space in sorted(spaces):
         drop_key_logs(client, space)
         drop_space_vectors(client, space)
+    if with_users:  # the space's request count across its keys (a number, but named by the space)
+        client.delete(space_counter_key(memory_space))
 
 
 def _memory_space_of(key: str) -> str:

@@ -133,6 +133,9 @@ return {1, '0', 0}
 """
 
 
+DEFAULT_RATE_PREFIX = "engram:rate"
+
+
 class RateLimiter:
     """At most `limit` events in any `window_s` seconds per name, exactly, in Redis (shared by every API process):
     a sliding log of one-second buckets (`_SLIDING_LOG`). Its only slack is on the safe side: an event waits until
@@ -140,7 +143,7 @@ class RateLimiter:
     than `limit` per `window_s`, never more. A name may be checked together with others (`also`: a space's ceiling
     across its keys), admitted only when it fits all of them."""
 
-    def __init__(self, client: redis.Redis, limit: int, window_s: int = 60, prefix: str = "engram:rate") -> None:
+    def __init__(self, client: redis.Redis, limit: int, window_s: int = 60, prefix: str = DEFAULT_RATE_PREFIX) -> None:
         self._redis = client
         self._limit = limit
         self._window_s = window_s
@@ -222,6 +225,16 @@ class AuthThrottle:
     def failed(self, address: str | None, key: str) -> None:
         for name in self._names(address, key):
             self._failures.count(name)
+
+
+def space_counter(space: str | None) -> str:
+    """The name a space's ceiling across its keys is counted under (in RateLimiter's default prefix)."""
+    return f"space:{space}"
+
+
+def space_counter_key(space: str) -> str:
+    """The Redis key of that count: it goes when the space is deleted (app/api/erasure.py)."""
+    return f"{DEFAULT_RATE_PREFIX}:{space_counter(space)}"
 
 
 class Gate:

@@ -135,6 +135,10 @@ class ForgetReport(BaseModel):
     knowledge_removed: int | None = Field(
         default=None, description="when a user's whole memory went: how many propositions and prescriptions"
     )
+    stopped_job_ids: list[str] = Field(
+        default_factory=list,
+        description="when a user's whole memory went: its ingest jobs stopped unfinished (they write nothing)",
+    )
 
 
 class CorrectionReport(BaseModel):

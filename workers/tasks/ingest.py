@@ -202,6 +202,11 @@ def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[
         _fail(store, job_id, time_limit_error(name, job_id))
         raise
     except Exception:
+        if status.space and not store.exists(job_id):
+            # its scope was deleted under it (its inputs went with its record): nothing to fail, nothing to keep
+            log.info("ingest job %s: stage %s ended: the job was deleted with its scope", job_id, name)
+            _erase_deleted_job(store, job_id, status.space)
+            return
         log.exception("ingest job %s: stage %s failed", job_id, name)
         _fail(store, job_id, f"stage {name} failed on an internal error (job {job_id}); the worker log has the details")
         raise

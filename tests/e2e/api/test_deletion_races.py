@@ -17,6 +17,7 @@ import neo4j
 import pytest
 import redis
 
+from engram.scope import memory_space
 from engram.settings import EngramSettings, get_settings
 from tests.support.graph_queries import rows
 from tests.support.graphql_client import GraphQL, operation
@@ -73,6 +74,8 @@ def _run(job_id: str, until: str | None) -> None:
         ("consolidate", stages.consolidate_stage),
     ]
     store = get_job_store()
+    if until == "queued":
+        return
     for name, stage in order:
         if name == until:
             return
@@ -98,10 +101,11 @@ def _redis_keys_naming(client: redis.Redis, needle: str) -> list[str]:
     return [k.decode() for k in client.scan_iter(f"*{needle}*", count=1000)]
 
 
-def _redis_text_holding(client: redis.Redis, needle: str) -> list[str]:
-    """Keys whose values (strings, hash fields, stream entries) hold `needle`."""
+def _redis_text_holding(client: redis.Redis, needle: str, *names: str) -> list[str]:
+    """Keys named by one of `names` (a space, a job id: Redis keys of a scope carry one) whose values (strings, hash
+    fields, stream entries) hold `needle`."""
     found = []
-    for raw in client.scan_iter("engram:*", count=1000):
+    for raw in {k for name in names for k in client.scan_iter(f"*{name}*", count=1000)}:
         key = raw.decode()
         kind = client.type(raw).decode()
         if kind == "string":
@@ -157,8 +161,10 @@ def test_a_deletion_at_any_stage_leaves_nothing_of_what_it_names(
     whole = kind in ("deleteSpace", "forget-user")
     if whole:
         assert answer["stoppedJobIds"] == [job_id]
-        assert rows(driver, "MATCH (n) WHERE n.space STARTS WITH $s RETURN count(n) AS n", s=space) == [{"n": 0}]
-        assert _redis_keys_naming(client, space) == []
+        deleted = space if kind == "deleteSpace" else memory_space(space, USER)
+        left = "MATCH (n) WHERE n.space = $d OR n.space STARTS WITH $d + '/' RETURN count(n) AS n"
+        assert rows(driver, left, d=deleted) == [{"n": 0}]
+        assert _redis_keys_naming(client, deleted) == []
         assert _redis_keys_naming(client, job_id) == []
     else:
         assert get_job_store().status(job_id).state is JobState.SUCCEEDED  # the rest of the job was written
@@ -177,7 +183,7 @@ def test_a_deletion_at_any_stage_leaves_nothing_of_what_it_names(
         w=SECRET,
     )
     assert found == []
-    assert _redis_text_holding(client, SECRET) == []
+    assert _redis_text_holding(client, SECRET, space, job_id) == []
 
 
 def test_a_new_request_after_the_deletion_is_a_new_life(
@@ -192,3 +198,17 @@ def test_a_new_request_after_the_deletion_is_a_new_life(
     assert get_job_store().status(again).state is JobState.SUCCEEDED
     episodes = rows(driver, "MATCH (e:Episode) WHERE e.space STARTS WITH $s RETURN count(e) AS n", s=space)
     assert episodes == [{"n": 3 * TURNS}]
+
+
+def test_a_purge_of_a_space_stops_its_users_jobs_between_write_parts(
+    gql: GraphQL, driver: neo4j.Driver, space: str, stages_here: None, one_part_per_slice: None
+) -> None:
+    job_id = gql(operation("ingest"), {"records": [{**_record(), "user": USER}]})["ingest"]["id"]
+    _run(job_id, "write-part")
+    written = rows(driver, "MATCH (e:Episode) WHERE e.space STARTS WITH $s RETURN count(e) AS n", s=space)
+    assert stages.purge_jobs(space) == [job_id]  # the space's name: its users' jobs are the space's
+    _settle(job_id)
+    status = get_job_store().status(job_id)
+    assert status.state is JobState.FAILED and status.error == stages.PURGED_ERROR
+    # nothing written after the purge (a purge deletes nothing: forget does)
+    assert rows(driver, "MATCH (e:Episode) WHERE e.space STARTS WITH $s RETURN count(e) AS n", s=space) == written
