@@ -33,15 +33,31 @@ USER = "dana"
 TURNS = 14  # per session: the job's write takes two parts (graph/memory_writer.py ROWS_PER_TRANSACTION)
 
 
-def _record() -> dict[str, Any]:
-    sessions = []
-    for session, place in SESSIONS.items():
-        turns = [
-            {"speaker": "Dana", "id": f"{session}-{t}", "text": f"Dana walked around {place} with Kestrel number {t}."}
-            for t in range(TURNS)
-        ]
-        sessions.append({"id": session, "started_at": f"2024-05-0{len(sessions) + 1}T10:00:00Z", "turns": turns})
-    return {"type": "conversation", "id": "chat", "sessions": sessions}
+def _records() -> list[dict[str, Any]]:
+    """One job of three conversations of the user, each its own session (the scope label forget(session:) takes)."""
+    return [
+        {
+            "type": "conversation",
+            "id": f"chat-{session}",
+            "user": USER,
+            "session": session,
+            "sessions": [
+                {
+                    "id": session,
+                    "started_at": f"2024-05-0{index + 1}T10:00:00Z",
+                    "turns": [
+                        {
+                            "speaker": "Dana",
+                            "id": f"{session}-{t}",
+                            "text": f"Dana walked around {place} with Kestrel {t}.",
+                        }
+                        for t in range(TURNS)
+                    ],
+                }
+            ],
+        }
+        for index, (session, place) in enumerate(SESSIONS.items())
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +146,7 @@ def _delete(kind: str, gql: GraphQL, space: str, admin: str) -> dict[str, Any]:
     if kind == "forget-session":
         variables["session"] = "s1"
     elif kind == "forget-source":
-        variables["sourceIds"] = ["chat/s1"]
+        variables["sourceIds"] = ["chat-s1"]  # a record's id: every session of it
     return gql(operation("forget"), variables)["forget"]
 
 
@@ -147,8 +163,7 @@ def test_a_deletion_at_any_stage_leaves_nothing_of_what_it_names(
     point: str,
 ) -> None:
     client = get_redis()
-    record = {**_record(), "user": USER}
-    job = gql(operation("ingest"), {"records": [record]})["ingest"]
+    job = gql(operation("ingest"), {"records": _records()})["ingest"]
     job_id = job["id"]
     _run(job_id, point)
     status = get_job_store().status(job_id)
@@ -189,10 +204,10 @@ def test_a_deletion_at_any_stage_leaves_nothing_of_what_it_names(
 def test_a_new_request_after_the_deletion_is_a_new_life(
     gql: GraphQL, driver: neo4j.Driver, space: str, stages_here: None
 ) -> None:
-    first = gql(operation("ingest"), {"records": [{**_record(), "user": USER}]})["ingest"]["id"]
+    first = gql(operation("ingest"), {"records": _records()})["ingest"]["id"]
     _run(first, "write")
     assert gql(operation("forget"), {"user": USER})["forget"]["stoppedJobIds"] == [first]
-    again = gql(operation("ingest"), {"records": [{**_record(), "user": USER}]})["ingest"]["id"]
+    again = gql(operation("ingest"), {"records": _records()})["ingest"]["id"]
     _settle(first)
     _run(again, None)
     assert get_job_store().status(again).state is JobState.SUCCEEDED
@@ -203,7 +218,7 @@ def test_a_new_request_after_the_deletion_is_a_new_life(
 def test_a_purge_of_a_space_stops_its_users_jobs_between_write_parts(
     gql: GraphQL, driver: neo4j.Driver, space: str, stages_here: None, one_part_per_slice: None
 ) -> None:
-    job_id = gql(operation("ingest"), {"records": [{**_record(), "user": USER}]})["ingest"]["id"]
+    job_id = gql(operation("ingest"), {"records": _records()})["ingest"]["id"]
     _run(job_id, "write-part")
     written = rows(driver, "MATCH (e:Episode) WHERE e.space STARTS WITH $s RETURN count(e) AS n", s=space)
     assert stages.purge_jobs(space) == [job_id]  # the space's name: its users' jobs are the space's

@@ -23,18 +23,30 @@ from workers.resources import get_job_store, get_redis
 SECRET = "quillhaven"
 
 
-def _record() -> dict[str, Any]:
-    sessions = [
+def _records() -> list[dict[str, Any]]:
+    """Three conversations of one user, each its own session (the label forget(session:) takes)."""
+    return [
         {
-            "id": f"s{s}",
-            "turns": [
-                {"speaker": "Dana", "id": f"s{s}-{t}", "text": f"Dana saw the {SECRET if s == 1 else 'harbour'} {t}."}
-                for t in range(40)
+            "type": "conversation",
+            "id": f"chat-s{s}",
+            "user": "dana",
+            "session": f"s{s}",
+            "sessions": [
+                {
+                    "id": f"s{s}",
+                    "turns": [
+                        {
+                            "speaker": "Dana",
+                            "id": f"s{s}-{t}",
+                            "text": f"Dana saw the {SECRET if s == 1 else 'harbour'} {t}.",
+                        }
+                        for t in range(40)
+                    ],
+                }
             ],
         }
         for s in (1, 2, 3)
     ]
-    return {"type": "conversation", "id": "chat", "user": "dana", "sessions": sessions}
 
 
 def _wait(condition: Any, timeout_s: float, what: str) -> None:
@@ -52,7 +64,7 @@ def test_a_deletion_during_a_killed_workers_write_holds(
 ) -> None:
     store = get_job_store()
     first = start_worker("deletion-kill-first", ENGRAM_WORKER_STAGE_SLICE_S="0.5")
-    job_id = gql(operation("ingest"), {"records": [_record()]})["ingest"]["id"]
+    job_id = gql(operation("ingest"), {"records": _records()})["ingest"]["id"]
     try:
         _wait(lambda: store.status(job_id).stage == "write" and store.status(job_id).done >= 1, 240, "the write stage")
     finally:
