@@ -97,8 +97,7 @@ def _with_default_timeout(source: str) -> str:
 # People write the API's address either way: its base URL (`http://host:8000`, as ENGRAM_URL and the CLI) or its
 # GraphQL endpoint (`.../graphql`). The generated client posts to `url` as given; both forms reach the endpoint.
 ENDPOINT_URL = (
-    "        self.url = url if not url or url.rstrip(\"/\").endswith(\"/graphql\") "
-    "else url.rstrip(\"/\") + \"/graphql\"\n"
+    '        self.url = url if not url or url.rstrip("/").endswith("/graphql") else url.rstrip("/") + "/graphql"\n'
 )
 
 

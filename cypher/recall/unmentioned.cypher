@@ -8,17 +8,17 @@ CALL (query) {
   CALL db.index.fulltext.queryNodes($index, query.lucene, {limit: $fetch}) YIELD node
   RETURN count(node) AS fetched,
          count(CASE WHEN node.space = $space AND all(key IN keys($scope) WHERE node[key] = $scope[key])
-                     AND ($as_of IS NULL OR node.recorded_at <= $as_of) THEN 1 END) AS holding
+                     AND ($as_of IS NULL OR coalesce(node.occurred_at, node.recorded_at) <= $as_of) AND ($known_at IS NULL OR node.recorded_at <= $known_at) THEN 1 END) AS holding
 }
 WITH query WHERE holding = 0 AND fetched < $fetch
   AND NOT EXISTS {
     MATCH (e:Episode {space: $space})
     WHERE e.speaker IS NOT NULL AND all(key IN keys($scope) WHERE e[key] = $scope[key])
-      AND ($as_of IS NULL OR e.recorded_at <= $as_of) AND query.word IN apoc.text.split(toLower(e.speaker), '\\W+')
+      AND ($as_of IS NULL OR coalesce(e.occurred_at, e.recorded_at) <= $as_of) AND ($known_at IS NULL OR e.recorded_at <= $known_at) AND query.word IN apoc.text.split(toLower(e.speaker), '\\W+')
   }
   AND NOT EXISTS {
     MATCH (s:Source {space: $space})
     WHERE s.title IS NOT NULL AND all(key IN keys($scope) WHERE s[key] = $scope[key])
-      AND ($as_of IS NULL OR s.recorded_at <= $as_of) AND query.word IN apoc.text.split(toLower(s.title), '\\W+')
+      AND ($as_of IS NULL OR coalesce(s.created_at, s.recorded_at) <= $as_of) AND ($known_at IS NULL OR s.recorded_at <= $known_at) AND query.word IN apoc.text.split(toLower(s.title), '\\W+')
   }
 RETURN collect(query.name) AS rows

@@ -13,6 +13,7 @@ from typing import Any
 
 from graph.recall.candidates import Ranked
 from graph.recall.models import ItemKind
+from graph.recall.query import asks_for_earlier_state
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
 from graph.recall.steps.rank import _time, hydrate_into
@@ -69,3 +70,23 @@ class EarlierVersionsBelow(Step[list[dict[str, Any]]]):
                 ranking.append(earlier)
         run.ranked = ranking
         run.trace.add("earlier versions below", placed={k: [e.id for e in v] for k, v in below.items() if v})
+
+
+class EarlierStateFirst(Step[None]):
+    """A question about what held before a change ("Where did Dana live before Berlin?", "my old car"): the versions
+    that were replaced (by a revision or a correction), each marked with when it stopped holding, go first, in their
+    order; the current facts follow. Each moved item takes the first item's score (scores still fall with the rank);
+    the trace names them."""
+
+    name = "earlier state first"
+
+    def runs(self, run: RecallRun) -> bool:
+        return asks_for_earlier_state(run.request.query) and any(i.superseded_by for i in run.ranked[1:])
+
+    def apply(self, run: RecallRun, found: None) -> None:
+        earlier = [item for item in run.ranked if item.superseded_by]
+        top = run.ranked[0]
+        for item in earlier:  # its relevance stays its own: how well it bears on the question's words
+            item.score = max(item.score, top.score)
+        run.ranked = earlier + [item for item in run.ranked if not item.superseded_by]
+        run.trace.add("earlier state first", moved_up=[item.id for item in earlier])
