@@ -37,7 +37,7 @@ _ASKS_FOR_STATE = re.compile(
 )
 # A state before a change: "Where did Dana live before Berlin?", "what I used to drive", "my old address", "previously".
 _ASKS_FOR_EARLIER_STATE = re.compile(
-    r"\b(?:before|used to|previous(?:ly)?|formerly|former|old|earlier|originally|prior to)\b"
+    r"\b(?:before|used to|did (?:\w+ ){1,2}use to|previous(?:ly)?|formerly|former|old|earlier|originally|prior to)\b"
     r"(?! (?:conversations?|chats?|discussions?|talks?)\b)",
     re.IGNORECASE,
 )
