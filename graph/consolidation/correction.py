@@ -148,7 +148,7 @@ def _write_correction(tx: neo4j.ManagedTransaction, space: str, row: dict[str, A
         raise CorrectionCycle(row["old_id"], row["new_id"])
     written = tx.run(load("consolidate/correct_proposition"), space=space, **row).single()
     if written is not None:  # the correction joins the space's own indexes, if it has them
-        label_written(tx, space, propositions=[row["new_id"]])
+        label_written(tx, space, propositions=[row["new_id"]], episodes=[row["episode_id"]])
     return written
 
 
