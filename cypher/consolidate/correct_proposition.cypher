@@ -25,9 +25,10 @@ CALL (new) {  // a new statement's embedding, in 32-bit floats as ingestion writ
   CALL db.create.setNodeVectorProperty(new, 'embedding', $embedding)
 }
 CALL (new, old) {
+  WITH new, head([(old)-[:PROVEN_BY]->(e:Episode {space: $space}) | e.user]) AS user
   MERGE (src:Source {space: $space, id: $source_id})
     ON CREATE SET src.recorded_at = datetime(), src.kind = 'correction', src.external_id = 'correction',
-                  src.title = 'corrections', src.user = head([(old)-[:PROVEN_BY]->(e:Episode {space: $space}) | e.user])
+                  src.title = 'corrections', src.user = user
   MERGE (ep:Episode {space: $space, id: $episode_id})
     ON CREATE SET ep.recorded_at = datetime(), ep.source_id = src.id, ep.seq = 0, ep.external_id = $episode_external_id,
                   ep.text = $episode_text, ep.occurred_at = datetime(), ep.user = src.user

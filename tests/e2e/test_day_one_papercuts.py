@@ -57,8 +57,8 @@ def test_the_cli_takes_the_base_url_or_the_graphql_url_and_names_the_url_it_trie
 
 
 def test_the_python_client_takes_either_url(base: str, key: str, space: str) -> None:
-    http = httpx.Client(headers={"Authorization": f"Bearer {key}"}, timeout=60)
     for url in (base, f"{base}/graphql"):
+        http = httpx.Client(headers={"Authorization": f"Bearer {key}"}, timeout=60)  # the client closes it
         with EngramClient(url=url, http_client=http) as client:
             assert client.stats().stats.space == space
 

@@ -294,7 +294,7 @@ def test_a_quickstart_command_that_fails_says_why(settings: EngramSettings, tmp_
     terminal = Terminal(env, tmp_path)
     done = subprocess.run(["bash", "-c", blocks["space"]], env=env, capture_output=True, text=True, timeout=60)
     assert "null" not in done.stdout, done.stdout
-    assert "admin key" in done.stderr, done.stderr
+    assert "malformed API key" in done.stderr, done.stderr  # the API's own words, in one line
     terminal.bash(blocks["helper"].replace("gql '{ stats { space } }'", ""))
     done = subprocess.run(
         ["bash", "-c", f"source {tmp_path / 'functions.sh'}\ngql '{{ nosuchfield }}'"],

@@ -18,12 +18,22 @@ from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
 from graph.recall.steps.rank import _time, hydrate_into
 
+# Versions brought back for a question about an earlier state ("before", "used to"), whatever the configured number:
+# every one the statement reads (three back), since the question asks for them.
+EARLIER_STATE_VERSIONS = 3
+
+
+def _versions(run: RecallRun) -> int:
+    """Earlier versions to place below each current fact: the configured number, all for a question about before."""
+    asked = EARLIER_STATE_VERSIONS if asks_for_earlier_state(run.request.query) else 0
+    return max(run.config.earlier_versions, asked)
+
 
 class EarlierVersionsBelow(Step[list[dict[str, Any]]]):
     name = "earlier versions below"
 
     def runs(self, run: RecallRun) -> bool:
-        return run.config.earlier_versions > 0 and any(i.kind is ItemKind.PROPOSITION for i in run.ranked)
+        return _versions(run) > 0 and any(i.kind is ItemKind.PROPOSITION for i in run.ranked)
 
     def find(self, run: RecallRun) -> list[dict[str, Any]]:
         head = [item.id for item in run.ranked[: run.limit] if item.kind is ItemKind.PROPOSITION]
@@ -41,7 +51,7 @@ class EarlierVersionsBelow(Step[list[dict[str, Any]]]):
             row = run.searcher.hydrated.get(version["id"])
             taken = below.setdefault(version["current"], [])
             # A deleted or out-of-scope version has no row; one version follows only its nearest current one.
-            if row is None or version["id"] in placed or len(taken) >= run.config.earlier_versions:
+            if row is None or version["id"] in placed or len(taken) >= _versions(run):
                 continue
             placed.add(version["id"])
             taken.append(

@@ -20,6 +20,17 @@ query($id: ID!) {
 """
 
 
+# The example operation (graphql/operations/recall.graphql) sends asOf; knownAt is the schema's too.
+RECALL = """
+query($query: String!, $asOf: DateTime, $knownAt: DateTime) {
+  recall(query: $query, user: "dana", asOf: $asOf, knownAt: $knownAt) {
+    __typename
+    ... on Recall { items { id kind text supersededBy validFrom validTo } }
+  }
+}
+"""
+
+
 def _remember(gql: GraphQL, text: str, memory_id: str, at: str) -> None:
     job = gql(operation("remember"), {"text": text, "user": "dana", "id": memory_id, "at": at})["remember"]
     assert job["__typename"] == "Job", job
@@ -27,7 +38,7 @@ def _remember(gql: GraphQL, text: str, memory_id: str, at: str) -> None:
 
 
 def _recall(gql: GraphQL, query: str, **variables: Any) -> list[dict[str, Any]]:
-    answer = gql(operation("recall"), {"query": query, "user": "dana", **variables})["recall"]
+    answer = gql(RECALL, {"query": query, **variables})["recall"]
     assert answer["__typename"] == "Recall", answer
     items: list[dict[str, Any]] = answer["items"]
     return items
@@ -38,7 +49,7 @@ def _texts(items: list[dict[str, Any]]) -> str:
 
 
 def _porto(items: list[dict[str, Any]]) -> dict[str, Any]:
-    return next(item for item in items if item["kind"] == "PROPOSITION" and "Porto" in item["text"])
+    return next(item for item in items if item["kind"].lower() == "proposition" and "Porto" in item["text"])
 
 
 def test_as_of_is_the_world_time_of_facts_and_known_at_the_servers(gql: GraphQL) -> None:
