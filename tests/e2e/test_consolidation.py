@@ -188,7 +188,7 @@ def test_duplicates_updates_and_conflicts_are_superseded_not_deleted(
     now = engine.recall(RecallRequest(space=space, query="Where does Ann live? Boston?"))
     assert all("Boston" not in item.text for item in now.items)
     assert any("Denver" in item.text for item in now.items)
-    then = engine.recall(RecallRequest(space=space, query="Where does Ann live? Boston?", as_of=before_run))
+    then = engine.recall(RecallRequest(space=space, query="Where does Ann live? Boston?", known_at=before_run))
     assert any("Boston" in item.text for item in then.items)
 
 
