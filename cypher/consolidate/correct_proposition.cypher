@@ -18,7 +18,8 @@ SET new.status = 'active', new.expired_at = null, new.valid_to = null, new.confi
     old.status = 'superseded', old.expired_at = datetime(), old.superseded_by = new.id,
     old.valid_to = coalesce($valid_from, datetime())
 MERGE (new)-[r:SUPERSEDES]->(old)
-  ON CREATE SET r.reason = 'correction', r.note = $reason, r.at = datetime()
+  ON CREATE SET r.reason = 'correction', r.note = $reason, r.at = datetime(),
+                r.carry = false  // the old turns prove no correction, not even later (carry_late_proofs)
 WITH new, old
 CALL (new) {  // a new statement's embedding, in 32-bit floats as ingestion writes them (ingest/merge_concepts)
   WITH new WHERE new.embedding IS NULL

@@ -477,6 +477,10 @@ class MemorySearcher:
             self._known_at is None or node.recorded_at <= self._known_at
         )
 
+    def _recorded(self, node: Episode | Source) -> bool:
+        """What memory had recorded by `known_at` (unmentioned.cypher: the names memory holds, whatever `as_of`)."""
+        return self._known_at is None or node.recorded_at <= self._known_at
+
     def _current(self, p: Proposition) -> bool:
         """Current knowledge: active; with `as_of`, valid then (from its valid_from until its valid_to, or until it
         expired); with `known_at`, recorded by then and not yet expired (candidate_proposition.cypher)."""
@@ -682,13 +686,13 @@ class MemorySearcher:
         """unmentioned.cypher: the names no known episode's text holds (as analysed), no speaker is called by and no
         source's title (here its key) has."""
         self._statement()
-        episodes = [e for e in self._graph.episodes.values() if self._known(e)]
+        episodes = [e for e in self._graph.episodes.values() if self._recorded(e)]
         held = {term for e in episodes for term in _analysed(e.text).counts}
         called = {word for e in episodes if e.speaker for word in re.split(r"\W+", e.speaker.lower())}
         titled = {
             word
             for s in self._graph.sources.values()
-            if s.title_key and self._known(s)
+            if s.title_key and self._recorded(s)
             for word in re.split(r"\W+", s.title_key)
         }
         missing = []

@@ -169,8 +169,8 @@ def test_known_at_before_an_update_recalls_the_old_fact_and_now_the_new_one(make
     assert [p.episode_id for p in now.items[0].provenance] == ["e1", "e6"]
 
 
-def test_as_of_before_anything_was_recorded_recalls_no_knowledge(make_engine: MakeEngine) -> None:
-    result = make_engine().recall(request("Where does Alice live?", as_of=BEFORE))
+def test_known_at_before_anything_was_recorded_recalls_no_knowledge(make_engine: MakeEngine) -> None:
+    result = make_engine().recall(request("Where does Alice live?", known_at=BEFORE))
     assert [item.id for item in result.items if item.kind is not ItemKind.PRESCRIPTION] == []
 
 
