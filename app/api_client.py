@@ -26,6 +26,12 @@ class ApiTimeout(ApiError):
     """The API did not answer in time (a busy machine): a poll may try again."""
 
 
+def api_base(url: str) -> str:
+    """The API's base URL from either form people write: `http://host:8000` or its GraphQL endpoint
+    `http://host:8000/graphql` (what the Python client and the docs name)."""
+    return url.strip().rstrip("/").removesuffix("/graphql").rstrip("/")
+
+
 def operation(name: str) -> str:
     """The text of graphql/operations/<name>.graphql."""
     return (OPERATIONS / f"{name}.graphql").read_text(encoding="utf-8")
@@ -41,7 +47,8 @@ class ApiClient:
                 "no API key: pass --api-key or set ENGRAM_API_KEY (a space's key selects the memory; "
                 "`engram keys create --space NAME` issues one)"
             )
-        self.base_url = base_url
+        self.base_url = api_base(base_url)
+        self.endpoint = f"{self.base_url}/graphql"
         self._headers = {**JSON_HEADERS, "Authorization": f"Bearer {key}"}
         self._timeout_s = timeout_s
 
@@ -60,20 +67,20 @@ class ApiClient:
         try:
             answer = json.loads(text)
         except ValueError:
-            raise ApiError(f"HTTP {status} from {self.base_url}: {text[:300]}") from None
+            raise ApiError(f"HTTP {status} from {self.endpoint}: {text[:300]}") from None
         ok = 200 <= status < 300
         errors = answer.get("errors") if isinstance(answer, dict) else None
         if errors:
             detail = "; ".join(str(e.get("message", e)) for e in errors)
-            raise ApiError(detail if ok else f"HTTP {status}: {detail}")
+            raise ApiError(detail if ok else f"HTTP {status} from {self.endpoint}: {detail}")
         if not ok or not isinstance(answer.get("data"), dict):
-            raise ApiError(f"HTTP {status} from {self.base_url}: {text[:300]}")
+            raise ApiError(f"HTTP {status} from {self.endpoint}: {text[:300]}")
         data: dict[str, Any] = answer["data"]
         return data
 
     def _post(self, body: bytes) -> tuple[int, str]:
         """The HTTP status and body of one POST to /graphql (an error status is an answer too: it says why)."""
-        request = urllib.request.Request(f"{self.base_url}/graphql", data=body, headers=self._headers, method="POST")
+        request = urllib.request.Request(self.endpoint, data=body, headers=self._headers, method="POST")
         try:
             with urllib.request.urlopen(request, timeout=self._timeout_s) as response:
                 return int(response.status), response.read().decode("utf-8", "replace")
@@ -85,11 +92,11 @@ class ApiClient:
             reason = getattr(exc, "reason", exc)
             if isinstance(reason, TimeoutError):
                 raise self._late(reason) from exc
-            raise ApiError(f"cannot reach the API at {self.base_url} ({reason}): is it running (`engram up`)?") from exc
+            raise ApiError(f"cannot reach the API at {self.endpoint} ({reason}): is it running (`engram up`)?") from exc
 
     def _late(self, exc: BaseException) -> ApiTimeout:
         return ApiTimeout(
-            f"the API at {self.base_url} did not answer in time ({type(exc).__name__}; ENGRAM_TIMEOUT_S sets the limit)"
+            f"the API at {self.endpoint} did not answer in time ({type(exc).__name__}; ENGRAM_TIMEOUT_S sets the limit)"
         )
 
 

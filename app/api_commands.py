@@ -74,8 +74,9 @@ def create_key(
         print(issued.secret)
         return
     console.print(f"space '{space}' {'created' if created else 'exists'}; new {role.value} key {issued.info.id}:")
-    console.print(issued.secret, highlight=False)
-    console.print("send it as 'Authorization: Bearer <key>'; it is not stored and cannot be shown again")
+    # A plain print: rich would wrap a long line, and the line is meant to be pasted into a shell as it is.
+    print(f"export ENGRAM_API_KEY={issued.secret}")
+    console.print("sent as 'Authorization: Bearer <key>'; it is not stored and cannot be shown again")
 
 
 @keys_cli.command("list")

@@ -9,6 +9,8 @@ from __future__ import annotations
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.api_client import api_base
+
 # The API's own limit on a recall query (app/api/schema/query.py), checked here so a typo costs no request.
 MAX_QUERY_CHARS = 2_000
 # One ingest request carries at most this much JSON: under the API's body limit (ENGRAM_API_MAX_BODY_BYTES, 4 MB).
@@ -34,4 +36,4 @@ class ClientSettings(BaseSettings):
     poll_s: float = Field(default=0.5, gt=0, description="seconds between two looks at a running job")
 
     def base_url(self) -> str:
-        return (self.url or f"http://{self.api_host}:{self.api_port}").rstrip("/").removesuffix("/graphql")
+        return api_base(self.url or f"http://{self.api_host}:{self.api_port}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Annotated
 
@@ -18,6 +19,9 @@ def mcp_command(
         ),
     ],
     url: UrlOption = None,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="log every request and API call to stderr (default: warnings only)")
+    ] = False,
 ) -> None:
     """Serve Engram's memory tools over MCP stdio (remember, recall, associate, forget, correct,
     explore, list, export, job status).
@@ -32,4 +36,8 @@ def mcp_command(
 
     address = url or os.environ.get("ENGRAM_API_URL")
     endpoint = f"{ClientSettings(url=address).base_url()}/graphql"
-    build_mcp_server(remote_client_source(endpoint, api_key)).run("stdio")
+    server = build_mcp_server(remote_client_source(endpoint, api_key))
+    # The host shows the bridge's stderr beside the conversation: a line per call (the MCP library's and httpx's INFO
+    # lines) buries the one warning that matters. FastMCP configured the root logger as it was built.
+    logging.getLogger().setLevel(logging.INFO if verbose else logging.WARNING)
+    server.run("stdio")

@@ -86,6 +86,7 @@ def _vector_query_ms(driver: neo4j.Driver, space: str, vector: NDArray[np.float3
         fetch=10,
         k=10,
         as_of=None,
+        known_at=None,
         speakers=None,
     )
     return 1000 * (time.perf_counter() - started)

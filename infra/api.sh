@@ -10,6 +10,7 @@ cd "$ENGRAM_ROOT"
 start() {
   if pid_alive "$PID"; then log "api already running (pid $(cat "$PID"))"; return 0; fi
   mkdir -p "$API_DIR"
+  ensure_admin_key
   log "starting the GraphQL API on http://127.0.0.1:$ENGRAM_API_PORT/graphql"
   # Its own process group (setsid): stopping it reaches uvicorn's worker processes even if the master died first.
   nohup setsid "$ENGRAM_VENV/bin/python" -m app.api.server >"$API_DIR/api.log" 2>&1 &

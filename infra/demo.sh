@@ -18,5 +18,9 @@ cd "$ENGRAM_ROOT"
 "$ENGRAM_VENV/bin/python" -m app.mcp_demo --space demo
 "$ENGRAM_VENV/bin/engram" doctor
 echo
+if [ -z "${ENGRAM_API_ADMIN_KEY:-}" ] && [ -s "$ADMIN_KEY_FILE" ]; then
+  echo "Admin key (creates and deletes spaces; the README's quickstart reads it from there): $ADMIN_KEY_FILE"
+  echo "  export ENGRAM_API_ADMIN_KEY=\$(cat $ADMIN_KEY_FILE)"
+fi
 echo "Neo4j Browser: http://127.0.0.1:$NEO4J_HTTP_PORT/browser/  (user neo4j, password in NEO4J_PASSWORD, default engram-dev-password)"
 echo "Try: MATCH (p:Proposition {space: 'demo'})-[:PROVEN_BY]->(e:Episode) RETURN p, e   (or: engram browser -s demo)"

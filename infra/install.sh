@@ -45,6 +45,12 @@ fi
 # The editable install must point at this checkout (CI clones elsewhere); re-point it cheaply if not.
 here=$(cd / && "$ENGRAM_VENV/bin/python" -c 'import app, engram_client, pathlib; print(pathlib.Path(app.__file__).resolve().parent.parent, pathlib.Path(engram_client.__file__).resolve().parent.parent.parent.parent)' 2>/dev/null || true)
 if [ "$here" != "$ENGRAM_ROOT $ENGRAM_ROOT" ]; then
+  other="${here%% *}"
+  if [ -n "$other" ] && [ -d "$other/app" ] && [ ! "$other" -ef "$ENGRAM_ROOT" ]; then
+    # Two checkouts, one venv: from now on the other checkout's `engram`, `app` and `engram_client` run this one's code.
+    log "warning: $ENGRAM_VENV ran the checkout $other; it now runs $ENGRAM_ROOT, for both"
+    log "  give each checkout its own: export ENGRAM_VENV=\$HOME/.cache/engram/venv-<name> before make (docs/operations.md)"
+  fi
   log "pointing the editable installs at $ENGRAM_ROOT"
   "$ENGRAM_VENV/bin/pip" install -q --no-deps -e "$ENGRAM_ROOT/clients/python" -e "$ENGRAM_ROOT"
 fi

@@ -15,6 +15,22 @@ REDIS_PORT="${REDIS_PORT:-6379}"
 REDIS_DIR="$ENGRAM_STATE/redis"
 WORKER_DIR="$ENGRAM_STATE/worker"
 
+# The operator's admin key (createSpace, deleteSpace): ENGRAM_API_ADMIN_KEY when set, else the one kept in the state
+# folder, made there (mode 0600) the first time, so that `make demo` followed by the README's quickstart works with
+# no variable set. A stack with no admin key could not create a space over the API at all.
+ADMIN_KEY_FILE="$ENGRAM_STATE/admin-key"
+ensure_admin_key() {
+  if [ -n "${ENGRAM_API_ADMIN_KEY:-}" ]; then return 0; fi
+  if [ ! -s "$ADMIN_KEY_FILE" ]; then
+    mkdir -p "$ENGRAM_STATE"
+    (umask 077 && head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$ADMIN_KEY_FILE")
+    log "made an admin key: $ADMIN_KEY_FILE (mode 0600)"
+  fi
+  chmod 600 "$ADMIN_KEY_FILE"
+  ENGRAM_API_ADMIN_KEY="$(cat "$ADMIN_KEY_FILE")"
+  export ENGRAM_API_ADMIN_KEY
+}
+
 log() { printf '[engram] %s\n' "$*" >&2; }
 die() { printf '[engram] error: %s\n' "$*" >&2; exit 1; }
 

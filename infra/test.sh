@@ -46,6 +46,9 @@ done
 "$ENGRAM_ROOT/infra/install.sh" 9>&-
 # The API started for the tests gets an admin key that only this run knows (tests create spaces with it).
 export ENGRAM_API_ADMIN_KEY="${ENGRAM_API_ADMIN_KEY:-test-admin-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')}"
+# Kept in the test state folder too, where a stack started without the variable keeps its own (infra/lib.sh): the
+# quickstart's newcomer run (make demo, then the README with no variable set) reads it there.
+(umask 077 && printf '%s' "$ENGRAM_API_ADMIN_KEY" >"$ADMIN_KEY_FILE") && chmod 600 "$ADMIN_KEY_FILE"
 trap '"$stack" down 9>&- || true' EXIT
 trap 'exit 143' TERM
 log "test stack: state $ENGRAM_STATE, bolt $NEO4J_BOLT_PORT, http $NEO4J_HTTP_PORT, redis $REDIS_PORT, api $ENGRAM_API_PORT"

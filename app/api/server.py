@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
@@ -132,6 +132,24 @@ def create_app(
     @app.exception_handler(LimiterUnavailable)
     async def limiter_unavailable(_: Request, exc: LimiterUnavailable) -> JSONResponse:
         return _error(503, "SERVICE_UNAVAILABLE", str(exc), headers={"Retry-After": str(exc.retry_after_s)})
+
+    @app.get("/", include_in_schema=False)
+    async def front(request: Request) -> Response:
+        """A person at `/`: the inspector when this API serves one, else the GraphQL page (development mode), else
+        where everything is."""
+        if any(str(getattr(route, "path", "")).startswith("/inspector") for route in request.app.routes):
+            return RedirectResponse("/inspector", status_code=307)
+        if api.development:
+            return RedirectResponse("/graphql", status_code=307)
+        return JSONResponse(
+            {
+                "service": "engram",
+                "graphql": "/graphql (POST; the browser page with ENGRAM_API_DEVELOPMENT=1)",
+                "mcp": "/mcp",
+                "health": ["/healthz", "/readyz"],
+                "docs": "docs/api.md in the repository",
+            }
+        )
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:

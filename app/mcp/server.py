@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Annotated, Any, Protocol, TypeVar
 
+import httpx
 from engram_client import AsyncEngramClient, LinkType, MemoryKind, MemoryType
 from engram_client.exceptions import GraphQLClientGraphQLMultiError, GraphQLClientHttpError
 from mcp.server.fastmcp import Context, FastMCP
@@ -29,7 +30,7 @@ from app.mcp.models import (
     MemoryList,
     RecallAnswer,
 )
-from app.mcp.tools import ForgetScope, ListScope, MemoryTools, TextScope, ToolFailure, api_failure
+from app.mcp.tools import ForgetScope, ListScope, MemoryTools, TextScope, ToolFailure, api_failure, unreachable
 from engram.formats.records import MAX_RECORDS_PER_JOB, Record
 
 INSTRUCTIONS = """Engram is your long-term memory. Use `remember` to store what happened (a plain `text`, or records:
@@ -72,6 +73,8 @@ async def _run(clients: ClientSource, ctx: Context[Any, Any, Any], call: Callabl
         raise ToolError(str(exc)) from exc
     except (GraphQLClientHttpError, GraphQLClientGraphQLMultiError) as exc:
         raise ToolError(str(api_failure(exc))) from exc
+    except httpx.TransportError as exc:
+        raise ToolError(str(unreachable(exc))) from exc
 
 
 def build_mcp_server(clients: ClientSource) -> FastMCP[Any]:

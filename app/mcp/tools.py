@@ -342,6 +342,14 @@ def _entry(node: MemoriesMemoriesEdgesNode) -> MemoryEntry:
     )
 
 
+def unreachable(exc: httpx.TransportError) -> ToolFailure:
+    """The API could not be reached: which URL was tried, and what to check."""
+    return ToolFailure(
+        f"cannot reach the API at {exc.request.url} ({type(exc).__name__}: {exc}): is it running, and is "
+        "ENGRAM_URL its address (http://host:port, or that address with /graphql)?"
+    )
+
+
 def api_failure(exc: GraphQLClientHttpError | GraphQLClientGraphQLMultiError) -> ToolFailure:
     """The API's refusal (a wrong key: 401, a rate limit: 429, a malformed call) as a tool error."""
     if isinstance(exc, GraphQLClientHttpError):
@@ -350,5 +358,5 @@ def api_failure(exc: GraphQLClientHttpError | GraphQLClientGraphQLMultiError) ->
             message = response.json()["errors"][0]["message"]
         except (ValueError, KeyError, IndexError, TypeError):
             message = response.text[:200]
-        return ToolFailure(f"HTTP {exc.status_code}: {message}")
+        return ToolFailure(f"HTTP {exc.status_code} from {response.request.url}: {message}")
     return ToolFailure("; ".join(error.message for error in exc.errors))

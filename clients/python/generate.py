@@ -94,6 +94,20 @@ def _with_default_timeout(source: str) -> str:
     return patched
 
 
+# People write the API's address either way: its base URL (`http://host:8000`, as ENGRAM_URL and the CLI) or its
+# GraphQL endpoint (`.../graphql`). The generated client posts to `url` as given; both forms reach the endpoint.
+ENDPOINT_URL = (
+    '        self.url = url if not url or url.rstrip("/").endswith("/graphql") else url.rstrip("/") + "/graphql"\n'
+)
+
+
+def _with_endpoint_url(source: str) -> str:
+    patched = source.replace("        self.url = url\n", ENDPOINT_URL, 1)
+    if patched == source:
+        raise SystemExit("the generated base client no longer keeps its url as expected")
+    return patched
+
+
 def _init_module(async_init: str, sync_init: str) -> str:
     """The async run's __init__ plus the sync client's import and export (the rest of the two is the same)."""
     sync_imports = [
@@ -125,7 +139,8 @@ def generate(out: Path) -> None:
         for name in ("sync_client.py", "base_client.py"):
             shutil.copy2(sync_pkg / name, out / name)
         for name in ("base_client.py", "async_base_client.py"):
-            (out / name).write_text(_with_default_timeout((out / name).read_text(encoding="utf-8")), encoding="utf-8")
+            source = (out / name).read_text(encoding="utf-8")
+            (out / name).write_text(_with_endpoint_url(_with_default_timeout(source)), encoding="utf-8")
         init = _init_module((async_pkg / "__init__.py").read_text(), (sync_pkg / "__init__.py").read_text())
         (out / "__init__.py").write_text(init, encoding="utf-8")
         (out / "py.typed").write_text("", encoding="utf-8")

@@ -7,8 +7,9 @@
 // names a time.
 MATCH (p:Proposition {space: $space})
 WHERE p.embedding IS NOT NULL
-  AND CASE WHEN $as_of IS NULL THEN p.status = 'active'
-      ELSE p.recorded_at <= $as_of AND (p.expired_at IS NULL OR p.expired_at > $as_of) END
+  AND CASE WHEN $as_of IS NULL AND $known_at IS NULL THEN p.status = 'active'
+      ELSE ($as_of IS NULL OR (coalesce(p.valid_from, p.recorded_at) <= $as_of AND coalesce(p.valid_to, p.expired_at, $as_of + duration('P1D')) > $as_of))
+           AND ($known_at IS NULL OR (p.recorded_at <= $known_at AND (p.expired_at IS NULL OR p.expired_at > $known_at))) END
 WITH p, vector.similarity.cosine(p.embedding, $vector) AS similarity,
      ' ' + replace(replace(replace(toLower(p.text), '(', ' '), '"', ' '), "'", ' ') AS words
 WITH p, similarity,
@@ -21,7 +22,7 @@ WHERE coalesce(p.confidence, 0.7) >= $min_confidence
 MATCH (p)-[:PROVEN_BY]->(e:Episode {space: $space})
 WHERE all(key IN keys($scope) WHERE e[key] = $scope[key])
   AND ($speakers IS NULL OR e.speaker IN $speakers)
-  AND ($as_of IS NULL OR e.recorded_at <= $as_of)
+  AND ($as_of IS NULL OR coalesce(e.occurred_at, e.recorded_at) <= $as_of) AND ($known_at IS NULL OR e.recorded_at <= $known_at)
 WITH p, similarity, term_share, e ORDER BY e.occurred_at, e.seq, e.id
 WITH p, similarity, term_share, coalesce(p.valid_from, min(e.occurred_at)) AS at, min(e.occurred_at) AS told,
      collect(e {.id, .external_id, .source_id, .speaker, .text, occurred_at: toString(e.occurred_at)}) AS provenance

@@ -6,8 +6,9 @@ UNWIND $ids AS id
 MATCH (old:Proposition {space: $space, id: id})
 USING INDEX old:Proposition(space, id)
 MATCH path = (current:Proposition {space: $space})-[:SUPERSEDES*1..8]->(old)
-WHERE CASE WHEN $as_of IS NULL THEN current.status = 'active'
-      ELSE current.recorded_at <= $as_of AND (current.expired_at IS NULL OR current.expired_at > $as_of) END
+WHERE CASE WHEN $as_of IS NULL AND $known_at IS NULL THEN current.status = 'active'
+      ELSE ($as_of IS NULL OR (coalesce(current.valid_from, current.recorded_at) <= $as_of AND coalesce(current.valid_to, current.expired_at, $as_of + duration('P1D')) > $as_of))
+           AND ($known_at IS NULL OR (current.recorded_at <= $known_at AND (current.expired_at IS NULL OR current.expired_at > $known_at))) END
 WITH old, current, length(path) AS depth
 ORDER BY old.id, depth, current.id
 WITH old, head(collect(current.id)) AS current

@@ -3,7 +3,7 @@
 // Each hit comes with the current knowledge it proves and how much it ever proved (episode_knowledge).
 CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node, score
 WITH count(*) AS fetched,
-     collect(CASE WHEN node.space = $space AND ($as_of IS NULL OR node.recorded_at <= $as_of)
+     collect(CASE WHEN node.space = $space AND ($as_of IS NULL OR coalesce(node.occurred_at, node.recorded_at) <= $as_of) AND ($known_at IS NULL OR node.recorded_at <= $known_at)
                        AND ($speakers IS NULL OR node.speaker IN $speakers)
                   THEN {node: node, score: score} END) AS own
 CALL (own) {

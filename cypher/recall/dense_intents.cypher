@@ -9,7 +9,7 @@ CALL (own) {
   ORDER BY score DESC, node.id
   LIMIT $k
   OPTIONAL MATCH (r:Prescription {space: $space})-[:SOLVES]->(node)
-  WHERE coalesce(r.status, 'active') = 'active' AND ($as_of IS NULL OR r.recorded_at <= $as_of)
+  WHERE coalesce(r.status, 'active') = 'active' AND ($known_at IS NULL OR r.recorded_at <= $known_at)
   WITH node, score, collect(r.id) AS prescriptions
   ORDER BY score DESC, node.id
   RETURN collect({id: node.id, score: score, prescriptions: prescriptions}) AS rows

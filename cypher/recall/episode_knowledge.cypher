@@ -6,11 +6,12 @@ CALL (node, score) {
   WITH p,
        // include recall/candidate_proposition
        AS current,
-       $as_of IS NULL OR p.recorded_at <= $as_of AS known  // what memory had recorded by then
+       ($as_of IS NULL OR coalesce(p.valid_from, p.recorded_at) <= $as_of)
+       AND ($known_at IS NULL OR p.recorded_at <= $known_at) AS known  // what held, and memory had, by then
   WITH collect(CASE WHEN current THEN p.id END) AS propositions, count(CASE WHEN known THEN p END) AS knowledge
   // A trajectory step proves the prescriptions drawn from it (they have no later versions: current = active).
   OPTIONAL MATCH (r:Prescription {space: $space})-[:PROVEN_BY]->(node)
-  WHERE r.status = 'active' AND ($as_of IS NULL OR r.recorded_at <= $as_of)
+  WHERE r.status = 'active' AND ($known_at IS NULL OR r.recorded_at <= $known_at)
   WITH propositions, knowledge, collect(r.id) AS prescriptions
   RETURN {id: node.id, score: score, propositions: propositions, prescriptions: prescriptions,
           knowledge: knowledge + size(prescriptions)} AS row

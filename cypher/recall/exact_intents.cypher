@@ -7,7 +7,7 @@ WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
 ORDER BY score DESC, node.id
 LIMIT $k
 OPTIONAL MATCH (r:Prescription {space: $space})-[:SOLVES]->(node)
-WHERE coalesce(r.status, 'active') = 'active' AND ($as_of IS NULL OR r.recorded_at <= $as_of)
+WHERE coalesce(r.status, 'active') = 'active' AND ($known_at IS NULL OR r.recorded_at <= $known_at)
 WITH node, score, collect(r.id) AS prescriptions
 ORDER BY score DESC, node.id
 RETURN collect({id: node.id, score: score, prescriptions: prescriptions}) AS rows

@@ -2,7 +2,7 @@
 // approximate misses when other spaces dominate the index.
 MATCH (node:Prescription {space: $space})
 WHERE node.embedding IS NOT NULL AND coalesce(node.status, 'active') = 'active'
-  AND ($as_of IS NULL OR node.recorded_at <= $as_of)
+  AND ($known_at IS NULL OR node.recorded_at <= $known_at)
   AND (size(keys($scope)) = 0 OR EXISTS {  // $scope: proven by an episode the filter keeps (hydrate_propositions)
     MATCH (node)-[:PROVEN_BY]->(e:Episode {space: $space}) WHERE all(key IN keys($scope) WHERE e[key] = $scope[key])
   })

@@ -2,7 +2,7 @@
 // Each hit comes with the knowledge it proves, as in dense_episodes.
 CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node, score
 WITH count(*) AS fetched,
-     collect(CASE WHEN node.space = $space AND ($as_of IS NULL OR node.recorded_at <= $as_of) THEN {node: node, score: score} END) AS own
+     collect(CASE WHEN node.space = $space AND ($as_of IS NULL OR coalesce(node.occurred_at, node.recorded_at) <= $as_of) AND ($known_at IS NULL OR node.recorded_at <= $known_at) THEN {node: node, score: score} END) AS own
 // The space's own count of documents holding each query term, for scoring its hits with its own statistics
 // (graph/recall/bm25.py): $queries is [{term, lucene}], each Lucene query scoped to the space (empty: the index's
 // scores are kept). The scope phrase also matches a space whose name holds this one's parts as a run: only this

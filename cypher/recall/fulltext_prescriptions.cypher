@@ -2,7 +2,7 @@
 CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node, score
 WITH count(*) AS fetched,
      collect(CASE WHEN node.space = $space AND coalesce(node.status, 'active') = 'active'
-                          AND ($as_of IS NULL OR node.recorded_at <= $as_of) THEN {node: node, score: score} END) AS own
+                          AND ($known_at IS NULL OR node.recorded_at <= $known_at) THEN {node: node, score: score} END) AS own
 CALL (own) {
   UNWIND own AS hit
   WITH hit.node AS node, hit.score AS score

@@ -14,7 +14,8 @@ WHERE size(keys($scope)) = 0 OR size(provenance) > 0
 // A replaced statement (a revision's stays a candidate: recall/candidate_proposition) says so, as memory knew it at
 // $as_of: the id of what replaced it, and when it stopped holding.
 WITH item, p, provenance, statements,
-     p.status = 'superseded' AND ($as_of IS NULL OR p.expired_at <= $as_of) AS replaced
+     p.status = 'superseded' AND ($as_of IS NULL OR coalesce(p.valid_to, p.expired_at) <= $as_of)
+       AND ($known_at IS NULL OR p.expired_at <= $known_at) AS replaced
 // Times as ISO strings: the Python driver's temporal hydration cost more than the rest of a recall's rows.
 RETURN collect({
   id: p.id, text: p.text, valid_from: toString(p.valid_from), importance: coalesce(p.importance, 0.5),

@@ -19,19 +19,19 @@ CALL () {
   MATCH (s:Source {space: $space, title_key: key})
   USING INDEX s:Source(space, title_key)
   // An item naming the subject of its own document points nowhere new.
-  WHERE ($as_of IS NULL OR s.recorded_at <= $as_of) AND NOT EXISTS { (p)-[:PROVEN_BY]->(:Episode)-[:PART_OF]->(s) }
+  WHERE ($as_of IS NULL OR coalesce(s.created_at, s.recorded_at) <= $as_of) AND ($known_at IS NULL OR s.recorded_at <= $known_at) AND NOT EXISTS { (p)-[:PROVEN_BY]->(:Episode)-[:PART_OF]->(s) }
   RETURN 'items' AS via, s, item.rank AS rank, key
   UNION ALL
   UNWIND range(0, size($names) - 1) AS rank
   MATCH (s:Source {space: $space, title_key: $names[rank]})
   USING INDEX s:Source(space, title_key)
-  WHERE $as_of IS NULL OR s.recorded_at <= $as_of
+  WHERE ($as_of IS NULL OR coalesce(s.created_at, s.recorded_at) <= $as_of) AND ($known_at IS NULL OR s.recorded_at <= $known_at)
   RETURN 'query' AS via, s, rank, $names[rank] AS key
 }
 WITH via, s, min(rank) AS rank, collect(DISTINCT key) AS keys
 CALL (s) {
   MATCH (e:Episode)-[:PART_OF]->(s)
-  WHERE $as_of IS NULL OR e.recorded_at <= $as_of
+  WHERE ($as_of IS NULL OR coalesce(e.occurred_at, e.recorded_at) <= $as_of) AND ($known_at IS NULL OR e.recorded_at <= $known_at)
   WITH e, vector.similarity.cosine(e.embedding, $vector) AS score
   ORDER BY score DESC, e.id
   LIMIT $per_page

@@ -5,7 +5,7 @@
 UNWIND $windows AS window
 MATCH (node:Episode {space: $space})
 WHERE node.occurred_at >= window.start AND node.occurred_at < window.end
-  AND ($as_of IS NULL OR node.recorded_at <= $as_of)
+  AND ($as_of IS NULL OR coalesce(node.occurred_at, node.recorded_at) <= $as_of) AND ($known_at IS NULL OR node.recorded_at <= $known_at)
 WITH DISTINCT node
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
 ORDER BY score DESC, node.id

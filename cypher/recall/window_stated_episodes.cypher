@@ -7,7 +7,8 @@ UNWIND $windows AS window
 MATCH (d:Proposition {space: $space})-[:PROVEN_BY]->(node:Episode {space: $space})
 WHERE d.valid_from >= window.start AND d.valid_from < window.end
   AND NOT EXISTS { (d)-[:PROVEN_BY]->(told:Episode) WHERE told.occurred_at = d.valid_from }
-  AND ($as_of IS NULL OR (d.recorded_at <= $as_of AND node.recorded_at <= $as_of))
+  AND ($as_of IS NULL OR (coalesce(d.valid_from, d.recorded_at) <= $as_of AND coalesce(node.occurred_at, node.recorded_at) <= $as_of))
+  AND ($known_at IS NULL OR (d.recorded_at <= $known_at AND node.recorded_at <= $known_at))
 WITH node,
      max(CASE WHEN d.valid_from >= window.core_start AND d.valid_from < window.core_end THEN 2 ELSE 1 END) AS stated
 WITH node, stated, vector.similarity.cosine(node.embedding, $vector) AS score

@@ -3,7 +3,7 @@
 // (the searcher fetches more until $k come back or the index has no more to give, as dense_episodes does).
 CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node, score
 WITH count(*) AS fetched,
-     collect(CASE WHEN node.space = $space AND ($as_of IS NULL OR node.recorded_at <= $as_of)
+     collect(CASE WHEN node.space = $space AND ($as_of IS NULL OR coalesce(node.occurred_at, node.recorded_at) <= $as_of) AND ($known_at IS NULL OR node.recorded_at <= $known_at)
                        AND any(window IN $windows WHERE node.occurred_at >= window.start
                                                     AND node.occurred_at < window.end)
                   THEN {node: node, score: score} END) AS own

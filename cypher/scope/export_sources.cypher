@@ -1,6 +1,7 @@
 // A page of a memory space's sources with their episodes in order, for an export in the ingest format: the
 // sources holding an episode whose scope labels match the filter, and of them only the matching episodes.
 MATCH (s:Source {space: $space})
+WHERE coalesce(s.kind, '') <> 'correction'  // corrections made with `correct` are the graph's, not the app's records
 WITH s ORDER BY s.external_id, s.id
 CALL (s) {
   MATCH (s)<-[:PART_OF]-(e:Episode {space: $space})

@@ -33,6 +33,9 @@ class EpisodeContext:
     participants: frozenset[str] = frozenset()
     space: str = ""  # the memory space it belongs to (lets a language model name that space's keys)
     title: str = ""  # a document's title: the subject its sentences refer to as "it", "he", "the band"
+    # The user whose memory it is (a record's `user`): what they say is theirs to say, so a statement of theirs that
+    # names someone else needs no "<user> said:" (an app's user id reads as no one's name).
+    user: str = ""
 
 
 @dataclass

@@ -82,7 +82,7 @@ class OfflineExtractor:
             text = resolution.text
             if is_question and episode.speaker:
                 text = f"{episode.speaker} asked: {text}"
-            elif episode.speaker and not any(name in text for name in names):
+            elif episode.speaker and episode.speaker != episode.user and not any(name in text for name in names):
                 text = f"{episode.speaker} said: {text}"  # keep who stated it: the text must stand alone
             confidence = QUESTION_CONFIDENCE if is_question else STATEMENT_CONFIDENCE
             drafts.append(self._draft(text, episode, names, resolution.earliest, confidence))

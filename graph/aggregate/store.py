@@ -52,10 +52,11 @@ class Neo4jAggregateReader:
         as_of: datetime | None,
         scope: dict[str, Any],
         timeout_s: float | None,
+        known_at: datetime | None = None,
     ) -> None:
         self._driver = driver
         self._database = database
-        self._params: dict[str, Any] = {"space": space, "as_of": as_of, "scope": scope}
+        self._params: dict[str, Any] = {"space": space, "as_of": as_of, "known_at": known_at, "scope": scope}
         self._timeout_s = timeout_s
 
     def _record(self, name: str, **params: Any) -> neo4j.Record:

@@ -1,7 +1,9 @@
 """User corrections: `correct(space, proposition_id, new_text, embed=...)` supersedes a proposition by a statement
 the user gives. The new proposition gets the deterministic id ingestion would give the same text (so a later
 ingest of that statement meets it), the old one stays as history (superseded, `valid_to`, `expired_at`), the new
-one `SUPERSEDES` it and inherits its proofs and concepts. Correcting twice with the same text changes nothing.
+one `SUPERSEDES` it, inherits its concepts and is proven by the correction itself: an episode of the space's
+`correction` source with the corrected statement (and the reason, when given). Correcting twice with the same text
+changes nothing.
 """
 
 from __future__ import annotations
@@ -126,6 +128,11 @@ def correct(
         "embedding": vector_param(embed([text])[0]),
         "reason": reason,
         "keys": keys,
+        "source_id": stable_id("src", space, "correction"),
+        "episode_id": stable_id("ep", space, "correction", proposition_id, new_id),
+        # The app's name for it in provenance: which statement it corrected (no id of the app's exists for it).
+        "episode_external_id": f"correction/{proposition_id}",
+        "episode_text": f"{text} (correction: {reason})" if reason else text,
     }
     with driver.session(database=database) as session:
         written = session.execute_write(lambda tx: _write_correction(tx, space, row))
@@ -141,7 +148,7 @@ def _write_correction(tx: neo4j.ManagedTransaction, space: str, row: dict[str, A
         raise CorrectionCycle(row["old_id"], row["new_id"])
     written = tx.run(load("consolidate/correct_proposition"), space=space, **row).single()
     if written is not None:  # the correction joins the space's own indexes, if it has them
-        label_written(tx, space, propositions=[row["new_id"]])
+        label_written(tx, space, propositions=[row["new_id"]], episodes=[row["episode_id"]])
     return written
 
 

@@ -28,7 +28,7 @@ from graph.recall.steps.aggregate import Aggregate
 from graph.recall.steps.base import Ahead, Step, Together
 from graph.recall.steps.context import Context
 from graph.recall.steps.current_versions import CurrentVersionsAbove
-from graph.recall.steps.earlier_versions import EarlierVersionsBelow
+from graph.recall.steps.earlier_versions import EarlierStateFirst, EarlierVersionsBelow
 from graph.recall.steps.hop import Hop
 from graph.recall.steps.in_span import InSpanFirst
 from graph.recall.steps.mmr import Mmr
@@ -65,6 +65,7 @@ PIPELINE: tuple[PipelineStep, ...] = (
     Aggregate(),  # a question that counts, adds up or compares over time: every matching memory, its figures
     CurrentVersionsAbove(),  # a returned statement a revision replaced: its current version just above it
     EarlierVersionsBelow(),  # what a revision replaced, just below the current fact (as relevant as it)
+    EarlierStateFirst(),  # a question about what held before a change: the replaced versions first
     Prune(),  # the best items within the request's limit, token budget and minimum relevance
 )
 
@@ -162,12 +163,18 @@ class Neo4jSearchers:
         self._sizes = SpaceSizes(config.search.space_sizes_ttl_s)
 
     def __call__(self, request: RecallRequest) -> GraphSearcher:
-        return self.at(request.space, request.as_of, None, request.scope.properties())
+        return self.at(request.space, request.as_of, None, request.scope.properties(), known_at=request.known_at)
 
     def at(
-        self, space: str, as_of: datetime | None, sizes: SpaceSizes | None, scope: dict[str, Any] | None = None
+        self,
+        space: str,
+        as_of: datetime | None,
+        sizes: SpaceSizes | None,
+        scope: dict[str, Any] | None = None,
+        known_at: datetime | None = None,
     ) -> GraphSearcher:
-        """A searcher of `space` at `as_of`; `sizes`: its label counts (None: those counted in the last TTL)."""
+        """A searcher of `space` at `as_of` (world time) and `known_at` (memory time); `sizes`: its label counts
+        (None: those counted in the last TTL)."""
         config = self._config
         return GraphSearcher(
             self._driver,
@@ -182,4 +189,5 @@ class Neo4jSearchers:
             timeout_s=self._timeout_s,
             limits=config.search,
             scope=scope,
+            known_at=known_at,
         )

@@ -125,6 +125,13 @@ def _utc(value: datetime | None) -> datetime | None:
     return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
 
 
+def _world_time(node: Episode | Proposition | Source) -> datetime:
+    """When a node happened in the world, as the recall statements read it: coalesce(occurred_at, valid_from,
+    created_at, recorded_at)."""
+    world = getattr(node, "occurred_at", None) or getattr(node, "valid_from", None) or getattr(node, "created_at", None)
+    return _utc(world) or node.recorded_at
+
+
 def _unused(nodes: dict[str, Any], node_id: str) -> None:
     if node_id in nodes:
         raise ValueError(f"{node_id!r} was added already")
@@ -399,9 +406,16 @@ class MemorySearcher:
       propositions) come in the order they are first reached.
     """
 
-    def __init__(self, graph: MemoryGraph, as_of: datetime | None = None, distinctive_share: float = 0.0) -> None:
+    def __init__(
+        self,
+        graph: MemoryGraph,
+        as_of: datetime | None = None,
+        distinctive_share: float = 0.0,
+        known_at: datetime | None = None,
+    ) -> None:
         self._graph = graph
-        self._as_of = _utc(as_of)
+        self._as_of = _utc(as_of)  # world time: what held then
+        self._known_at = _utc(known_at)  # memory time: what memory had recorded by then
         # The largest share of the space's documents holding a query term for it to count as distinctive (0: none).
         self._distinctive_share = distinctive_share
         self.distinctive: dict[str, list[str]] = {}
@@ -455,24 +469,44 @@ class MemorySearcher:
 
     # -- shared semantics -------------------------------------------------------------------------------------------
 
-    def _known(self, recorded_at: datetime) -> bool:
-        """What memory had recorded by `as_of`."""
-        return self._as_of is None or recorded_at <= self._as_of
+    def _known(self, node: Episode | Proposition | Source | Prescription) -> bool:
+        """What had happened by `as_of` in the world (an episode's occurred_at, a statement's valid_from, else when it
+        was recorded; a procedure is timeless) and memory had recorded by `known_at`."""
+        world = None if isinstance(node, Prescription) else _world_time(node)
+        return (self._as_of is None or world is None or world <= self._as_of) and (
+            self._known_at is None or node.recorded_at <= self._known_at
+        )
+
+    def _recorded(self, node: Episode | Source) -> bool:
+        """What memory had recorded by `known_at` (unmentioned.cypher: the names memory holds, whatever `as_of`)."""
+        return self._known_at is None or node.recorded_at <= self._known_at
 
     def _current(self, p: Proposition) -> bool:
-        """Current knowledge: active, or with `as_of`, recorded by then and not yet expired."""
-        if self._as_of is None:
+        """Current knowledge: active; with `as_of`, valid then (from its valid_from until its valid_to, or until it
+        expired); with `known_at`, recorded by then and not yet expired (candidate_proposition.cypher)."""
+        if self._as_of is None and self._known_at is None:
             return p.status == "active"
-        return p.recorded_at <= self._as_of and (p.expired_at is None or p.expired_at > self._as_of)
+        end = p.valid_to or p.expired_at
+        held = self._as_of is None or (
+            (p.valid_from or p.recorded_at) <= self._as_of and (end is None or end > self._as_of)
+        )
+        known = self._known_at is None or (
+            p.recorded_at <= self._known_at and (p.expired_at is None or p.expired_at > self._known_at)
+        )
+        return held and known
 
     def _candidate(self, p: Proposition) -> bool:
         """candidate_proposition.cypher: current knowledge, or a statement a revision replaced (known by `as_of`)."""
         revised = any(reason == "updated" and not carry for _, reason, carry in self._graph.supersedes.get(p.id, []))
-        return self._current(p) or (revised and self._known(p.recorded_at))
+        return self._current(p) or (revised and self._known(p))
 
     def _replaced(self, p: Proposition) -> bool:
         """hydrate_propositions.cypher: superseded as of `as_of`."""
-        return p.status == "superseded" and (self._as_of is None or (p.expired_at or EPOCH) <= self._as_of)
+        return (
+            p.status == "superseded"
+            and (self._as_of is None or (p.valid_to or p.expired_at or EPOCH) <= self._as_of)
+            and (self._known_at is None or (p.expired_at or EPOCH) <= self._known_at)
+        )
 
     def _resolve(self, p: Proposition) -> Proposition | None:
         """The candidate standing for `p`: itself, or the nearest survivor of a chain of merges and carrying updates
@@ -522,13 +556,13 @@ class MemorySearcher:
         prescriptions = sorted(
             r
             for r in g.prescribed.get(episode_id, [])
-            if g.prescriptions[r].status == "active" and self._known(g.prescriptions[r].recorded_at)
+            if g.prescriptions[r].status == "active" and self._known(g.prescriptions[r])
         )
         return Hit(
             episode_id,
             score,
             tuple(sorted(p.id for p in proven if self._candidate(p))),
-            sum(self._known(p.recorded_at) for p in proven) + len(prescriptions),
+            sum(self._known(p) for p in proven) + len(prescriptions),
             tuple(prescriptions),
             text,
             coverage,
@@ -561,7 +595,7 @@ class MemorySearcher:
             episodes = (
                 (e.id, e.embedding)
                 for e in g.episodes.values()
-                if self._known(e.recorded_at) and (said_by is None or e.speaker in said_by)
+                if self._known(e) and (said_by is None or e.speaker in said_by)
             )
             return [
                 self._episode_hit(node_id, score) for node_id, score in _best(self._scored(episodes, similarity), k)
@@ -579,14 +613,14 @@ class MemorySearcher:
 
     def _current_prescription(self, prescription: Prescription) -> bool:
         """Active, and recorded by `as_of` (exact / dense / fulltext_prescriptions.cypher)."""
-        return prescription.status == "active" and self._known(prescription.recorded_at)
+        return prescription.status == "active" and self._known(prescription)
 
     def _solving(self, intent_id: str) -> list[str]:
         g = self._graph
         return [
             r
             for r in g.solving.get(intent_id, [])
-            if g.prescriptions[r].status == "active" and self._known(g.prescriptions[r].recorded_at)
+            if g.prescriptions[r].status == "active" and self._known(g.prescriptions[r])
         ]
 
     def fulltext(self, label: TextLabel, lucene: str, k: int) -> list[Hit]:
@@ -622,7 +656,7 @@ class MemorySearcher:
             mean_chars = sizes["proposition_chars"]
         elif label == "episodes":
             every = [e.text for e in g.episodes.values()]
-            pool = {e.id: e.text for e in g.episodes.values() if self._known(e.recorded_at) and holds(e.text)}
+            pool = {e.id: e.text for e in g.episodes.values() if self._known(e) and holds(e.text)}
             mean_chars = sizes["episode_chars"]
         else:
             raise ValueError(f"no full-text search of {label!r}")
@@ -652,13 +686,13 @@ class MemorySearcher:
         """unmentioned.cypher: the names no known episode's text holds (as analysed), no speaker is called by and no
         source's title (here its key) has."""
         self._statement()
-        episodes = [e for e in self._graph.episodes.values() if self._known(e.recorded_at)]
+        episodes = [e for e in self._graph.episodes.values() if self._recorded(e)]
         held = {term for e in episodes for term in _analysed(e.text).counts}
         called = {word for e in episodes if e.speaker for word in re.split(r"\W+", e.speaker.lower())}
         titled = {
             word
             for s in self._graph.sources.values()
-            if s.title_key and self._known(s.recorded_at)
+            if s.title_key and self._recorded(s)
             for word in re.split(r"\W+", s.title_key)
         }
         missing = []
@@ -832,7 +866,7 @@ class MemorySearcher:
                 if not 0 <= position < len(order):
                     continue
                 n = g.episodes[order[position]]
-                if not self._known(n.recorded_at):
+                if not self._known(n):
                     continue
                 proven = [g.propositions[p] for p in g.proven.get(n.id, [])]
                 prescriptions = [g.prescriptions[r] for r in g.prescribed.get(n.id, [])]
@@ -845,8 +879,7 @@ class MemorySearcher:
                         "propositions": [
                             {"id": p.id, "similarity": similarity(p.embedding)} for p in proven if self._candidate(p)
                         ],
-                        "knowledge": sum(self._known(p.recorded_at) for p in proven)
-                        + sum(self._known(r.recorded_at) for r in prescriptions),
+                        "knowledge": sum(self._known(p) for p in proven) + sum(self._known(r) for r in prescriptions),
                     }
                 )
         return rows
@@ -864,7 +897,7 @@ class MemorySearcher:
         g, similarity = self._graph, self._similarity(vector)
         by_key: dict[str, list[Source]] = {}
         for source in g.sources.values():
-            if source.title_key is not None and self._known(source.recorded_at):
+            if source.title_key is not None and self._known(source):
                 by_key.setdefault(source.title_key, []).append(source)
         named: dict[tuple[str, str], tuple[int, set[str]]] = {}  # (via, source id) -> (rank, keys)
 
@@ -887,7 +920,7 @@ class MemorySearcher:
         passages: dict[tuple[str, str], tuple[int, float, set[str]]] = {}  # (via, episode id) -> (rank, score, keys)
         for (via, source_id), (rank, keys) in named.items():
             told = (g.episodes[e] for e in g.sources[source_id].episodes)
-            known = ((e.id, e.embedding) for e in told if self._known(e.recorded_at))
+            known = ((e.id, e.embedding) for e in told if self._known(e))
             for episode_id, score in _best(self._scored(known, similarity), per_page):
                 before = passages.get((via, episode_id), (rank, score, set()))
                 passages[(via, episode_id)] = (min(before[0], rank), max(before[1], score), before[2] | keys)
@@ -916,7 +949,7 @@ class MemorySearcher:
         stated_level: dict[str, int] = {}
         for d in g.propositions.values():
             when = d.valid_from
-            if when is None or not self._known(d.recorded_at):
+            if when is None or not self._known(d):
                 continue
             told = [g.episodes[e] for e in d.episodes if e in g.episodes]
             if any(e.occurred_at == when for e in told):
@@ -925,16 +958,14 @@ class MemorySearcher:
                 if window.start <= when < window.end:
                     level = 2 if window.core_start <= when < window.core_end else 1
                     for e in told:
-                        if self._known(e.recorded_at):
+                        if self._known(e):
                             stated_level[e.id] = max(level, stated_level.get(e.id, 0))
         scored = self._scored(((e, g.episodes[e].embedding) for e in stated_level), similarity)
         stated = sorted(scored, key=lambda s: (-stated_level[s[0]], -s[1], s[0]))[:k]
         within = (
             (e.id, e.embedding)
             for e in g.episodes.values()
-            if self._known(e.recorded_at)
-            and e.occurred_at is not None
-            and any(w.start <= e.occurred_at < w.end for w in spans)
+            if self._known(e) and e.occurred_at is not None and any(w.start <= e.occurred_at < w.end for w in spans)
         )
         told_hits = _best(self._scored(within, similarity), k + len(stated))
         seen = {episode_id for episode_id, _ in stated}
@@ -978,12 +1009,13 @@ class MemorySearcher:
             return {item_id: vector for item_id, _ in items if (vector := self._vectors.get(item_id)) is not None}
 
     def earlier_versions(self, ids: Sequence[str]) -> list[dict[str, Any]]:
-        """earlier_versions.cypher: up to three revisions back along 'updated' links, nearest first."""
+        """earlier_versions.cypher: up to three versions back along 'updated' and 'correction' links, nearest
+        first."""
         g = self._graph
         replaced: dict[str, list[str]] = {}
         for old_id, survivors in g.supersedes.items():
             for survivor, reason, _ in survivors:
-                if reason == "updated":
+                if reason in ("updated", "correction"):
                     replaced.setdefault(survivor, []).append(old_id)
         rows = []
         for current in sorted(set(ids)):
@@ -996,7 +1028,7 @@ class MemorySearcher:
                 depth_of.update((old, depth) for old in frontier if old not in depth_of)
             for old_id, _ in sorted(depth_of.items(), key=lambda pair: (pair[1], pair[0])):
                 old = g.propositions[old_id]
-                if self._known(old.recorded_at):
+                if self._known(old):
                     valid_to = None if old.valid_to is None else old.valid_to.isoformat()
                     rows.append({"current": current, "id": old_id, "valid_to": valid_to})
         return rows

@@ -35,7 +35,11 @@ class RecallRequest(BaseModel):
     token_budget: int | None = Field(default=None, ge=16, le=32_768)
     hop_limit: int | None = Field(default=None, ge=1, le=4)
     limit: int | None = Field(default=None, ge=1, le=200)
+    # World time: recall what held then (facts valid then, episodes that had happened by then), by the times memory
+    # holds for them (`at`, a record's timestamps, the dates statements name), not when the server recorded them.
     as_of: datetime | None = None
+    # Memory time: recall what memory had recorded by then (and not yet replaced), the server's own clock.
+    known_at: datetime | None = None
     # Who asks and who is asked, as speakers are stored: the query's "I" / "me" / "my" name the asker and its "you" /
     # "your" the addressee ("What is the name of my cat?" asked by the user of a chat).
     asker: str | None = Field(default=None, min_length=1, max_length=200)

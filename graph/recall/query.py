@@ -2,7 +2,8 @@
 
 - which memory kinds it needs (`memory_types`): a how-to question wants procedures, a question about what was said
   wants the episodes themselves, anything else knowledge first;
-- whether it asks for a state (`asks_for_state`): what holds now or held before it changed;
+- whether it asks for a state (`asks_for_state`): what holds now or held before it changed; and whether it asks for
+  an earlier one (`asks_for_earlier_state`): what held before a change;
 - who it means by its pronouns (`persons_meant`): "my" the asker, "your" the addressee;
 - which people who speak in the memory it names (`named_participants`), and its content without their names
   (`without_names`);
@@ -32,6 +33,12 @@ _EPISODIC = re.compile(
 _ASKS_FOR_STATE = re.compile(
     r"\b(?:currently|current|now|most recent(?:ly)?|latest|anymore|these days|at the moment"
     r"|previous(?:ly)?(?! (?:conversation|chat|discussion|talk)s?\b))\b",
+    re.IGNORECASE,
+)
+# A state before a change: "Where did Dana live before Berlin?", "what I used to drive", "my old address", "previously".
+_ASKS_FOR_EARLIER_STATE = re.compile(
+    r"\b(?:before|used to|did (?:\w+ ){1,2}use to|previous(?:ly)?|formerly|former|old|earlier|originally|prior to)\b"
+    r"(?! (?:conversations?|chats?|discussions?|talks?)\b)",
     re.IGNORECASE,
 )
 # A capitalised word, possibly possessive: names are written capitalised in questions.
@@ -68,6 +75,11 @@ def memory_types(query: str) -> list[MemoryType]:
 def asks_for_state(query: str) -> bool:
     """Whether the query asks what holds now, or what held before it changed."""
     return _ASKS_FOR_STATE.search(query) is not None
+
+
+def asks_for_earlier_state(query: str) -> bool:
+    """Whether the query asks what held before something changed (recall then puts superseded versions first)."""
+    return _ASKS_FOR_EARLIER_STATE.search(query) is not None
 
 
 def persons_meant(query: str, asker: str | None, addressee: str | None) -> list[str]:

@@ -119,6 +119,7 @@ class GraphSearcher:
         distinctive_share: float = 0.0,
         limits: SearchLimits | None = None,
         scope: dict[str, Any] | None = None,
+        known_at: datetime | None = None,
     ) -> None:
         self._driver = driver
         # Properties a proving episode must have equal (engram/scope.py ScopeFilter.properties; empty: none): the
@@ -136,7 +137,8 @@ class GraphSearcher:
         self._names = SpaceIndexes.of(space) if own_indexes else None
         self._database = database
         self._space = space
-        self._as_of = as_of
+        self._as_of = as_of  # world time: what held then (recall/candidate_proposition)
+        self._known_at = known_at  # memory time: what memory had recorded by then
         self.queries = 0  # Cypher statements issued, for the trace and the query-count tests
         self._lock = threading.Lock()  # seeding searches run in threads
         self._size_cache = sizes or SpaceSizes(ttl_s=0.0)  # a searcher on its own counts anew
@@ -159,7 +161,7 @@ class GraphSearcher:
         query = timed(load(f"recall/{name}"), self._timeout_s)
         records = read(
             self._driver, self._database, f"recall/{name}", query, space=self._space, as_of=self._as_of,
-            scope=self._scope, **params,
+            known_at=self._known_at, scope=self._scope, **params,
         )  # fmt: skip
         if len(records) != 1:
             raise LookupError(f"recall/{name} returned {len(records)} records, not 1")
@@ -199,7 +201,9 @@ class GraphSearcher:
         with self._lock:
             self.queries += 2  # matching and tally
         space, scope = self._space, self._scope
-        return Neo4jAggregateReader(self._driver, self._database, space, self._as_of, scope, self._timeout_s)
+        return Neo4jAggregateReader(
+            self._driver, self._database, space, self._as_of, scope, self._timeout_s, known_at=self._known_at
+        )
 
     def load_sizes(self) -> None:
         if self._sizes is None:

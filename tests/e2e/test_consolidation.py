@@ -188,7 +188,7 @@ def test_duplicates_updates_and_conflicts_are_superseded_not_deleted(
     now = engine.recall(RecallRequest(space=space, query="Where does Ann live? Boston?"))
     assert all("Boston" not in item.text for item in now.items)
     assert any("Denver" in item.text for item in now.items)
-    then = engine.recall(RecallRequest(space=space, query="Where does Ann live? Boston?", as_of=before_run))
+    then = engine.recall(RecallRequest(space=space, query="Where does Ann live? Boston?", known_at=before_run))
     assert any("Boston" in item.text for item in then.items)
 
 
@@ -319,9 +319,10 @@ def test_correct_supersedes_with_history_and_provenance(driver: neo4j.Driver, en
     embed = get_embedder().encode
     result = correct(space, cats["id"], "Ann has three cats and a dog at home.", embed=embed, reason="user said so")
     assert result.created and result.supersedes == cats["id"] and result.text.endswith("a dog at home.")
-    assert result.provenance == [
-        rows(driver, "MATCH (e:Episode {space: $s, external_id: 't8'}) RETURN e.id", s=space)[0]["e.id"]
-    ]
+    # The correction itself proves it, not the turn t8 that proved the statement it replaced.
+    proof = f"correction/{cats['id']}"
+    found_proof = rows(driver, "MATCH (e:Episode {space: $s, external_id: $x}) RETURN e.id", s=space, x=proof)
+    assert result.provenance == [found_proof[0]["e.id"]]
     assert "cat" in " ".join(result.concepts)
     old = prop(driver, space, "Ann has three cats at home.")
     assert old["status"] == "superseded" and old["valid_to"] is not None
@@ -331,7 +332,7 @@ def test_correct_supersedes_with_history_and_provenance(driver: neo4j.Driver, en
     assert [(s.id, s.reason) for s in history.replaced] == [(cats["id"], "correction"), (two_cats["id"], "updated")]
     found = engine.recall(RecallRequest(space=space, query="How many pets does Ann have, a dog?"))
     assert found.items[0].id == result.proposition_id
-    assert [p.external_id for p in found.items[0].provenance] == ["t8"]
+    assert [p.external_id for p in found.items[0].provenance] == [f"correction/{cats['id']}"]
     # Again with the same text: nothing changes; with another text: the old one is no longer current.
     assert correct(space, cats["id"], "Ann has three cats and a dog at home.", embed=embed).created is False
     with pytest.raises(PropositionNotCurrent) as stale:

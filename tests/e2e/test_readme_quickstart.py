@@ -228,17 +228,17 @@ def readme_space(settings: EngramSettings, driver: neo4j.Driver) -> Iterator[str
     driver.execute_query("MATCH (n {space: $space}) DETACH DELETE n", space=name)
 
 
-def test_the_quickstart_runs_as_written(settings: EngramSettings, readme_space: str, tmp_path: Path) -> None:
-    admin = settings.api.admin_key.get_secret_value()
-    assert admin, "the stack's API needs ENGRAM_API_ADMIN_KEY (the test command sets one; export the running stack's)"
+def _stack_env(settings: EngramSettings) -> dict[str, str]:
+    """This process's environment (the test stack's) without a space key, pointed at the test stack's API."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_API_KEY")}
     env |= {
         "ENGRAM_URL": f"http://{settings.api.host}:{settings.api.port}",
-        "ENGRAM_API_ADMIN_KEY": admin,
-        "ENGRAM_SPACE": readme_space,
         "ENGRAM_VENV": str(Path(sys.executable).parent.parent),
     }
-    terminal = Terminal(env, tmp_path)
+    return env
+
+
+def run_quickstart(terminal: Terminal) -> None:
     for block in quickstart_blocks():
         if block.name == "not run":
             continue
@@ -248,3 +248,60 @@ def test_the_quickstart_runs_as_written(settings: EngramSettings, readme_space: 
             CHECKS[block.name](out, terminal)
         except AssertionError as failure:
             raise AssertionError(f"quickstart block {block.name!r}: {failure}\n{out}") from failure
+
+
+def test_the_quickstart_runs_as_written(settings: EngramSettings, readme_space: str, tmp_path: Path) -> None:
+    admin = settings.api.admin_key.get_secret_value()
+    assert admin, "the stack's API needs ENGRAM_API_ADMIN_KEY (the test command sets one; export the running stack's)"
+    env = _stack_env(settings) | {"ENGRAM_API_ADMIN_KEY": admin, "ENGRAM_SPACE": readme_space}
+    run_quickstart(Terminal(env, tmp_path))
+
+
+@pytest.mark.skipif(
+    not os.environ.get("ENGRAM_TEST_STACK"),
+    reason="runs `make demo` (infra/demo.sh): only inside the test command, whose stack it then plays on",
+)
+def test_the_quickstart_after_make_demo_with_no_variable_set(
+    settings: EngramSettings, readme_space: str, tmp_path: Path
+) -> None:
+    """The README's order for a newcomer: `make demo`, then the quickstart, with no admin key in the shell. The demo
+    runs on the test stack (the test command's environment names its ports and state folder), whose admin key the
+    test command keeps in that state folder as a stack started without the variable keeps its own."""
+    env = {k: v for k, v in _stack_env(settings).items() if k != "ENGRAM_API_ADMIN_KEY"}
+    demo = subprocess.run(
+        ["bash", str(PROJECT_ROOT / "infra" / "demo.sh")],
+        env=env,
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=2 * BLOCK_TIMEOUT_S,
+    )
+    assert demo.returncode == 0, f"make demo: exit {demo.returncode}\n{demo.stdout[-3000:]}\n{demo.stderr[-3000:]}"
+    key_file = settings.state_dir / "admin-key"
+    assert f"export ENGRAM_API_ADMIN_KEY=$(cat {key_file})" in demo.stdout, demo.stdout[-2000:]
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    env["ENGRAM_SPACE"] = readme_space
+    terminal = Terminal(env, tmp_path)
+    run_quickstart(terminal)
+    assert terminal.env["ENGRAM_API_ADMIN_KEY"] == settings.api.admin_key.get_secret_value()
+
+
+def test_a_quickstart_command_that_fails_says_why(settings: EngramSettings, tmp_path: Path) -> None:
+    """Without the admin key, the space step prints the API's refusal, not `null`; the helper prints a GraphQL
+    error's message and fails."""
+    blocks = {b.name: b.code for b in quickstart_blocks()}
+    env = _stack_env(settings) | {"ENGRAM_API_ADMIN_KEY": "not-the-admin-key", "ENGRAM_SPACE": "never-made"}
+    terminal = Terminal(env, tmp_path)
+    done = subprocess.run(["bash", "-c", blocks["space"]], env=env, capture_output=True, text=True, timeout=60)
+    assert "null" not in done.stdout, done.stdout
+    assert "malformed API key" in done.stderr, done.stderr  # the API's own words, in one line
+    terminal.bash(blocks["helper"].replace("gql '{ stats { space } }'", ""))
+    done = subprocess.run(
+        ["bash", "-c", f"source {tmp_path / 'functions.sh'}\ngql '{{ nosuchfield }}'"],
+        env=terminal.env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0 and done.stdout == "", done.stdout
+    assert done.stderr.startswith("error: ") and "nosuchfield" in done.stderr, done.stderr

@@ -108,7 +108,8 @@ def test_superseded_knowledge_is_hidden_unless_asked_as_of_an_earlier_time(
     )
     now = engine.recall(RecallRequest(space=space, query=query))
     assert not any("charity race" in i.text for i in now.items)
-    then = engine.recall(RecallRequest(space=space, query=query, as_of=recorded["at"].to_native()))
+    # What memory knew then (knownAt: the server's times; asOf is the world's, docs/api.md "Times in recall").
+    then = engine.recall(RecallRequest(space=space, query=query, known_at=recorded["at"].to_native()))
     assert any("charity race" in i.text for i in then.items)
 
 
@@ -274,7 +275,8 @@ def test_an_episode_hit_brings_the_knowledge_it_proves_in_the_same_statement(
     vector = vector_param(get_embedder().encode(["Ann's cat Pixel"])[0])
 
     def hits_by_id(as_of: datetime | None = None) -> list[dict[str, Hit]]:
-        searcher = GraphSearcher(driver, "neo4j", space, as_of, limits=SearchLimits(exact_scan_max=exact_scan_max))
+        limits = SearchLimits(exact_scan_max=exact_scan_max)
+        searcher = GraphSearcher(driver, "neo4j", space, None, limits=limits, known_at=as_of)  # what memory knew
         searcher.load_sizes()
         before = searcher.queries
         dense = {hit.id: hit for hit in searcher.dense("episodes", vector, 10)}
@@ -528,7 +530,8 @@ def test_recalls_run_on_the_engines_threads_instead_of_starting_their_own(
 
 
 def test_a_procedure_recorded_after_as_of_is_not_recalled(space: str, trajectory: dict[str, Any]) -> None:
-    """Every prescription search (exact, vector index, full text) keeps to what memory had recorded by `as_of`."""
+    """Every prescription search (exact, vector index, full text) keeps to what memory had recorded by `known_at`
+    (a procedure has no world time of its own: `as_of` leaves it in)."""
     from graph.driver import get_driver
 
     before = datetime.now(UTC) - timedelta(seconds=1)
@@ -539,7 +542,7 @@ def test_a_procedure_recorded_after_as_of_is_not_recalled(space: str, trajectory
     types = [MemoryType.PROCEDURAL]
 
     def procedures(as_of: datetime | None) -> list[str]:
-        result = engine.recall(RecallRequest(space=space, query=query, memory_types=types, as_of=as_of))
+        result = engine.recall(RecallRequest(space=space, query=query, memory_types=types, known_at=as_of))
         return [item.text for item in result.items if item.kind is ItemKind.PRESCRIPTION]
 
     now = procedures(None)

@@ -217,7 +217,8 @@ def test_consolidation_and_corrections_never_follow_an_edge_into_another_space(
 
     corrected = correct(space, p, "Caroline found the LGBTQ support group powerful.", embed=get_embedder().encode)
     assert _foreign_neighbours(driver, space, corrected.proposition_id) == []
-    assert corrected.provenance and grafted["episode"] in corrected.provenance  # the space's own proofs carried
+    proofs = rows(driver, "MATCH (e:Episode) WHERE e.id IN $ids RETURN e.space AS space", ids=corrected.provenance)
+    assert proofs == [{"space": space}]  # its proof, the correction itself, is the space's own episode
     survivor = rows(
         driver,
         "MATCH (x:Proposition {space: $s, status: 'active'}) WHERE NOT x.id IN [$q, $c] "

@@ -50,6 +50,7 @@ def episode_contexts(batch: StandardizedBatch) -> list[EpisodeContext]:
                 participants=frozenset(speakers),
                 space=batch.space,
                 title=titles.get(episode.source_id, ""),
+                user=episode.user or "",
             )
         )
     return contexts

@@ -86,7 +86,21 @@ class MemoryQuery:
         limit: Annotated[
             int | None, strawberry.argument(description="Most items returned (default: ENGRAM_RECALL_LIMIT, 25).")
         ] = None,
-        as_of: datetime | None = None,
+        as_of: Annotated[
+            datetime | None,
+            strawberry.argument(
+                description="Recall what was true at this time in the world: facts valid then (from their validFrom"
+                " until their validTo, the times memory holds for them: remember's `at`, a record's timestamps, the"
+                " dates statements name) and what had happened by then; not when the server recorded them (knownAt)."
+            ),
+        ] = None,
+        known_at: Annotated[
+            datetime | None,
+            strawberry.argument(
+                description="Recall what memory knew at this time: what the server had recorded by then and not yet"
+                " replaced (its own clock). With asOf, both hold."
+            ),
+        ] = None,
         asker: Annotated[
             str | None,
             strawberry.argument(description='Who asks, named as they speak in memory: the query\'s "I", "me", "my".'),
@@ -132,6 +146,7 @@ class MemoryQuery:
                 hop_limit=hop_limit,
                 limit=limit,
                 as_of=as_of,
+                known_at=known_at,
                 asker=asker,
                 addressee=addressee,
                 now=now,

@@ -93,7 +93,7 @@ class AsyncBaseClient:
         ws_origin: Optional[str] = None,
         ws_connection_init_payload: Optional[dict[str, Any]] = None,
     ) -> None:
-        self.url = url
+        self.url = url if not url or url.rstrip("/").endswith("/graphql") else url.rstrip("/") + "/graphql"
         self.headers = headers
         self.http_client = (
             http_client if http_client else httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(60.0, connect=10.0))

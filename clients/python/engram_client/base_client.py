@@ -43,7 +43,7 @@ class BaseClient:
         headers: Optional[dict[str, str]] = None,
         http_client: Optional[HttpClient] = None,
     ) -> None:
-        self.url = url
+        self.url = url if not url or url.rstrip("/").endswith("/graphql") else url.rstrip("/") + "/graphql"
         self.headers = headers
 
         self.http_client = http_client if http_client else httpx.Client(headers=headers, timeout=httpx.Timeout(60.0, connect=10.0))

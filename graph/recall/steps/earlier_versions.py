@@ -13,16 +13,27 @@ from typing import Any
 
 from graph.recall.candidates import Ranked
 from graph.recall.models import ItemKind
+from graph.recall.query import asks_for_earlier_state
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
 from graph.recall.steps.rank import _time, hydrate_into
+
+# Versions brought back for a question about an earlier state ("before", "used to"), whatever the configured number:
+# every one the statement reads (three back), since the question asks for them.
+EARLIER_STATE_VERSIONS = 3
+
+
+def _versions(run: RecallRun) -> int:
+    """Earlier versions to place below each current fact: the configured number, all for a question about before."""
+    asked = EARLIER_STATE_VERSIONS if asks_for_earlier_state(run.request.query) else 0
+    return max(run.config.earlier_versions, asked)
 
 
 class EarlierVersionsBelow(Step[list[dict[str, Any]]]):
     name = "earlier versions below"
 
     def runs(self, run: RecallRun) -> bool:
-        return run.config.earlier_versions > 0 and any(i.kind is ItemKind.PROPOSITION for i in run.ranked)
+        return _versions(run) > 0 and any(i.kind is ItemKind.PROPOSITION for i in run.ranked)
 
     def find(self, run: RecallRun) -> list[dict[str, Any]]:
         head = [item.id for item in run.ranked[: run.limit] if item.kind is ItemKind.PROPOSITION]
@@ -40,7 +51,7 @@ class EarlierVersionsBelow(Step[list[dict[str, Any]]]):
             row = run.searcher.hydrated.get(version["id"])
             taken = below.setdefault(version["current"], [])
             # A deleted or out-of-scope version has no row; one version follows only its nearest current one.
-            if row is None or version["id"] in placed or len(taken) >= run.config.earlier_versions:
+            if row is None or version["id"] in placed or len(taken) >= _versions(run):
                 continue
             placed.add(version["id"])
             taken.append(
@@ -69,3 +80,23 @@ class EarlierVersionsBelow(Step[list[dict[str, Any]]]):
                 ranking.append(earlier)
         run.ranked = ranking
         run.trace.add("earlier versions below", placed={k: [e.id for e in v] for k, v in below.items() if v})
+
+
+class EarlierStateFirst(Step[None]):
+    """A question about what held before a change ("Where did Dana live before Berlin?", "my old car"): the versions
+    that were replaced (by a revision or a correction), each marked with when it stopped holding, go first, in their
+    order; the current facts follow. Each moved item takes the first item's score (scores still fall with the rank);
+    the trace names them."""
+
+    name = "earlier state first"
+
+    def runs(self, run: RecallRun) -> bool:
+        return asks_for_earlier_state(run.request.query) and any(i.superseded_by for i in run.ranked[1:])
+
+    def apply(self, run: RecallRun, found: None) -> None:
+        earlier = [item for item in run.ranked if item.superseded_by]
+        top = run.ranked[0]
+        for item in earlier:  # its relevance stays its own: how well it bears on the question's words
+            item.score = max(item.score, top.score)
+        run.ranked = earlier + [item for item in run.ranked if not item.superseded_by]
+        run.trace.add("earlier state first", moved_up=[item.id for item in earlier])

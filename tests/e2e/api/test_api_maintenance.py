@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tests.support.graphql_client import GraphQL, operation
@@ -29,7 +29,8 @@ def test_correct_supersedes_and_keeps_history(gql: GraphQL, conversation: dict[s
     assert corrected["__typename"] == "Corrected" and corrected["created"] is True
     assert corrected["proposition"]["text"] == text and corrected["proposition"]["status"] == "ACTIVE"
     assert corrected["supersedes"] == {"id": old["id"], "status": "SUPERSEDED"}
-    assert [p["externalId"] for p in corrected["proposition"]["provenance"]] == ["D2:1"]  # proofs inherited
+    # Proven by the correction itself, not by the turn that proved the statement it replaced.
+    assert [p["externalId"] for p in corrected["proposition"]["provenance"]] == [f"correction/{old['id']}"]
 
     history = gql(HISTORY, {"id": corrected["proposition"]["id"]})["history"]
     assert [step["propositionId"] for step in history["replaced"]] == [old["id"]]
@@ -67,19 +68,22 @@ query($id: ID!) { node(id: $id) { ... on Proposition { status validFrom validTo 
 def test_a_correction_ends_the_old_fact_in_the_world_not_on_the_server_clock(
     gql: GraphQL, conversation: dict[str, Any]
 ) -> None:
-    """validTo is world time: when the corrected statement starts to hold (its validFrom when given, else the time
-    the old statement speaks of), never the moment the correction reached the server (that is expiredAt)."""
+    """validTo is when the corrected statement starts to hold: its validFrom when given (the world's time of the
+    change), else when the correction was made; never a validity of zero length (the old fact's own validFrom)."""
     gql.ingest([conversation])
     items = gql(operation("recall"), {"query": "adoption agencies"})["recall"]["items"]
     adoption = next(item for item in items if "adoption" in item["text"])
     told = gql(TIMES, {"id": adoption["id"]})["node"]
     assert told["validFrom"] is not None and told["validFrom"][:4] == "2023"  # the conversation's time, not today
     text = "Caroline chose an adoption agency in Portland."
+    before = datetime.now(UTC)
     corrected = gql(operation("correct"), {"propositionId": adoption["id"], "text": text})["correct"]
+    after = datetime.now(UTC)
     old = gql(TIMES, {"id": adoption["id"]})["node"]
     new = gql(TIMES, {"id": corrected["propositionId"]})["node"]
-    # Without a time, the correction speaks of the time the old statement did: the old one held until then.
-    assert old["status"] == "SUPERSEDED" and old["validTo"] == told["validFrom"] == new["validFrom"]
+    # Without a time, the change is dated when the correction was made: the old fact held from 2023 until then.
+    assert old["status"] == "SUPERSEDED" and old["validTo"] == new["validFrom"] and old["validTo"] != old["validFrom"]
+    assert before - timedelta(seconds=5) <= datetime.fromisoformat(old["validTo"]) <= after + timedelta(seconds=5)
     assert datetime.fromisoformat(old["expiredAt"]).year >= datetime.now(UTC).year  # the graph's own time
     # With a time (when the new fact became true), the old fact ends there.
     moved = gql(operation("recall"), {"query": "charity race"})["recall"]["items"]

@@ -80,8 +80,9 @@ def test_the_earlier_statement_ends_when_the_later_starts_and_stays_in_history(
     assert [(s["propositionId"], s["reason"]) for s in gql(HISTORY, {"id": current["id"]})["history"]["replaced"]] == [
         (revised["lisbon"], "updated")
     ]
-    # asOf a time before consolidation, memory answers as it did then: the Lisbon statement is current.
-    earlier = [i["id"] for i in _recall(gql, "Where does Tom live?", asOf=revised["before"])]
+    # asOf a time while Tom lived in Lisbon (world time: from the Lisbon statement's validFrom until the move), the
+    # Lisbon statement is what held.
+    earlier = [i["id"] for i in _recall(gql, "Where does Tom live?", asOf=old["validFrom"])]
     assert revised["lisbon"] in earlier
 
 

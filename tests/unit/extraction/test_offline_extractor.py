@@ -33,6 +33,14 @@ def test_statement_without_a_person_keeps_its_speaker() -> None:
     assert draft.text == "Caroline said: The transgender stories were so inspiring!"
 
 
+def test_the_memorys_own_user_is_not_reported_as_a_speaker() -> None:
+    """`remember` without a speaker: the user (an app's id, "user-amber") says it in their own memory; a statement
+    naming someone else reads as it was said, not "user-amber said: ..."."""
+    episode = EpisodeContext("ep1", "Pavla prefers aisle seats.", "user-amber", occurred_at=WHEN, user="user-amber")
+    (draft,) = OfflineExtractor().extract([episode])
+    assert draft.text == "Pavla prefers aisle seats."
+
+
 def test_an_initial_or_a_title_before_a_name_ends_no_statement() -> None:
     drafts = OfflineExtractor().extract(
         [_episode("J.K. Rowling inspires me so much. Dr. Seuss books are for my kids. I read George R. R. Martin too.")]

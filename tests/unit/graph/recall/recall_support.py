@@ -146,7 +146,7 @@ def tools(config: RecallConfig) -> RecallTools:
 
 def new_run(graph: MemoryGraph, threads: RecallThreads, query: str, config: RecallConfig, **fields: Any) -> RecallRun:
     req = request(query, **fields)
-    return RecallRun(req, config, MemorySearcher(graph, req.as_of), tools(config), threads)
+    return RecallRun(req, config, MemorySearcher(graph, req.as_of, known_at=req.known_at), tools(config), threads)
 
 
 def new_engine(graph: MemoryGraph, config: RecallConfig | None = None) -> RecallEngine:
@@ -156,7 +156,7 @@ def new_engine(graph: MemoryGraph, config: RecallConfig | None = None) -> Recall
         embed,
         count_tokens,
         config=config,
-        searchers=lambda req: MemorySearcher(graph, req.as_of),
+        searchers=lambda req: MemorySearcher(graph, req.as_of, known_at=req.known_at),
     )
 
 

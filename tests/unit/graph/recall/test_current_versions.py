@@ -71,10 +71,14 @@ def test_the_replaced_statement_stays_a_candidate_found_by_its_words_and_its_epi
     assert "current versions above" in [step.step for step in on.trace]
 
 
-def test_as_of_before_the_revision_the_earlier_statement_is_current_and_unmarked() -> None:
+def test_known_at_before_the_revision_the_earlier_statement_is_current_and_unmarked() -> None:
     engine = new_engine(revised_memory())
-    before = engine.recall(request("Where does Alice live?", as_of=BETWEEN))
+    before = engine.recall(request("Where does Alice live?", known_at=BETWEEN))  # what memory knew then
     assert ids(before)[0] == "p_berlin" and before.items[0].superseded_by is None
+    # What was true then in the world: Alice had moved to Lisbon on 1 February (said on 20 March).
+    then = engine.recall(request("Where does Alice live?", as_of=BETWEEN))
+    assert ids(then)[0] == "p_lisbon" and then.items[0].superseded_by is None, ids(then)
+    assert "p_berlin" not in ids(then)[:1]
     after = engine.recall(request("Where does Alice live?", as_of=AFTER))
     assert ids(after)[:2] == ["p_lisbon", "p_berlin"] and after.items[1].superseded_by == "p_lisbon"
 
@@ -124,3 +128,13 @@ def test_a_current_version_already_above_is_made_as_relevant(threads: RecallThre
     CurrentVersionsAbove()(run)
     assert [item.id for item in run.ranked] == ["p_lisbon", "p_rex", "p_berlin"]
     assert (lisbon.score, lisbon.relevance) == (0.9, 0.7)
+
+
+@pytest.mark.parametrize("query", ["Where did Alice live before Lisbon?", "Where did Alice use to live?"])
+def test_a_question_about_an_earlier_state_puts_the_replaced_version_first(query: str) -> None:
+    result = new_engine(revised_memory()).recall(request(query))
+    first = result.items[0]
+    assert (first.id, first.superseded_by, first.valid_to) == ("p_berlin", "p_lisbon", MOVED), ids(result)
+    assert "earlier state first" in [step.step for step in result.trace]
+    now = new_engine(revised_memory()).recall(request("Where does Alice live?"))
+    assert ids(now)[0] == "p_lisbon"  # a question about now keeps the current fact first

@@ -153,9 +153,9 @@ def test_a_question_about_what_was_said_returns_the_episodes(make_engine: MakeEn
     assert result.items[0].id == "e5" and result.items[0].text == "I work as a nurse in Porto"
 
 
-def test_as_of_before_an_update_recalls_the_old_fact_and_now_the_new_one(make_engine: MakeEngine) -> None:
+def test_known_at_before_an_update_recalls_the_old_fact_and_now_the_new_one(make_engine: MakeEngine) -> None:
     engine = make_engine(recall_config(earlier_versions=1))
-    before = engine.recall(request("Where does Alice live?", as_of=BETWEEN))
+    before = engine.recall(request("Where does Alice live?", known_at=BETWEEN))  # what memory knew then
     assert item_ids(before)[0] == "p_berlin" and "p_lisbon" not in item_ids(before)
     assert "e6" not in {p.episode_id for item in before.items for p in item.provenance}  # told after then
     for as_of in (None, AFTER):
@@ -169,13 +169,13 @@ def test_as_of_before_an_update_recalls_the_old_fact_and_now_the_new_one(make_en
     assert [p.episode_id for p in now.items[0].provenance] == ["e1", "e6"]
 
 
-def test_as_of_before_anything_was_recorded_recalls_no_knowledge(make_engine: MakeEngine) -> None:
-    result = make_engine().recall(request("Where does Alice live?", as_of=BEFORE))
+def test_known_at_before_anything_was_recorded_recalls_no_knowledge(make_engine: MakeEngine) -> None:
+    result = make_engine().recall(request("Where does Alice live?", known_at=BEFORE))
     assert [item.id for item in result.items if item.kind is not ItemKind.PRESCRIPTION] == []
 
 
-def test_as_of_before_a_procedure_was_recorded_leaves_it_out(make_engine: MakeEngine) -> None:
-    result = make_engine().recall(request("How do I make a cup of tea?", as_of=BETWEEN))  # r_tea: session 2
+def test_known_at_before_a_procedure_was_recorded_leaves_it_out(make_engine: MakeEngine) -> None:
+    result = make_engine().recall(request("How do I make a cup of tea?", known_at=BETWEEN))  # r_tea: session 2
     assert "r_tea" not in item_ids(result)
 
 
@@ -205,7 +205,7 @@ def test_an_engine_runs_the_pipeline_it_is_given(graph: MemoryGraph) -> None:
         embed,
         count_tokens,
         config=recall_config(),
-        searchers=lambda req: MemorySearcher(graph, req.as_of),
+        searchers=lambda req: MemorySearcher(graph, req.as_of, known_at=req.known_at),
         pipeline=(Route(), Seed(), Rank(), Prune()),
     )
     try:

@@ -75,16 +75,16 @@ def test_dense_episodes_keep_the_speakers_and_carry_their_knowledge(chat: Memory
     assert e2.proves == ("p1",) and e2.ever_proved == 2  # p1 inherited e2's proof when p4 was merged into it
 
 
-def test_superseded_knowledge_is_left_out_unless_asked_as_of_before_it_expired(chat: MemoryGraph) -> None:
+def test_superseded_knowledge_is_left_out_unless_asked_known_at_before_it_expired(chat: MemoryGraph) -> None:
     query = vector("Alice lives in Berlin")
     now = [h.id for h in MemorySearcher(chat).dense("propositions", query, 5)]
     assert "p2" not in now and "p3" in now
-    before = [h.id for h in MemorySearcher(chat, as_of=day(5)).dense("propositions", query, 5)]
+    before = [h.id for h in MemorySearcher(chat, known_at=day(5)).dense("propositions", query, 5)]
     assert before[0] == "p2" and "p3" not in before  # p3 was recorded on day 10
-    assert [h.id for h in MemorySearcher(chat, as_of=T0 - timedelta(days=1)).dense("propositions", query, 5)] == []
+    assert [h.id for h in MemorySearcher(chat, known_at=T0 - timedelta(days=1)).dense("propositions", query, 5)] == []
     # as of then, e3 was not told yet, and e1's knowledge was p1 and p2
-    assert "e3" not in {h.id for h in MemorySearcher(chat, as_of=day(5)).dense("episodes", query, 5)}
-    e1 = MemorySearcher(chat, as_of=day(5)).dense("episodes", vector("I adopted a beagle named Rex"), 1)[0]
+    assert "e3" not in {h.id for h in MemorySearcher(chat, known_at=day(5)).dense("episodes", query, 5)}
+    e1 = MemorySearcher(chat, known_at=day(5)).dense("episodes", vector("I adopted a beagle named Rex"), 1)[0]
     assert e1.proves == ("p1", "p2")
 
 
@@ -135,7 +135,7 @@ def test_intents_stand_for_the_active_prescriptions_solving_them() -> None:
     g.add_prescription("r3", "To cook pasta: fry", intent="i1", embedding=[1.0, 0.0], recorded_at=day(3))
     (hit,) = MemorySearcher(g).dense("intents", [1.0, 0.1], 1)
     assert hit == Hit("i1", hit.score, prescribes=("r1", "r3")) and hit.score == pytest.approx(0.997519, abs=1e-6)
-    assert MemorySearcher(g, as_of=day(1)).dense("intents", [1.0, 0.1], 1)[0].prescribes == ("r1",)
+    assert MemorySearcher(g, known_at=day(1)).dense("intents", [1.0, 0.1], 1)[0].prescribes == ("r1",)
     assert [h.id for h in MemorySearcher(g).dense("prescriptions", [1.0, 0.0], 5)] == ["r1", "r3"]
 
 
@@ -180,7 +180,7 @@ def test_expansion_keeps_the_closest_current_mentions_per_concept(chat: MemoryGr
     assert rows == [
         {"id": "p5", "activation": 0.75, "via": ["alice", "rex"], "similarity": pytest.approx(1.0, abs=0.2)}
     ]
-    assert MemorySearcher(chat, as_of=day(5)).expand({alice: 1.0}, vector("Berlin"), 1)[0]["id"] == "p2"
+    assert MemorySearcher(chat, known_at=day(5)).expand({alice: 1.0}, vector("Berlin"), 1)[0]["id"] == "p2"
 
 
 def test_hydrate_gives_the_rows_for_ranking(chat: MemoryGraph) -> None:
@@ -224,7 +224,7 @@ def test_episode_context_is_two_turns_after_and_one_before(chat: MemoryGraph) ->
     assert e3["episode_similarity"] > rows[2]["episode_similarity"]
     assert rows[2]["knowledge"] == 2 and [p["id"] for p in rows[2]["propositions"]] == ["p1"]
     # as of day 5, e3 and e4 were not told yet
-    before = MemorySearcher(chat, as_of=day(5)).episode_context({"e2": 1}, vector("x"))
+    before = MemorySearcher(chat, known_at=day(5)).episode_context({"e2": 1}, vector("x"))
     assert [r["episode_id"] for r in before] == ["e1"]
 
 
@@ -305,7 +305,7 @@ def test_a_name_is_mentioned_by_a_text_a_speaker_or_a_pages_title_and_only_once_
     g.add_episode("e3", "We met in Porto.", source="chat", speaker="Ben")
     names = ["Harbor", "Lisbon", "Lopes", "Porto", "Madrid", "Ben"]
     assert MemorySearcher(g).unmentioned(names) == ["Madrid"]
-    assert MemorySearcher(g, as_of=T0).unmentioned(names) == ["Porto", "Madrid", "Ben"]
+    assert MemorySearcher(g, known_at=T0).unmentioned(names) == ["Porto", "Madrid", "Ben"]
 
 
 def test_a_place_is_mentioned_by_its_adjective() -> None:
@@ -331,3 +331,13 @@ def test_a_long_name_misspelt_by_one_edit_is_mentioned_a_short_or_far_one_is_not
     # Two edits away is another word.
     assert unmentioned_names(searcher, "Was the Brrittissh one famous?", typo_from=8) == ["Brrittissh"]
     assert searcher.unmentioned(["brittish", "sacramento"], typos=True) == ["sacramento"]
+
+
+def test_as_of_is_the_world_time_the_facts_and_episodes_speak_of(chat: MemoryGraph) -> None:
+    """as_of reads the facts' own times (valid_from, occurred_at), not when memory recorded them (known_at): p3 says
+    Alice moved on day 3, recorded on day 10."""
+    query = vector("Alice moved to Lisbon")
+    assert "p3" in [h.id for h in MemorySearcher(chat, as_of=day(5)).dense("propositions", query, 5)]
+    assert "p3" not in [h.id for h in MemorySearcher(chat, known_at=day(5)).dense("propositions", query, 5)]
+    assert "p3" not in [h.id for h in MemorySearcher(chat, as_of=day(2)).dense("propositions", query, 5)]
+    assert "e3" not in {h.id for h in MemorySearcher(chat, as_of=day(5)).dense("episodes", query, 5)}  # told day 10

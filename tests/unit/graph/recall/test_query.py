@@ -6,6 +6,7 @@ import pytest
 
 from graph.recall.models import MemoryType
 from graph.recall.query import (
+    asks_for_earlier_state,
     asks_for_state,
     memory_types,
     name_forms,
@@ -142,3 +143,18 @@ def test_a_places_adjectives_are_forms_of_its_name() -> None:
     assert {"korean"} <= set(name_forms("Korea")) and {"japanese"} <= set(name_forms("Japan"))
     assert {"chinese"} <= set(name_forms("China"))
     assert name_forms("Jon")[0] == "jon" and "jons" not in name_forms("Jon")  # no plural: "Jeans" is no Jean
+
+
+@pytest.mark.parametrize(
+    ("query", "earlier"),
+    [
+        ("Where did Dana live before Berlin?", True),
+        ("What car did I use to drive?", True),
+        ("What was Sam's old address?", True),
+        ("Where did Ana work previously?", True),
+        ("Where does Dana live?", False),
+        ("What did we say in our previous conversation?", False),
+    ],
+)
+def test_asks_for_earlier_state(query: str, earlier: bool) -> None:
+    assert asks_for_earlier_state(query) is earlier

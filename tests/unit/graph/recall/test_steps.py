@@ -814,6 +814,7 @@ def test_the_pipeline_declares_its_steps_in_order() -> None:
         "aggregate",
         "current versions above",
         "earlier versions below",
+        "earlier state first",
         "prune",
     ]
     assert isinstance(PIPELINE[5], Rank) and PIPELINE[5].again and isinstance(PIPELINE[2], Rank)
