@@ -1,5 +1,6 @@
 """The FastAPI application: GraphQL at /graphql (HTTP and graphql-transport-ws), MCP at /mcp, /healthz (live),
-/readyz (Neo4j, Redis and the model answer, recall is warm), /metrics, limits, auth."""
+/readyz (Neo4j, Redis and the model answer, recall is warm), /metrics, the memory inspector at /inspector, limits,
+auth."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from app.api.metrics import (
     scrape_refusal,
     share_metrics_between_processes,
 )
+from app.api.inspector import mount_inspector
 from app.api.requests import ObservedRequests
 from app.api.schema.build import build_schema
 from app.api.security import Gate, LimiterUnavailable, RateLimited, client_address, presented_key
@@ -111,6 +113,8 @@ def create_app(
     app.include_router(router, prefix="/graphql")
     # The agents' door: MCP tools over streamable HTTP, calling this app's GraphQL in-process.
     mcp_server = mount_mcp(app)
+    # The memory inspector (web/), same origin, with its Content-Security-Policy.
+    mount_inspector(app)
 
     @app.exception_handler(InvalidApiKey)
     async def invalid_key(_: Request, exc: InvalidApiKey) -> JSONResponse:
