@@ -18,6 +18,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
 from app.api.context import ApiContext
+from app.api.inspector import mount_inspector
 from app.api.json_body import JsonBodyChecks
 from app.api.limits import BodySizeLimit
 from app.api.metrics import (
@@ -28,7 +29,6 @@ from app.api.metrics import (
     scrape_refusal,
     share_metrics_between_processes,
 )
-from app.api.inspector import mount_inspector
 from app.api.requests import ObservedRequests
 from app.api.schema.build import build_schema
 from app.api.security import Gate, LimiterUnavailable, RateLimited, client_address, presented_key

@@ -135,8 +135,10 @@ def _remember(page: Page, user: str, text: str, done: int) -> None:
     page.fill("#remember-text", text)
     page.find("form.remember button[type=submit]").click()
     page.wait.until(
-        lambda b: page.find(".job").get_attribute("data-jobs") == str(done)
-        and page.find(".job").get_attribute("data-state") == "SUCCEEDED",
+        lambda b: (
+            page.find(".job").get_attribute("data-jobs") == str(done)
+            and page.find(".job").get_attribute("data-state") == "SUCCEEDED"
+        ),
         f"the job for {text!r} did not finish",
     )
 
@@ -159,7 +161,7 @@ def test_the_inspector_flow_in_chromium(settings: EngramSettings, space_key: str
         assert page.browser.execute_script("return sessionStorage.length") == 0
         page.fill("#space-key", space_key)
         page.find(".signin button[type=submit]").click()
-        page.until_text("No user has a memory in this space yet")  # an empty space: an empty state, not an error
+        page.until_text("Nothing in this space yet")  # an empty space: an empty state, not an error
         assert space_key not in page.browser.current_url
         page.check("users-empty")
 
@@ -248,6 +250,8 @@ def test_the_inspector_flow_in_chromium(settings: EngramSettings, space_key: str
     errors = [
         entry["message"]
         for entry in page.console
-        if entry["level"] == "SEVERE" and "Content Security Policy" not in entry["message"] and "401" not in entry["message"]
+        if entry["level"] == "SEVERE"
+        and "Content Security Policy" not in entry["message"]
+        and "401" not in entry["message"]
     ]
     assert not errors, errors

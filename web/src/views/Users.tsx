@@ -27,7 +27,10 @@ export function UsersView() {
     const listed = await run(async () => {
       const users: string[] = [];
       for await (const user of client.users()) users.push(user);
-      return Promise.all(users.map(async (user) => ({ user, stats: await client.stats({ user }) })));
+      const rows = await Promise.all(users.map(async (user) => ({ user, stats: await client.stats({ user }) })));
+      // The space's shared memory (records with no user) is listed first when it holds anything.
+      const shared = await client.stats();
+      return shared.episodes > 0 || shared.sources > 0 ? [{ user: "", stats: shared }, ...rows] : rows;
     });
     if (listed) setRows(listed);
   }, [client, run]);
@@ -64,7 +67,7 @@ export function UsersView() {
         <p>Loading…</p>
       ) : rows.length === 0 ? (
         <Empty>
-          No user has a memory in this space yet. <a href={hrefOf({ view: "remember", user: "" })}>Remember</a>{" "}
+          Nothing in this space yet. <a href={hrefOf({ view: "remember", user: "" })}>Remember</a>{" "}
           something for a user to start.
         </Empty>
       ) : (
@@ -84,7 +87,7 @@ export function UsersView() {
             {rows.map((row) => (
               <tr key={row.user} data-user={row.user}>
                 <td>
-                  <a href={hrefOf({ view: "memories", user: row.user })}>{row.user}</a>
+                  <a href={hrefOf({ view: "memories", user: row.user })}>{row.user || "(shared memory)"}</a>
                 </td>
                 <td>{row.stats?.episodes}</td>
                 <td>
@@ -96,9 +99,11 @@ export function UsersView() {
                   <button type="button" onClick={() => void exportUser(row.user)}>
                     Export
                   </button>{" "}
-                  <button type="button" className="danger" onClick={() => setDoomed(row)}>
-                    Forget user
-                  </button>
+                  {row.user && (
+                    <button type="button" className="danger" onClick={() => setDoomed(row)}>
+                      Forget user
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}
