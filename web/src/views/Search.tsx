@@ -35,6 +35,7 @@ export function SearchView({ user }: { user: string }) {
   const [recall, setRecall] = useState<RecallResult | null>(null);
   const [associate, setAssociate] = useState<AssociateResult | null>(null);
   const [busy, setBusy] = useState(false);
+  const [searches, setSearches] = useState(0);
 
   async function search(event: FormEvent) {
     event.preventDefault();
@@ -49,10 +50,11 @@ export function SearchView({ user }: { user: string }) {
       setRecall(null);
     }
     setBusy(false);
+    setSearches((n) => n + 1);
   }
 
   return (
-    <section aria-labelledby="search-title">
+    <section aria-labelledby="search-title" data-searches={searches}>
       <h1 id="search-title">Search {user || "the shared memory"}</h1>
       <form className="search" onSubmit={search}>
         <fieldset>
