@@ -65,6 +65,16 @@ const STYLE: cytoscape.StylesheetJson = [
   { selector: "edge[type = 'SUPERSEDES']", style: { "line-color": "#d62728", "target-arrow-color": "#d62728" } },
 ];
 
+// Cytoscape writes an inline <style> (its container's `position: relative`) unless an element with this id exists;
+// the page's CSP refuses inline styles, and styles.css has the rule, so a marker stands in for it.
+function markCytoscapeStylesheet(): void {
+  const id = "__________cytoscape_stylesheet";
+  if (document.getElementById(id)) return;
+  const marker = document.createElement("meta");
+  marker.id = id;
+  document.head.appendChild(marker);
+}
+
 /** The neighbourhood of a memory or a concept: typed links, nodes expanding on click, at most NODE_CAP of them. */
 export default function GraphView({ user, id }: { user: string; id: string }) {
   const { client } = useApi();
@@ -121,6 +131,7 @@ export default function GraphView({ user, id }: { user: string; id: string }) {
 
   useEffect(() => {
     if (!box.current) return;
+    markCytoscapeStylesheet();
     const cy = cytoscape({ container: box.current, style: STYLE, wheelSensitivity: 0.3 });
     graph.current = cy;
     cy.on("tap", "node", (event) => {

@@ -97,7 +97,7 @@ export function SearchView({ user }: { user: string }) {
           ) : (
             <ol>
               {recall.items.map((item) => (
-                <li key={item.id} className="result">
+                <li key={item.id} className="result" data-kind={item.kind}>
                   <a href={hrefOf({ view: "memory", user, id: item.id })}>
                     <LongText text={item.text} />
                   </a>
