@@ -14,8 +14,9 @@ from engram.settings import PROJECT_ROOT
 INSPECTOR_DIST = PROJECT_ROOT / "web" / "dist"
 PREFIX = "/inspector"
 # 'self' in connect-src covers ws:/wss: to the same host (CSP level 3), which graphql-ws uses for job progress.
+# GraphiQL's style sheet carries its fonts and icons as data: URLs (fonts and images: nothing that runs).
 CONTENT_SECURITY_POLICY = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; "
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self' data:; "
     "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'"
 )
 HEADERS = {

@@ -3,7 +3,7 @@ sign in (a wrong key first), remember three texts for a user watching each job f
 user with counts, search and open a result's provenance, correct a fact and see the chain, draw the graph view,
 forget the user and see them gone from the list, from search and from the export. Memory text holding HTML and
 scripts is shown as text and runs nothing; the Content-Security-Policy blocks an inline script; axe-core (from npm,
-web/node_modules) finds no serious or critical violation on any page visited.
+web/node_modules) finds no serious or critical violation on any page of the inspector visited; GraphiQL's tab opens.
 
 Screenshots of each page are written to the test's temporary folder (pytest's tmp_path); with
 `ENGRAM_INSPECTOR_SCREENSHOT=docs/inspector.png` the memory page with its provenance and chain is also written there
@@ -224,6 +224,10 @@ def test_the_inspector_flow_in_chromium(settings: EngramSettings, space_key: str
             "document.body.appendChild(s);"
         )
         assert page.browser.execute_script("return window.__inline") is None
+
+        page.go("#/explorer")  # GraphiQL, from npm, loaded on demand, with the space's key
+        page.find(".graphiql-container")
+        page.browser.save_screenshot(str(tmp_path / "explorer.png"))
 
         page.go("#/users")
         page.find(f"tr[data-user='{user}'] button.danger").click()

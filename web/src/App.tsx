@@ -10,6 +10,8 @@ import { UsersView } from "./views/Users";
 
 // The graph library is the largest piece: loaded when the graph view opens, not on first load.
 const GraphView = lazy(() => import("./views/Graph"));
+// GraphiQL likewise: the explorer tab loads it when opened.
+const Explorer = lazy(() => import("./views/Explorer"));
 
 function SignIn(props: { onKey: (key: string) => void; message: string }) {
   const [key, setKey] = useState("");
@@ -94,6 +96,7 @@ export function App() {
     ["memories", "Memories"],
     ["search", "Search"],
     ["remember", "Remember"],
+    ["explorer", "GraphQL"],
   ];
   return (
     <ApiContext.Provider value={api}>
@@ -103,7 +106,7 @@ export function App() {
           {tabs.map(([view, label]) => (
             <a
               key={view}
-              href={hrefOf(view === "users" ? { view } : { view, user } as Place)}
+              href={hrefOf(view === "users" || view === "explorer" ? { view } : ({ view, user } as Place))}
               aria-current={place.view === view ? "page" : undefined}
             >
               {label}
@@ -141,6 +144,11 @@ export function App() {
         {place.view === "memory" && <MemoryView key={place.id} user={place.user} id={place.id} />}
         {place.view === "search" && <SearchView user={place.user} />}
         {place.view === "remember" && <RememberView user={place.user} />}
+        {place.view === "explorer" && (
+          <Suspense fallback={<p>Loading GraphiQL…</p>}>
+            <Explorer />
+          </Suspense>
+        )}
         {place.view === "graph" && (
           <Suspense fallback={<p>Loading the graph view…</p>}>
             <GraphView key={place.id} user={place.user} id={place.id} />

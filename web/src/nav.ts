@@ -1,6 +1,7 @@
 // Where the inspector is: kept in the URL's hash (user names and memory ids, never the key) so Back works.
 export type Place =
   | { view: "users" }
+  | { view: "explorer" }
   | { view: "memories"; user: string }
   | { view: "memory"; user: string; id: string }
   | { view: "search"; user: string }
@@ -20,6 +21,8 @@ export function parsePlace(hash: string): Place {
     case "memory":
     case "graph":
       return id ? { view, user, id } : { view: "memories", user };
+    case "explorer":
+      return { view };
     default:
       return { view: "users" };
   }
