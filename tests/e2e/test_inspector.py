@@ -25,6 +25,8 @@ import neo4j
 import pytest
 
 from engram.settings import PROJECT_ROOT, EngramSettings
+from graph.admin import delete_space
+from graph.api_keys import ApiKeyStore
 from tests.support.graphql_client import GraphQL
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -52,17 +54,14 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture()
 def space_key(settings: EngramSettings, driver: neo4j.Driver) -> Iterator[str]:
+    """A space of its own and its key, as the operator issues them (`engram space create`)."""
     name = f"test-inspector-{uuid.uuid4().hex[:10]}"
-    origin = f"http://{settings.api.host}:{settings.api.port}"
-    with httpx.Client(base_url=origin, timeout=60) as http:
-        admin = GraphQL(http, settings.api.admin_key.get_secret_value())
-        created = admin(
-            "mutation($n: String!) { createSpace(name: $n) { ... on SpaceCreated { key { secret } } } }", {"n": name}
-        )
+    keys = ApiKeyStore(driver, settings.neo4j.database)
+    keys.create_space(name)
     try:
-        yield created["createSpace"]["key"]["secret"]
+        yield keys.issue(name, "inspector").secret
     finally:
-        driver.execute_query("MATCH (n {space: $space}) DETACH DELETE n", space=name)
+        delete_space(driver, settings.neo4j.database, name)
 
 
 class Page:
@@ -236,7 +235,9 @@ def test_the_inspector_flow_in_chromium(settings: EngramSettings, space_key: str
         page.check("forget-confirm")
         confirm.find_element("css selector", "button.danger").click()
         page.until_text(f"Forgot {user}")
-        assert not page.browser.find_elements("css selector", f"tr[data-user='{user}']")
+        page.wait.until(
+            lambda b: not b.find_elements("css selector", f"tr[data-user='{user}']"), "the user is still listed"
+        )
 
         page.go(f"#/search?user={user}")
         page.fill("#query", "Where is the bike?")
