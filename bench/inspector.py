@@ -4,8 +4,9 @@
   - js_gzip_kb: the JavaScript of the first load, gzipped (and all of it, the lazy graph chunk included);
   - list_first_page_ms: a space with 10,000 memories (bench.synthetic_graph): from opening the list to its first page
     drawn; list_scroll_page_ms: each further page of 100 as the list is scrolled to its end;
-  - graph_300_interactive_ms: the graph view from a concept that 300+ memories mention, until 300 nodes are drawn
-    and laid out (the view's cap);
+  - graph_first_expansion_ms: the graph view from a concept that 300+ memories mention, until its first expansion
+    is drawn and laid out (`graph_nodes` nodes: follow answers 20 links per type, so 300 nodes, the view's cap, need
+    several expansions; graph_300_interactive_ms is not measured yet);
   - ui_over_client_recall: the same recall through the UI (submit, results drawn) and through the client's request
     alone (the same operation POSTed from the same page): the ratio of the medians.
 
@@ -94,7 +95,8 @@ def _browser() -> Any:
     return browser
 
 
-def _timed(browser: Any, hash_: str | None, condition: str, timeout_s: float = 240) -> float:
+def _timed(browser: Any, hash_: str | None, condition: str, timeout_s: float = 100) -> float:
+    # Under selenium's own 120 s command timeout, so a wait that fails says what it waited for.
     elapsed = float(browser.execute_async_script(TIME_UNTIL, hash_, condition, timeout_s * 1000))
     if elapsed < 0:
         raise SystemExit(f"timed out waiting for {condition} after {hash_}")
@@ -163,14 +165,11 @@ def main() -> None:
         for _ in range(args.repeats):
             _timed(browser, "#/users", "document.querySelector('table.users')")
             graphs.append(
-                _timed(
-                    browser,
-                    f"#/graph?id={concept}",
-                    "document.querySelector('.graph')?.dataset.ready === 'yes' && "
-                    "Number(document.querySelector('.graph').dataset.nodes) >= 300",
-                )
+                _timed(browser, f"#/graph?id={concept}", "document.querySelector('.graph')?.dataset.ready === 'yes'")
             )
-        result["graph_300_interactive_ms"] = round(statistics.median(graphs), 1)
+        # follow answers at most 20 links of each type, so one expansion draws fewer than the cap of 300: this is the
+        # first expansion's time and size (graph_300_interactive_ms needs expansions clicked until the cap).
+        result["graph_first_expansion_ms"] = round(statistics.median(graphs), 1)
         result["graph_nodes"] = int(
             browser.execute_script("return Number(document.querySelector('.graph').dataset.nodes)")
         )
