@@ -110,6 +110,7 @@ def demo(
         "sets: docs/offline-tools.md)"
     )
     print(f"  this space's key, as a request header:  Authorization: Bearer {key}")
+    print(f"Memory inspector: {base}/inspector/  (sign in with this space's key; it never goes into the URL)")
     print(f"Neo4j Browser: http://127.0.0.1:{settings.neo4j.http_port}/browser/  (engram browser -s {space})")
 
 

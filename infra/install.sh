@@ -3,6 +3,8 @@
 #   - Debian packages: Java 17, Maven, redis-server, curl, jq, Chromium + chromedriver (only when missing)
 #   - a Python 3.11 virtualenv at $ENGRAM_VENV with the project (reinstalled when pyproject.toml changes)
 #   - the embedding model's ONNX export in that virtualenv (re-exported when the weights or libraries change)
+#   - the TypeScript client and the memory inspector: `npm ci` from their lockfiles, then their builds (each redone
+#     only when its lockfile or its sources changed)
 #   - the Neo4j server home assembled from Maven Central (re-assembled when infra/neo4j/pom.xml changes)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -22,6 +24,8 @@ command -v mvn >/dev/null || apt_install maven
 command -v redis-server >/dev/null || apt_install redis-server
 command -v curl >/dev/null || apt_install curl
 command -v jq >/dev/null || apt_install jq  # the README's quickstart reads GraphQL answers with it
+# Node.js and npm (>= 20) for the TypeScript client and the inspector (clients/typescript, web/).
+command -v npm >/dev/null || apt_install nodejs npm
 # Headless Chromium and its WebDriver for the Neo4j Browser test (tests/e2e/test_browser.py).
 { command -v chromium >/dev/null && command -v chromedriver >/dev/null; } || apt_install chromium chromium-driver
 
@@ -67,6 +71,34 @@ if [ ! -f "$codegen_stamp" ]; then
   python3.11 -m venv "$ENGRAM_CODEGEN_VENV" 2>/dev/null || python3 -m venv "$ENGRAM_CODEGEN_VENV"
   "$ENGRAM_CODEGEN_VENV/bin/pip" install -q "ariadne-codegen==$ARIADNE_CODEGEN_VERSION"
   rm -f "$ENGRAM_CODEGEN_VENV"/.engram-codegen-*; touch "$codegen_stamp"
+fi
+
+# npm packages from the committed lockfiles, then the builds: a stamp of the lockfile's hash in node_modules, and of
+# the build's inputs in its output folder, so a warm machine runs neither npm ci nor a build.
+npm_ci() {
+  local dir="$ENGRAM_ROOT/$1" stamp
+  stamp="$dir/node_modules/.engram-lock-$(sha256sum "$dir/package-lock.json" | cut -c1-16)"
+  if [ ! -f "$stamp" ]; then
+    log "npm ci in $1"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    touch "$stamp"
+  fi
+}
+npm_build() {  # folder, its output folder, then the inputs (files or folders, relative to the folder)
+  local dir="$ENGRAM_ROOT/$1" out="$ENGRAM_ROOT/$2" stamp
+  shift 2
+  stamp="$out/.engram-build-$(cd "$dir" && find "$@" -type f ! -path '*/node_modules/*' -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)"
+  if [ ! -f "$stamp" ]; then
+    log "building ${dir#"$ENGRAM_ROOT"/}"
+    (cd "$dir" && npm run -s build)
+    rm -f "$out"/.engram-build-*; touch "$stamp"
+  fi
+}
+npm_ci clients/typescript
+npm_build clients/typescript clients/typescript/dist src package-lock.json tsconfig.json
+if [ -f "$ENGRAM_ROOT/web/package-lock.json" ]; then
+  npm_ci web
+  npm_build web web/dist src index.html package-lock.json tsconfig.json vite.config.ts ../clients/typescript/dist
 fi
 
 # Neo4j server home from Maven Central (jars cached in ~/.m2, so a fresh clone re-assembles in seconds).

@@ -33,7 +33,7 @@ from workers.jobs import JobStore
 from workers.scheduler import LAST_SEEN, WORKERS
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
-ROUTES = ("/graphql", "/mcp", "/healthz", "/readyz", "/metrics")
+ROUTES = ("/graphql", "/mcp", "/healthz", "/readyz", "/metrics", "/inspector")
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 _CODE = re.compile(r"[A-Z][A-Z_]{0,39}")
 # prometheus-client reads it when first imported: set before the API processes start, it makes them share figures.

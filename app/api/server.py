@@ -1,5 +1,6 @@
 """The FastAPI application: GraphQL at /graphql (HTTP and graphql-transport-ws), MCP at /mcp, /healthz (live),
-/readyz (Neo4j, Redis and the model answer, recall is warm), /metrics, limits, auth."""
+/readyz (Neo4j, Redis and the model answer, recall is warm), /metrics, the memory inspector at /inspector, limits,
+auth."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
 from app.api.context import ApiContext
+from app.api.inspector import mount_inspector
 from app.api.json_body import JsonBodyChecks
 from app.api.limits import BodySizeLimit
 from app.api.metrics import (
@@ -120,6 +122,8 @@ def create_app(
     app.include_router(router, prefix="/graphql")
     # The agents' door: MCP tools over streamable HTTP, calling this app's GraphQL in-process.
     mcp_server = mount_mcp(app)
+    # The memory inspector (web/), same origin, with its Content-Security-Policy.
+    mount_inspector(app)
 
     @app.exception_handler(InvalidApiKey)
     async def invalid_key(_: Request, exc: InvalidApiKey) -> JSONResponse:

@@ -17,10 +17,12 @@ from .export import Export
 from .export_vectors import ExportVectors
 from .follow import Follow
 from .forget import Forget
+from .history import History
 from .ingest import Ingest
 from .job import Job
 from .job_progress import JobProgress
 from .memories import Memories
+from .memory import Memory
 from .recall import Recall
 from .remember import Remember
 from .revoke_api_key import RevokeApiKey
@@ -581,6 +583,45 @@ class AsyncEngramClient(AsyncBaseClient):
         data = self.get_data(response)
         return Forget.model_validate(data)
 
+    async def history(
+        self,
+        proposition_id: str,
+        user: Union[Optional[str], UnsetType] = UNSET,
+        **kwargs: Any,
+    ) -> History:
+        query = gql("""
+            query History($propositionId: ID!, $user: String) {
+              history(propositionId: $propositionId, user: $user) {
+                __typename
+                ... on History {
+                  propositionId
+                  status
+                  currentId
+                  replaced {
+                    propositionId
+                    text
+                    status
+                    reason
+                    replacedBy
+                    validFrom
+                    validTo
+                    expiredAt
+                  }
+                }
+                ... on NotFound {
+                  message
+                  id
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {"propositionId": proposition_id, "user": user}
+        response = await self.execute(
+            query=query, operation_name="History", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return History.model_validate(data)
+
     async def ingest(self, records: Any, **kwargs: Any) -> Ingest:
         query = gql("""
             mutation Ingest($records: JSON!) {
@@ -737,6 +778,91 @@ class AsyncEngramClient(AsyncBaseClient):
         )
         data = self.get_data(response)
         return Memories.model_validate(data)
+
+    async def memory(
+        self, id: str, user: Union[Optional[str], UnsetType] = UNSET, **kwargs: Any
+    ) -> Memory:
+        query = gql("""
+            query Memory($id: ID!, $user: String) {
+              node(id: $id, user: $user) {
+                __typename
+                id
+                ... on Proposition {
+                  text
+                  status
+                  subject
+                  validFrom
+                  validTo
+                  recordedAt
+                  expiredAt
+                  confidence
+                  concepts {
+                    key
+                  }
+                  provenance {
+                    id
+                    externalId
+                    speaker
+                    text
+                    occurredAt
+                    source {
+                      id
+                      externalId
+                      kind
+                      title
+                    }
+                  }
+                }
+                ... on Prescription {
+                  text
+                  steps
+                  provenance {
+                    id
+                    externalId
+                    speaker
+                    text
+                    occurredAt
+                    source {
+                      id
+                      externalId
+                      kind
+                      title
+                    }
+                  }
+                }
+                ... on Episode {
+                  externalId
+                  speaker
+                  text
+                  occurredAt
+                  source {
+                    id
+                    externalId
+                    kind
+                    title
+                  }
+                  knowledge {
+                    __typename
+                    ... on Proposition {
+                      id
+                      text
+                      status
+                    }
+                    ... on Prescription {
+                      id
+                      text
+                    }
+                  }
+                }
+              }
+            }
+            """)
+        variables: dict[str, object] = {"id": id, "user": user}
+        response = await self.execute(
+            query=query, operation_name="Memory", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Memory.model_validate(data)
 
     async def recall(
         self,

@@ -8,15 +8,6 @@ from typing import Any
 
 from tests.support.graphql_client import GraphQL, operation
 
-HISTORY = """
-query($id: ID!) {
-  history(propositionId: $id) {
-    __typename
-    ... on History { status currentId replaced { propositionId text reason } }
-  }
-}
-"""
-
 
 def test_correct_supersedes_and_keeps_history(gql: GraphQL, conversation: dict[str, Any]) -> None:
     gql.ingest([conversation])
@@ -32,9 +23,15 @@ def test_correct_supersedes_and_keeps_history(gql: GraphQL, conversation: dict[s
     # Proven by the correction itself, not by the turn that proved the statement it replaced.
     assert [p["externalId"] for p in corrected["proposition"]["provenance"]] == [f"correction/{old['id']}"]
 
-    history = gql(HISTORY, {"id": corrected["proposition"]["id"]})["history"]
+    history = gql(operation("history"), {"propositionId": corrected["proposition"]["id"]})["history"]
     assert [step["propositionId"] for step in history["replaced"]] == [old["id"]]
-    assert gql(HISTORY, {"id": old["id"]})["history"]["currentId"] == corrected["proposition"]["id"]
+    assert history["replaced"][0]["reason"] and history["replaced"][0]["text"]
+    current = gql(operation("history"), {"propositionId": old["id"]})["history"]["currentId"]
+    assert current == corrected["proposition"]["id"]
+    # The old fact's page (the inspector's): superseded, its validity ended, still proven by its turn.
+    page = gql(operation("memory"), {"id": old["id"]})["node"]
+    assert page["__typename"] == "Proposition" and page["status"] == "SUPERSEDED" and page["validTo"]
+    assert [turn["externalId"] for turn in page["provenance"]] == ["D2:1"] and page["provenance"][0]["source"]
 
     ids = {i["id"] for i in gql(operation("recall"), {"query": "adoption agency"})["recall"]["items"]}
     assert corrected["proposition"]["id"] in ids and old["id"] not in ids

@@ -139,6 +139,10 @@ def test_the_generated_client_runs_every_operation(
 
             fixed = client.correct(proposition_id=painted.id, text="Melanie painted a sunrise over Lake Tahoe.").correct
             assert fixed.typename__ == "Corrected" and fixed.supersedes_id == painted.id
+            chain = client.history(proposition_id=fixed.proposition_id).history
+            assert chain.typename__ == "History" and [s.proposition_id for s in chain.replaced] == [painted.id]
+            shown = client.memory(id=painted.id).node
+            assert shown is not None and shown.typename__ == "Proposition" and shown.status == "SUPERSEDED"
             gone = client.forget(episode_ids=[evidence.episode_id]).forget
             assert gone.typename__ == "Forgotten" and gone.episode_ids == [evidence.episode_id]
 

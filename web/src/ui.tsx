@@ -1,0 +1,51 @@
+import { type ReactNode, useState } from "react";
+
+const CUT = 400;
+
+/** Memory text is the app's users' input: rendered as text (React escapes it), long ones cut with an expander. */
+export function LongText({ text }: { text: string }) {
+  const [open, setOpen] = useState(false);
+  if (text.length <= CUT) return <span className="text">{text}</span>;
+  return (
+    <span className="text">
+      {open ? text : `${text.slice(0, CUT)}…`}{" "}
+      <button type="button" className="link" onClick={() => setOpen(!open)}>
+        {open ? "show less" : `show all ${text.length} characters`}
+      </button>
+    </span>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="empty">{children}</p>;
+}
+
+/** A confirmation that names what goes, in the page (no window.confirm). */
+export function Confirm(props: { what: string; onYes: () => void; onNo: () => void }) {
+  return (
+    <div className="confirm" role="alertdialog" aria-modal="true" aria-labelledby="confirm-what">
+      <p id="confirm-what">{props.what}</p>
+      <button type="button" className="danger" onClick={props.onYes}>
+        Forget
+      </button>{" "}
+      <button type="button" onClick={props.onNo}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+export function when(value: string | null | undefined): string {
+  if (!value) return "—";
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z");
+}
+
+export function download(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,171 @@
+import type { FollowResult, LinkType } from "@engram/client";
+import cytoscape, { type Core, type ElementDefinition } from "cytoscape";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useApi, useRun } from "../context";
+import { hrefOf } from "../nav";
+
+/** At most this many nodes drawn: an expansion past it adds what fits and says so. */
+export const NODE_CAP = 300;
+const LINK_TYPES: LinkType[] = [
+  "PROVEN_BY",
+  "SUPERSEDES",
+  "MENTIONS",
+  "ASSOCIATED",
+  "SAME_AS",
+  "RELATED_TO",
+  "CAUSED_BY",
+  "CONTRASTS_WITH",
+  "NEXT",
+  "IN",
+  "PART_OF",
+  "SOLVES",
+];
+const COLOURS: Record<string, string> = {
+  Proposition: "#1f77b4",
+  Episode: "#2ca02c",
+  Concept: "#ff7f0e",
+  Source: "#7f7f7f",
+  Prescription: "#9467bd",
+  Intent: "#8c564b",
+};
+
+type Link = Extract<FollowResult, { __typename: "Links" }>["links"][number];
+
+function label(node: NonNullable<Link["node"]>): string {
+  const text = "text" in node ? node.text : "key" in node ? node.key : "title" in node ? node.title : node.id;
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+const STYLE: cytoscape.StylesheetJson = [
+  {
+    selector: "node",
+    style: {
+      label: "data(label)",
+      "font-size": 9,
+      "text-wrap": "ellipsis",
+      "text-max-width": "120px",
+      "background-color": "data(colour)",
+      width: 14,
+      height: 14,
+    },
+  },
+  { selector: "node.start", style: { width: 22, height: 22, "border-width": 3, "border-color": "#000" } },
+  {
+    selector: "edge",
+    style: {
+      label: "data(type)",
+      "font-size": 7,
+      width: 1,
+      "curve-style": "bezier",
+      "target-arrow-shape": "triangle",
+      "line-color": "#999",
+      "target-arrow-color": "#999",
+    },
+  },
+  { selector: "edge[type = 'SUPERSEDES']", style: { "line-color": "#d62728", "target-arrow-color": "#d62728" } },
+];
+
+// Cytoscape writes an inline <style> (its container's `position: relative`) unless an element with this id exists;
+// the page's CSP refuses inline styles, and styles.css has the rule, so a marker stands in for it.
+function markCytoscapeStylesheet(): void {
+  const id = "__________cytoscape_stylesheet";
+  if (document.getElementById(id)) return;
+  const marker = document.createElement("meta");
+  marker.id = id;
+  document.head.appendChild(marker);
+}
+
+/** The neighbourhood of a memory or a concept: typed links, nodes expanding on click, at most NODE_CAP of them. */
+export default function GraphView({ user, id }: { user: string; id: string }) {
+  const { client } = useApi();
+  const run = useRun();
+  const box = useRef<HTMLDivElement>(null);
+  const graph = useRef<Core | null>(null);
+  const [count, setCount] = useState(0);
+  const [note, setNote] = useState("");
+  const [selected, setSelected] = useState<{ id: string; type: string; text: string } | null>(null);
+  const [ready, setReady] = useState(false);
+
+  const expand = useCallback(
+    async (nodeId: string) => {
+      const answers = await run(() =>
+        Promise.all(LINK_TYPES.map((type) => client.follow(nodeId, type, { user: user || null }))),
+      );
+      const cy = graph.current;
+      if (!answers || !cy) return;
+      const added: ElementDefinition[] = [];
+      let left = NODE_CAP - cy.nodes().length;
+      let dropped = 0;
+      for (const answer of answers) {
+        if (answer.__typename !== "Links") continue;
+        for (const link of answer.links) {
+          const node = link.node;
+          if (!node) continue;
+          if (cy.getElementById(node.id).empty() && !added.some((e) => e.data.id === node.id)) {
+            if (left <= 0) {
+              dropped += 1;
+              continue;
+            }
+            left -= 1;
+            added.push({
+              group: "nodes",
+              data: { id: node.id, label: label(node), type: node.__typename, colour: COLOURS[node.__typename] ?? "#444", text: "text" in node ? node.text : label(node) },
+            });
+          }
+          const [source, target] = link.outgoing ? [nodeId, node.id] : [node.id, nodeId];
+          const edgeId = `${source}-${link.type}-${target}`;
+          if (cy.getElementById(edgeId).empty() && !added.some((e) => e.data.id === edgeId)) {
+            added.push({ group: "edges", data: { id: edgeId, source, target, type: link.type } });
+          }
+        }
+      }
+      cy.add(added.filter((e) => e.group === "nodes"));
+      cy.add(added.filter((e) => e.group === "edges" && !cy.getElementById(e.data.source).empty() && !cy.getElementById(e.data.target).empty()));
+      cy.layout({ name: "cose", animate: false, randomize: false, fit: true, numIter: 400 }).run();
+      setCount(cy.nodes().length);
+      setNote(dropped ? `${dropped} more neighbours not drawn: the view shows at most ${NODE_CAP} nodes.` : "");
+      setReady(true);
+    },
+    [client, run, user],
+  );
+
+  useEffect(() => {
+    if (!box.current) return;
+    markCytoscapeStylesheet();
+    const cy = cytoscape({ container: box.current, style: STYLE, wheelSensitivity: 0.3 });
+    graph.current = cy;
+    cy.on("tap", "node", (event) => {
+      const node = event.target;
+      setSelected({ id: node.id(), type: node.data("type"), text: node.data("text") });
+      void expand(node.id());
+    });
+    void (async () => {
+      const start = await run(() => client.memory(id, { user: user || null }));
+      const text = start && "text" in start ? start.text : id;
+      cy.add({ group: "nodes", classes: "start", data: { id, label: text.slice(0, 40), type: start?.__typename ?? "Node", colour: COLOURS[start?.__typename ?? ""] ?? "#444", text } });
+      await expand(id);
+    })();
+    return () => {
+      cy.destroy();
+      graph.current = null;
+    };
+  }, [client, run, expand, id, user]);
+
+  return (
+    <section aria-labelledby="graph-title">
+      <h1 id="graph-title">Graph around a memory</h1>
+      <p role="status" className="count">
+        {count} nodes drawn (at most {NODE_CAP}); click a node to expand it. {note}
+      </p>
+      <div ref={box} className="graph" data-nodes={count} data-ready={ready ? "yes" : "no"} aria-label="Graph view" role="img" />
+      {selected && (
+        <aside className="selected">
+          <strong>{selected.type}</strong>: <span className="text">{selected.text}</span>{" "}
+          {selected.type !== "Concept" && selected.type !== "Source" && (
+            <a href={hrefOf({ view: "memory", user, id: selected.id })}>open its page</a>
+          )}
+        </aside>
+      )}
+    </section>
+  );
+}
