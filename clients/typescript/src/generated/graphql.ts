@@ -142,7 +142,7 @@ export type DeleteSpaceMutationVariables = Exact<{
 
 export type DeleteSpaceMutation = { __typename: 'Mutation', deleteSpace:
     | { __typename: 'NotFound', message: string }
-    | { __typename: 'SpaceDeleted', space: string, users: number }
+    | { __typename: 'SpaceDeleted', space: string, users: number, episodesRemoved: number, knowledgeRemoved: number, stoppedJobIds: Array<string> }
    };
 
 export type DimensionsQueryVariables = Exact<{
@@ -205,7 +205,7 @@ export type ForgetMutationVariables = Exact<{
 
 
 export type ForgetMutation = { __typename: 'Mutation', forget:
-    | { __typename: 'Forgotten', episodeIds: Array<string>, knowledgeIds: Array<string>, sourceIds: Array<string>, intentIds: Array<string>, conceptsRemoved: number, notFound: Array<string>, episodesRemoved: number | null, knowledgeRemoved: number | null }
+    | { __typename: 'Forgotten', episodeIds: Array<string>, knowledgeIds: Array<string>, sourceIds: Array<string>, intentIds: Array<string>, conceptsRemoved: number, notFound: Array<string>, episodesRemoved: number | null, knowledgeRemoved: number | null, stoppedJobIds: Array<string> }
     | { __typename: 'InvalidInput', message: string, problems: Array<string> }
     | { __typename: 'OverBudget', message: string }
    };
@@ -607,6 +607,9 @@ export const DeleteSpaceDocument = new TypedDocumentString(`
     ... on SpaceDeleted {
       space
       users
+      episodesRemoved
+      knowledgeRemoved
+      stoppedJobIds
     }
     ... on NotFound {
       message
@@ -724,6 +727,7 @@ export const ForgetDocument = new TypedDocumentString(`
       notFound
       episodesRemoved
       knowledgeRemoved
+      stoppedJobIds
     }
     ... on UserError {
       message
