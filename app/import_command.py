@@ -172,6 +172,7 @@ def _bulk_import(file: InputFile, space: str, input_format: FormatOption, batch:
     from engram.ids import validate_space
     from engram.settings import get_settings
     from graph.driver import get_driver
+    from graph.key_schema import create_key_namer
     from workers.bulk_import import BulkImporter
     from workers.resources import get_redis
 
@@ -183,7 +184,7 @@ def _bulk_import(file: InputFile, space: str, input_format: FormatOption, batch:
         raise typer.Exit(2) from exc
     console.print(f"{len(records)} record(s) valid; importing into space '{space}' in batches of {batch}")
     importer = BulkImporter(
-        get_driver(), get_settings().neo4j.database, space, create_extractor(ExtractionSettings()),
+        get_driver(), get_settings().neo4j.database, space, create_extractor(ExtractionSettings(), create_key_namer),
         get_embedder().encode, get_redis(), writers=writers,
     )  # fmt: skip
     with tqdm(total=len(records), desc=f"import {space}", unit="record") as bar:

@@ -31,6 +31,7 @@ from engram.formats.loading import validate_records
 from engram.settings import EmbeddingSettings, get_settings
 from graph.admin import delete_space
 from graph.driver import get_driver
+from graph.key_schema import create_key_namer
 from workers.bulk_import import DEFAULT_BATCH, BulkImporter, ImportReport
 from workers.resources import get_redis
 from workers.tasks.ingest import submit_ingest
@@ -49,7 +50,7 @@ def counts(space: str) -> dict[str, int]:
 
 def run_import(space: str, records: list[Any], batch: int, writers: int, embedder: Embedder) -> ImportReport:
     importer = BulkImporter(
-        get_driver(), get_settings().neo4j.database, space, create_extractor(ExtractionSettings()),
+        get_driver(), get_settings().neo4j.database, space, create_extractor(ExtractionSettings(), create_key_namer),
         embedder.encode, get_redis(), writers=writers,
     )  # fmt: skip
     with tqdm(total=len(records), desc="import", unit="record") as bar:

@@ -35,6 +35,7 @@ from graph.admin import delete_space
 from graph.consolidation.revisions import RevisionRules, link_revisions
 from graph.cypher import load as cypher
 from graph.driver import get_driver
+from graph.key_schema import create_key_namer
 from graph.recall.config import RecallConfig
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
@@ -121,7 +122,7 @@ def main() -> None:
     space = f"bench-revisions-{args.conversation}"
     delete_space(driver, database, space)
     importer = BulkImporter(
-        driver, database, space, create_extractor(ExtractionSettings()), embedder.encode, get_redis()
+        driver, database, space, create_extractor(ExtractionSettings(), create_key_namer), embedder.encode, get_redis()
     )
     importer.run([record])
     engines = {

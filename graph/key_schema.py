@@ -172,3 +172,20 @@ class ConstrainedKeyNamer:
                 except InvalidKey:
                     keys.append(phrase)
         return list(dict.fromkeys(keys))
+
+
+def create_key_namer(model: object) -> ConstrainedKeyNamer:
+    """Constrained key naming over `model` for the spaces of this process's graph and Redis: what a local-model
+    extractor names concept keys with (engram.extraction.factory.create_extractor's `key_namer_for`)."""
+    from engram.embedding import get_embedder
+    from engram.keys.decoder import KeyDecoder
+    from engram.settings import get_settings
+    from graph.driver import get_driver
+
+    settings = get_settings()
+    driver = get_driver()
+    schemas = KeySchemas(
+        driver, settings.neo4j.database, redis.Redis.from_url(settings.redis.url), settings.keys.reconcile_s
+    )
+    decoder = KeyDecoder(model, settings.keys.max_new_key_tokens)
+    return ConstrainedKeyNamer(decoder, schemas, driver, settings.neo4j.database, get_embedder().encode)

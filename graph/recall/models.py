@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engram.scope import ScopeFilter
 from graph.aggregate.models import AggregateResult
-from graph.recall.provenance import Provenance as Provenance  # re-exported: its callers import it from here
+from graph.provenance import Provenance as Provenance  # re-exported: its callers import it from here
 
 
 class MemoryType(StrEnum):

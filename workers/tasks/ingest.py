@@ -32,7 +32,7 @@ from engram.settings import get_settings
 from graph.consolidation.revisions import RevisionRules, link_revisions_of
 from graph.driver import get_driver
 from graph.embedder_record import EmbedderMismatch, check_embedder, reembed_command
-from graph.key_schema import publish_removed_keys, publish_written_keys
+from graph.key_schema import create_key_namer, publish_removed_keys, publish_written_keys
 from graph.memory_writer import MemoryBatch, MemoryWriter, Written, plan_parts, refresh_concepts
 from graph.schema_keys import load_concept_keys
 from workers.celery_app import CORRELATION_HEADER, CPU_QUEUE, GPU_QUEUE, EngramTask, app
@@ -93,7 +93,7 @@ INGEST_STAGE_OPTIONS: dict[str, Any] = {**STAGE_OPTIONS, "ignore_result": True, 
 
 @lru_cache(maxsize=1)
 def get_extractor() -> PropositionExtractor:
-    return create_extractor(ExtractionSettings())
+    return create_extractor(ExtractionSettings(), create_key_namer)
 
 
 @lru_cache(maxsize=1)

@@ -88,7 +88,7 @@ def noted(settings: EngramSettings, services: ApiServices) -> Iterator[tuple[Tes
     once = settings.model_copy(update={"api": settings.api.model_copy(update={"warm_interval_s": 0.0})})
     recall = RecallEngine(
         driver, settings.neo4j.database, services.embedder.encode, services.embedder.count_tokens,  # type: ignore[arg-type]
-        config=settings.recall, read_timeout_s=settings.neo4j.read_timeout_s,
+        config=services.recall.config, read_timeout_s=settings.neo4j.read_timeout_s,
     )  # fmt: skip
     try:
         app = create_app(once, dataclasses.replace(services, recall=recall, settings=once), warm=True)
