@@ -102,6 +102,10 @@ def recall(
             min=0.0, max=1.0, help="leave out items below this relevance, 0-1 (default: ENGRAM_RECALL_MIN_RELEVANCE)"
         ),
     ] = None,
+    recipe: Annotated[
+        str | None,
+        typer.Option(help="a named recall recipe: default, fast, thorough or associate (docs/tuning.md)"),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the API's answer as JSON")] = False,
     space: SpaceCheck = None,
     url: UrlOption = None,
@@ -116,6 +120,7 @@ def recall(
         variables = {
             "query": query, "user": user, "tokenBudget": budget, "hopLimit": hops, "limit": limit, "asker": asker,
             "addressee": addressee, "now": api_time(now), "asOf": api_time(as_of), "minRelevance": min_relevance,
+            "recipe": recipe,
         }  # fmt: skip
         with open_client(url, api_key, space) as client:
             answer = expect(client.call("recall", variables)["recall"], "Recall")

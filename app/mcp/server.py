@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Any, Protocol, TypeVar
+from typing import Annotated, Any, Literal, Protocol, TypeVar
 
 from engram_client import AsyncEngramClient, LinkType, MemoryKind, MemoryType
 from engram_client.exceptions import GraphQLClientGraphQLMultiError, GraphQLClientHttpError
@@ -57,6 +57,7 @@ Metadata = Annotated[
     Field(description="a flat map of strings, numbers and booleans (at most 16 keys)"),
 ]
 ScopeName = Annotated[str | None, Field(min_length=1, max_length=200)]
+Recipe = Literal["default", "fast", "thorough", "associate"]  # graph/recall/config.py RECIPES
 
 
 class ClientSource(Protocol):
@@ -155,11 +156,18 @@ async def recall(
         ),
     ] = None,
     user: UserParam = None,
+    recipe: Annotated[
+        Recipe | None,
+        Field(
+            description="a named recall recipe: default, fast (one hop, no late steps), thorough (wider, one more "
+            "hop) or associate (further through associated concepts); null: the server's"
+        ),
+    ] = None,
 ) -> RecallAnswer:
     return await _run(
         ctx,
         lambda tools: tools.recall(
-            query, memory_types, token_budget, limit, as_of, asker, addressee, now, min_relevance, user
+            query, memory_types, token_budget, limit, as_of, asker, addressee, now, min_relevance, user, recipe
         ),
     )
 

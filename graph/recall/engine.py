@@ -15,7 +15,7 @@ from typing import Any
 import neo4j
 
 from graph.recall.abstraction import Abstractor, OfflineAbstractor
-from graph.recall.config import RecallConfig
+from graph.recall.config import RECIPES, RecallConfig
 from graph.recall.controller import HopController
 from graph.recall.models import RecallRequest, RecallResult
 from graph.recall.presentation import browser_cypher, by_source
@@ -92,7 +92,11 @@ class RecallEngine:
         searchers: SearcherFactory | None = None,
         pipeline: Sequence[PipelineStep] = PIPELINE,
     ) -> None:
-        self.config = config or RecallConfig()
+        # The configuration as given (its explicit knobs), and with each recipe: the engine's own (its `recipe`,
+        # ENGRAM_RECALL_RECIPE) is `config`, a request's `recipe` picks another.
+        given = config or RecallConfig()
+        self._recipes = {name: given.with_recipe(name) for name in RECIPES}
+        self.config = self._recipes[given.recipe]
         self._tools = RecallTools(
             embed=embed,
             count_tokens=count_tokens,
@@ -121,7 +125,7 @@ class RecallEngine:
         self._threads.close()
 
     def recall(self, request: RecallRequest) -> RecallResult:
-        run = self.run(request)
+        run = self.run(request, config=None if request.recipe is None else self._recipes[request.recipe])
         return RecallResult(
             query=request.query,
             memory_types=run.types,

@@ -6,11 +6,12 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engram.scope import ScopeFilter
 from graph.aggregate.models import AggregateResult
 from graph.provenance import Provenance as Provenance  # re-exported: its callers import it from here
+from graph.recall.config import RECIPES
 
 
 class MemoryType(StrEnum):
@@ -47,6 +48,15 @@ class RecallRequest(BaseModel):
     min_relevance: float | None = Field(default=None, ge=0, le=1)
     # Only what episodes of this agent / session / metadata prove (engram/scope.py); the user is `space` already.
     scope: ScopeFilter = Field(default_factory=ScopeFilter)
+    # A named recall recipe (graph/recall/config.py RECIPES: default, fast, thorough, associate). None: the engine's.
+    recipe: str | None = None
+
+    @field_validator("recipe", mode="after")
+    @classmethod
+    def _known_recipe(cls, name: str | None) -> str | None:
+        if name is not None and name not in RECIPES:
+            raise ValueError(f"unknown recipe {name!r}: one of {', '.join(RECIPES)}")
+        return name
 
 
 class RecallItem(BaseModel):
