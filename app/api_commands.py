@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from engram.key_roles import KeyRole
+from engram.api_key_roles import KeyRole
 
 if TYPE_CHECKING:
     from graph.api_keys import ApiKeyStore

@@ -209,7 +209,7 @@ def model_checks(settings: EngramSettings) -> list[Callable[[], CheckResult]]:
     except ValidationError as exc:
         message = "; ".join(e["msg"] for e in exc.errors())
         return [lambda: CheckResult("Extractor settings", False, message, "set the model (docs/local-model.md)")]
-    from engram.keys.runtime import load_key_model
+    from engram.concept_keys.runtime import load_key_model
     from engram.local_model import load
 
     fix = "ENGRAM_EXTRAS=local-model make install (pip install 'engram[local-model]'), or correct the setting"

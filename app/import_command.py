@@ -171,8 +171,8 @@ def _bulk_import(file: InputFile, space: str, input_format: FormatOption, batch:
     from engram.formats.loading import InvalidInput, parse_payload
     from engram.ids import validate_space
     from engram.settings import get_settings
+    from graph.concept_keys.tries import create_key_namer
     from graph.driver import get_driver
-    from graph.key_schema import create_key_namer
     from workers.bulk_import import BulkImporter
     from workers.resources import get_redis
 

@@ -19,16 +19,16 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from engram.concept_keys.decoder import KeyDecoder
 from engram.embedding import get_embedder
 from engram.extraction.base import EpisodeContext, ExtractionError
 from engram.extraction.llm import LLMExtractor, outlines_generate_fn
 from engram.extraction.offline import OfflineExtractor
 from engram.formats.loading import validate_records
-from engram.keys.decoder import KeyDecoder
 from engram.local_model import load
 from engram.settings import get_settings
+from graph.concept_keys.tries import KeySchemas
 from graph.driver import get_driver
-from graph.key_schema import KeySchemas
 from graph.recall.abstraction import ConstrainedAbstractor, OfflineAbstractor
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest

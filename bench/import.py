@@ -30,8 +30,8 @@ from engram.extraction.factory import ExtractionSettings, create_extractor
 from engram.formats.loading import validate_records
 from engram.settings import EmbeddingSettings, get_settings
 from graph.admin import delete_space
+from graph.concept_keys.tries import create_key_namer
 from graph.driver import get_driver
-from graph.key_schema import create_key_namer
 from workers.bulk_import import DEFAULT_BATCH, BulkImporter, ImportReport
 from workers.resources import get_redis
 from workers.tasks.ingest import submit_ingest

@@ -23,8 +23,8 @@ from engram.extraction.factory import ExtractionSettings, create_extractor
 from engram.formats.loading import validate_records
 from engram.settings import EmbeddingSettings, get_settings
 from graph.admin import delete_space
+from graph.concept_keys.tries import create_key_namer
 from graph.driver import get_driver
-from graph.key_schema import create_key_namer
 from workers.bulk_import import BulkImporter
 from workers.jobs import JobState, wait_for_job
 from workers.resources import get_job_store, get_redis

@@ -32,10 +32,10 @@ from engram.embedding import get_embedder
 from engram.extraction.factory import ExtractionSettings, create_extractor
 from engram.settings import get_settings
 from graph.admin import delete_space
+from graph.concept_keys.tries import create_key_namer
 from graph.consolidation.revisions import RevisionRules, link_revisions
 from graph.cypher import load as cypher
 from graph.driver import get_driver
-from graph.key_schema import create_key_namer
 from graph.recall.config import RecallConfig
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest

@@ -33,8 +33,8 @@ from engram.formats.records import Record
 from engram.runtime import settle_heap
 from engram.scope import memory_space
 from engram.settings import get_settings
+from graph.concept_keys.tries import create_key_namer
 from graph.driver import get_driver
-from graph.key_schema import create_key_namer
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
 from workers.bulk_import import BulkImporter

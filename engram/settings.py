@@ -233,7 +233,7 @@ class ApiSettings(BaseSettings):
 
 
 class KeySettings(BaseSettings):
-    """Schema-constrained key generation (engram/keys). Without a model, keys are matched offline."""
+    """Schema-constrained key generation (engram/concept_keys). Without a model, keys are matched offline."""
 
     model_config = SettingsConfigDict(env_prefix="ENGRAM_KEYS_", env_file=".env", extra="ignore")
 

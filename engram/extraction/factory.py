@@ -18,8 +18,8 @@ __all__ = ["ExtractionSettings", "create_extractor"]
 def create_extractor(
     settings: ExtractionSettings, key_namer_for: Callable[[object], KeyNamer] | None = None
 ) -> PropositionExtractor:
-    """`key_namer_for(model)`: how a local model names concept keys (graph.key_schema.create_key_namer, over this
-    process's graph); this floor knows no graph, so the caller hands it down. None: the model names none."""
+    """`key_namer_for(model)`: how a local model names concept keys (graph.concept_keys.tries.create_key_namer, over
+    this process's graph); this floor knows no graph, so the caller hands it down. None: the model names none."""
     if settings.kind is ExtractorKind.OFFLINE:
         return OfflineExtractor()
     from engram.extraction.llm import create_llm_extractor

@@ -29,12 +29,12 @@ from engram.local_model import LocalModelError
 from engram.logs import correlation_id
 from engram.scope import validate_memory_space
 from engram.settings import get_settings
+from graph.concept_keys.reads import load_concept_keys
+from graph.concept_keys.tries import create_key_namer, publish_removed_keys, publish_written_keys
 from graph.consolidation.revisions import RevisionRules, link_revisions_of
 from graph.driver import get_driver
 from graph.embedder_record import EmbedderMismatch, check_embedder, reembed_command
-from graph.key_schema import create_key_namer, publish_removed_keys, publish_written_keys
 from graph.memory_writer import MemoryBatch, MemoryWriter, Written, plan_parts, refresh_concepts
-from graph.schema_keys import load_concept_keys
 from workers.celery_app import CORRELATION_HEADER, CPU_QUEUE, GPU_QUEUE, EngramTask, app
 from workers.jobs import JOB_INDEX, JobState, JobStatus, JobStore, UnknownJob
 from workers.pipeline.embed import embed_batch
@@ -377,7 +377,7 @@ def write_stage(self: Any, job_id: str) -> str:
             if over:
                 return SLICE_OVER
         written = progress.written
-        # Every process's key trie learns the keys now in the graph (see engram/keys/sync.py).
+        # Every process's key trie learns the keys now in the graph (see engram/concept_keys/sync.py).
         new_keys = [c.key for c in knowledge.new_concepts]
         publish_written_keys(get_redis(), batch.space, new_keys, [i.text for i in knowledge.intents])
         publish_removed_keys(get_redis(), batch.space, [], sorted(written.retired_intents))

@@ -7,7 +7,7 @@ from typing import Any
 import outlines
 import pytest
 
-from engram.keys.tokenization import NEW_KEY_MARKER, InvalidKey, KeyTokenizer
+from engram.concept_keys.tokenization import NEW_KEY_MARKER, InvalidKey, KeyTokenizer
 
 
 def test_keys_round_trip_through_their_tokens(key_tokenizer: KeyTokenizer) -> None:

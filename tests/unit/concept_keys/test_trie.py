@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engram.keys.tokenization import KeyTokenizer
-from engram.keys.trie import KeyTrie
+from engram.concept_keys.tokenization import KeyTokenizer
+from engram.concept_keys.trie import KeyTrie
 from tests.support.hypothesis_checks import SUPPRESSED_CHECKS
 from tests.support.key_strategies import schemas, writable_keys
 

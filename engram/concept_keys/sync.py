@@ -22,8 +22,8 @@ from typing import Any, cast
 
 import redis
 
-from engram.keys.tokenization import KeyTokenizer
-from engram.keys.trie import KeyTrie
+from engram.concept_keys.tokenization import KeyTokenizer
+from engram.concept_keys.trie import KeyTrie
 
 # INCR the version and XADD the change in one step, so entries are numbered in stream order.
 _PUBLISH = """

@@ -14,9 +14,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engram.keys.decoder import KeyChoice, KeyDecoder
-from engram.keys.tokenization import NEW_KEY_MARKER
-from engram.keys.trie import KeyTrie
+from engram.concept_keys.decoder import KeyChoice, KeyDecoder
+from engram.concept_keys.tokenization import NEW_KEY_MARKER
+from engram.concept_keys.trie import KeyTrie
 from tests.support.hypothesis_checks import SUPPRESSED_CHECKS
 from tests.support.key_strategies import schemas
 

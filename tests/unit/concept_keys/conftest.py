@@ -7,8 +7,8 @@ from typing import Any
 import outlines
 import pytest
 
-from engram.keys.decoder import KeyDecoder
-from engram.keys.tokenization import KeyTokenizer
+from engram.concept_keys.decoder import KeyDecoder
+from engram.concept_keys.tokenization import KeyTokenizer
 from tests.support.tiny_lm import build_tiny_lm
 
 

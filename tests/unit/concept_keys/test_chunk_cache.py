@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engram.keys.tokenization import KeyTokenizer
+from engram.concept_keys.tokenization import KeyTokenizer
 from tests.support.hypothesis_checks import SUPPRESSED_CHECKS
 from tests.support.key_strategies import schemas
 from tests.support.tiny_lm import CORPUS

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from outlines.processors.base_logits_processor import OutlinesLogitsProcessor
 
-from engram.keys.trie import KeyTrie, TrieState
+from engram.concept_keys.trie import KeyTrie, TrieState
 
 
 @dataclass(frozen=True)

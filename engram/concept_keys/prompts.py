@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engram.keys.tokenization import NEW_KEY_MARKER
+from engram.concept_keys.tokenization import NEW_KEY_MARKER
 
 
 def query_keys_prompt(query: str) -> str:

@@ -11,10 +11,10 @@ import outlines
 import pytest
 import torch
 
-from engram.keys.decoder import KeyDecoder
-from engram.keys.prompts import concept_key_prompt, query_keys_prompt
-from engram.keys.tokenization import NEW_KEY_MARKER
-from engram.keys.trie import KeyTrie
+from engram.concept_keys.decoder import KeyDecoder
+from engram.concept_keys.prompts import concept_key_prompt, query_keys_prompt
+from engram.concept_keys.tokenization import NEW_KEY_MARKER
+from engram.concept_keys.trie import KeyTrie
 
 # A real model on two shared CPU cores: a test here took 5-10 min under a load of 15 (pytest's default limit: 10).
 pytestmark = [pytest.mark.local_model, pytest.mark.timeout(1800)]

@@ -8,5 +8,5 @@
 - `sync`: a Redis change log that keeps every process's trie current;
 - `prompts`: prompts that end where a key begins.
 
-Graph-side pieces (loading from Neo4j, accommodation, the per-process cache) are in `graph/key_schema.py`.
+Graph-side pieces (loading from Neo4j, accommodation, the per-process cache) are in `graph/concept_keys/tries.py`.
 """

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from engram.keys.decoder import KeyDecoder
-from engram.keys.prompts import concept_key_prompt, query_keys_prompt
-from engram.keys.tokenization import NEW_KEY_MARKER
-from engram.keys.trie import KeyTrie
+from engram.concept_keys.decoder import KeyDecoder
+from engram.concept_keys.prompts import concept_key_prompt, query_keys_prompt
+from engram.concept_keys.tokenization import NEW_KEY_MARKER
+from engram.concept_keys.trie import KeyTrie
 from engram.settings import EngramSettings
-from tests.unit.keys.test_real_model import KEYS, PEOPLE, THINGS
+from tests.unit.concept_keys.test_real_model import KEYS, PEOPLE, THINGS
 
 pytestmark = [pytest.mark.local_model, pytest.mark.timeout(1800)]
 DECODES = 128

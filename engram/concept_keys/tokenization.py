@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from engram.keys.static_trie import FlatTokens
+from engram.concept_keys.static_trie import FlatTokens
 
 NEW_KEY_MARKER = "+new:"  # the escape a model writes before a key that is not in the schema yet
 log = logging.getLogger(__name__)

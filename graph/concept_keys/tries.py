@@ -1,7 +1,7 @@
 """A space's key schema in the graph, as decoding tries: loading, accommodation, retirement, a per-process cache.
 
 `KeySchemas` holds one `SyncedSchema` per (tokenizer, space, kind), loaded from Neo4j on first use and then
-kept current from the Redis change log (see engram/keys/sync.py). `Accommodator` is the only way a new key
+kept current from the Redis change log (see engram/concept_keys/sync.py). `Accommodator` is the only way a new key
 enters through the language-model path: it validates the proposed key, writes the Concept, inserts it into this
 process's trie and publishes it to the others.
 """
@@ -17,17 +17,17 @@ import numpy as np
 import redis
 from numpy.typing import NDArray
 
+from engram.concept_keys.prompts import concept_key_prompt
+from engram.concept_keys.sync import KeyKind, KeyLog, SyncedSchema
+from engram.concept_keys.tokenization import InvalidKey, KeyTokenizer
 from engram.extraction.keyphrases import normalize_key
 from engram.ids import stable_id
-from engram.keys.prompts import concept_key_prompt
-from engram.keys.sync import KeyKind, KeyLog, SyncedSchema
-from engram.keys.tokenization import InvalidKey, KeyTokenizer
 from graph.cypher import load
 from graph.params import vector_param
 from graph.space_indexes import label_written
 
 if TYPE_CHECKING:
-    from engram.keys.decoder import KeyDecoder
+    from engram.concept_keys.decoder import KeyDecoder
 
 EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
 MAX_KEY_CHARS = 80
@@ -177,8 +177,8 @@ class ConstrainedKeyNamer:
 def create_key_namer(model: object) -> ConstrainedKeyNamer:
     """Constrained key naming over `model` for the spaces of this process's graph and Redis: what a local-model
     extractor names concept keys with (engram.extraction.factory.create_extractor's `key_namer_for`)."""
+    from engram.concept_keys.decoder import KeyDecoder
     from engram.embedding import get_embedder
-    from engram.keys.decoder import KeyDecoder
     from engram.settings import get_settings
     from graph.driver import get_driver
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from engram.keys.delta_trie import DeltaNode, DeltaTrie
-from engram.keys.static_trie import NO_KEY, FlatTokens, StaticTrie
-from engram.keys.tokenization import KeyTokenizer
+from engram.concept_keys.delta_trie import DeltaNode, DeltaTrie
+from engram.concept_keys.static_trie import NO_KEY, FlatTokens, StaticTrie
+from engram.concept_keys.tokenization import KeyTokenizer
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engram.keys.static_trie import NO_KEY, FlatTokens, StaticTrie
+from engram.concept_keys.static_trie import NO_KEY, FlatTokens, StaticTrie
 
 KEYS = ["ab", "abc", "b", "a", "abd"]
 TOKENS = [[1, 2], [1, 2, 3], [2], [1], [1, 2, 4]]

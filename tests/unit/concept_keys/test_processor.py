@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from engram.keys.processor import NumpyTrieProcessor, TrieLogitsProcessor
-from engram.keys.tokenization import KeyTokenizer
-from engram.keys.trie import KeyTrie
+from engram.concept_keys.processor import NumpyTrieProcessor, TrieLogitsProcessor
+from engram.concept_keys.tokenization import KeyTokenizer
+from engram.concept_keys.trie import KeyTrie
 
 
 def allowed_ids(logits: torch.Tensor) -> list[set[int]]:

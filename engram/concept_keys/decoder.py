@@ -19,9 +19,9 @@ from typing import Any
 
 import outlines
 
-from engram.keys.processor import NumpyTrieProcessor, TrieLogitsProcessor
-from engram.keys.tokenization import NEW_KEY_MARKER, KeyTokenizer
-from engram.keys.trie import KeyTrie
+from engram.concept_keys.processor import NumpyTrieProcessor, TrieLogitsProcessor
+from engram.concept_keys.tokenization import NEW_KEY_MARKER, KeyTokenizer
+from engram.concept_keys.trie import KeyTrie
 
 
 @dataclass(frozen=True)
