@@ -66,7 +66,8 @@ class SearchLimits(BaseModel):
 
 
 class RelevanceModel(BaseModel):
-    """The logistic calibration of an item's relevance (graph/recall/relevance.py): fitted by bench/abstention.py."""
+    """The logistic calibration of an item's relevance (graph/recall/relevance_model.py): fitted by
+    bench/abstention.py."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -341,7 +342,7 @@ class RecallConfig(BaseSettings):
         description="an item of the time the query names goes first if it scores this share of the first (0: off)",
     )
 
-    # -- relevance (graph/recall/relevance.py) ------------------------------------------------------------------
+    # -- relevance (graph/recall/relevance_model.py) ------------------------------------------------------------------
     relevance: RelevanceModel = Field(
         default_factory=RelevanceModel, description="the calibration of an item's relevance in [0, 1]"
     )

@@ -18,10 +18,10 @@ from graph.recall.abstraction import Abstractor, OfflineAbstractor
 from graph.recall.config import RECIPES, RecallConfig
 from graph.recall.controller import HopController
 from graph.recall.models import RecallRequest, RecallResult
+from graph.recall.neo4j_searcher import GraphSearcher, SpaceSizes
 from graph.recall.presentation import browser_cypher, by_source
 from graph.recall.router import Router, RuleRouter
 from graph.recall.run import CountTokensFn, EmbedFn, RecallRun, RecallTools
-from graph.recall.search import GraphSearcher, SpaceSizes
 from graph.recall.searcher import Searcher
 from graph.recall.steps.abstract import Abstract
 from graph.recall.steps.aggregate import Aggregate

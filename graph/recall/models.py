@@ -44,7 +44,8 @@ class RecallRequest(BaseModel):
     # When the query is asked: its relative times ("two weeks ago", "last weekend") are read against it, and what
     # happened around then joins the candidates (graph/recall/steps/when.py). None: they are not read.
     now: datetime | None = None
-    # Items whose relevance (graph/recall/relevance.py) is below this are not returned. None: the engine's default.
+    # Items whose relevance (graph/recall/relevance_model.py) is below this are not returned. None: the engine's
+    # default.
     min_relevance: float | None = Field(default=None, ge=0, le=1)
     # Only what episodes of this agent / session / metadata prove (engram/scope.py); the user is `space` already.
     scope: ScopeFilter = Field(default_factory=ScopeFilter)

@@ -25,7 +25,7 @@ from engram.embedding import get_embedder
 from engram.settings import EngramSettings, KeySettings
 from graph.concept_keys.tries import Accommodator, ConstrainedKeyNamer, KeySchemas, load_key_strings
 from graph.recall.abstraction import ConstrainedAbstractor, OfflineAbstractor, create_abstractor
-from graph.recall.search import GraphSearcher
+from graph.recall.neo4j_searcher import GraphSearcher
 from tests.support.graph_queries import rows
 from tests.support.tiny_lm import build_tiny_lm
 

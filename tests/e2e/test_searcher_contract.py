@@ -1,6 +1,6 @@
 """The in-memory searcher the unit tests recall over (tests/support/memory_searcher.py) answers as the Neo4j one does
-(graph/recall/search.py), so that it cannot drift from the Cypher statements: a small conversation is imported into a
-space of the test stack, copied node for node into a `MemoryGraph`, and every operation below is asked of both
+(graph/recall/neo4j_searcher.py), so that it cannot drift from the Cypher statements: a small conversation is imported
+into a space of the test stack, copied node for node into a `MemoryGraph`, and every operation below is asked of both
 searchers with the same arguments. Where the in-memory searcher is documented to differ (`MemorySearcher`'s list:
 full-text scores, unordered rows), the comparison is of what both promise (the set of ids, not their order)."""
 
@@ -16,7 +16,7 @@ from engram.embedding import get_embedder
 from engram.extraction.factory import ExtractionSettings, create_extractor
 from engram.formats.loading import validate_records
 from engram.settings import EngramSettings
-from graph.recall.search import GraphSearcher
+from graph.recall.neo4j_searcher import GraphSearcher
 from graph.recall.searcher import Searcher
 from tests.support.memory_searcher import MemoryGraph, MemorySearcher
 from tests.support.tom_and_priya import TOM_AND_PRIYA

@@ -74,7 +74,7 @@ class NotingDriver:
 
 def _recall_statements() -> set[str]:
     """The text of every statement the Neo4j searcher and the aggregate reader can send."""
-    source = Path(PROJECT_ROOT, "graph/recall/search.py").read_text()
+    source = Path(PROJECT_ROOT, "graph/recall/neo4j_searcher.py").read_text()
     names = [
         f"recall/{p.stem}" for p in Path(PROJECT_ROOT, "cypher/recall").glob("*.cypher") if f'"{p.stem}"' in source
     ]

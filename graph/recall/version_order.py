@@ -1,7 +1,7 @@
 """Temporal ordering of the final ranking: what someone says later updates what they said before.
 
-Both reorderings work on a ranking's `Placement`s (graph/recall/mmr.py): each item's closest cosine to an item above it
-and that item.
+Both reorderings work on a ranking's `Placement`s (graph/recall/diversification.py): each item's closest cosine to an
+item above it and that item.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from datetime import datetime
 import numpy as np
 from numpy.typing import NDArray
 
-from graph.recall.mmr import Placement
+from graph.recall.diversification import Placement
 
 
 def newer_restatements_first(
