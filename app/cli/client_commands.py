@@ -1,5 +1,5 @@
 """The commands an app developer uses, as clients of the GraphQL API: `engram remember`, `recall`, `forget`, `list`
-and `export` (`import` and `ingest` are in app/ingest_command.py). Each sends the operations of graphql/operations/
+and `export` (`import` and `ingest` are in app/cli/ingest_command.py). Each sends the operations of graphql/operations/
 with the key given (--api-key or ENGRAM_API_KEY) to the API (--url or ENGRAM_URL): no model, no graph driver in this
 process, so a command answers as fast as the API does."""
 
@@ -18,8 +18,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from app.api_client import ApiClient, expect
-from app.client_options import (
+from app.cli.api_client import ApiClient, expect
+from app.cli.client_options import (
     AgentOption,
     KeyOption,
     MetadataOption,
@@ -35,7 +35,7 @@ from app.client_options import (
     parse_metadata,
     where,
 )
-from app.client_settings import EXPORT_PAGE_NODES, EXPORT_PAGE_SOURCES, LIST_PAGE
+from app.cli.client_settings import EXPORT_PAGE_NODES, EXPORT_PAGE_SOURCES, LIST_PAGE
 
 console = Console()
 
@@ -55,7 +55,7 @@ def remember(
     api_key: KeyOption = None,
 ) -> None:
     """Remember TEXT: a turn of the user's running conversation (an over-long text is split into passages)."""
-    from app.ingest_command import follow_jobs, summary
+    from app.cli.ingest_command import follow_jobs, summary
 
     with failures(console):
         variables = {
@@ -112,7 +112,7 @@ def recall(
     api_key: KeyOption = None,
 ) -> None:
     """Recall knowledge for QUERY: items with scores and the episodes that prove them."""
-    from app.recall_command import print_recall
+    from app.cli.recall_command import print_recall
 
     with failures(console):
         check_text("query", query)

@@ -10,7 +10,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-OPERATIONS = Path(__file__).resolve().parent.parent / "graphql" / "operations"
+OPERATIONS = Path(__file__).resolve().parents[2] / "graphql" / "operations"
 JSON_HEADERS = {"content-type": "application/json"}
 
 

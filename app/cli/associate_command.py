@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from app.api_client import expect
-from app.client_options import (
+from app.cli.api_client import expect
+from app.cli.client_options import (
     KeyOption,
     SpaceCheck,
     UrlOption,
@@ -25,7 +25,7 @@ from app.client_options import (
     open_client,
     where,
 )
-from app.recall_command import print_trace
+from app.cli.recall_command import print_trace
 
 console = Console()
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from app.client_options import UrlOption
+from app.cli.client_options import UrlOption
 
 
 def mcp_command(
@@ -26,7 +26,7 @@ def mcp_command(
     other client commands' (--url, ENGRAM_URL; ENGRAM_API_URL, the GraphQL endpoint, is still read where ENGRAM_URL is
     not set). For agents that speak streamable HTTP, the API itself serves the same tools at ENGRAM_URL/mcp.
     """
-    from app.client_settings import ClientSettings
+    from app.cli.client_settings import ClientSettings
     from app.mcp.server import build_mcp_server
     from app.mcp.transports import remote_client_source
 

@@ -13,14 +13,14 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from app import api_commands, client_commands
-from app.associate_command import associate
-from app.client_options import MEMORY_PANEL, OPERATOR_PANEL
-from app.consolidate_command import consolidate_command
-from app.import_command import import_command, ingest_command
+from app.cli import api_commands, client_commands
+from app.cli.associate_command import associate
+from app.cli.client_options import MEMORY_PANEL, OPERATOR_PANEL
+from app.cli.consolidate_command import consolidate_command
+from app.cli.import_command import import_command, ingest_command
+from app.cli.mcp_command import mcp_command
+from app.cli.reembed_command import reembed_command
 from app.jobs_command import jobs_app
-from app.mcp_command import mcp_command
-from app.reembed_command import reembed_command
 
 cli = typer.Typer(
     help="Engram: long-term memory for LLM agents on Neo4j. Remember, recall and forget through the API (a space's "
@@ -29,7 +29,7 @@ cli = typer.Typer(
     add_completion=False,
 )
 console = Console()
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 # The app developer's commands first: `--help` lists panels in the order their commands were registered.
 cli.command("remember", rich_help_panel=MEMORY_PANEL)(client_commands.remember)
 cli.command("recall", rich_help_panel=MEMORY_PANEL)(client_commands.recall)
@@ -83,7 +83,7 @@ def browser(
     style: Annotated[bool, typer.Option("--style", help="print only the :style command")] = False,
 ) -> None:
     """Explore SPACE in Neo4j Browser: the URL, the parameters, the style and the queries of cypher/browser/."""
-    from app.browser_command import print_browser
+    from app.cli.browser_command import print_browser
     from engram.ids import validate_space
     from engram.settings import get_settings
     from graph.driver import get_driver
@@ -99,7 +99,7 @@ def browser(
 @cli.command(rich_help_panel=OPERATOR_PANEL)
 def doctor() -> None:
     """Check every part Engram needs and say how to fix what is missing (exit 1 if any check fails)."""
-    from app.doctor import all_checks
+    from app.cli.doctor import all_checks
     from engram.settings import get_settings
 
     failed = warned = 0

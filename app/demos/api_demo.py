@@ -1,6 +1,6 @@
 """The demo as a frontend would do it: everything through the GraphQL API over HTTP and graphql-transport-ws.
 
-    python -m app.api_demo --space demo examples/sample.jsonl "What did Maya make for her sister?" ...
+    python -m app.demos.api_demo --space demo examples/sample.jsonl "What did Maya make for her sister?" ...
 
 Issues a key for the space, ingests the file with the `ingest` mutation, follows the job over the
 `jobProgress` subscription with a progress bar, then asks each question with the `recall` query and prints
@@ -23,8 +23,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from app.associate_command import print_associations
-from app.recall_command import aggregate_line
+from app.cli.associate_command import print_associations
+from app.cli.recall_command import aggregate_line
 from engram.settings import PROJECT_ROOT, get_settings
 from graph.api_keys import ApiKeyStore
 from graph.driver import get_driver

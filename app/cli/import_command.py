@@ -1,4 +1,4 @@
-"""`engram ingest FILE` and `engram import FILE` through the API (app/ingest_command.py), and `engram import --bulk
+"""`engram ingest FILE` and `engram import FILE` through the API (app/cli/ingest_command.py), and `engram import --bulk
 FILE --space S`, the operator's large initial load in this process (workers/bulk_import.py), with a progress bar; the
 same graph as the worker's ingest of the same records in jobs of `--batch` records."""
 
@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from app.client_options import KeyOption, SpaceCheck, UrlOption, UserOption, failures, open_client, where
-from app.input_options import FormatOption, InputFile
+from app.cli.client_options import KeyOption, SpaceCheck, UrlOption, UserOption, failures, open_client, where
+from app.cli.input_options import FormatOption, InputFile
 
 console = Console()
 BULK_PANEL = "Operator (--bulk)"
@@ -31,7 +31,7 @@ def ingest_command(
     sent. One job holds one user's records (--user fills in records that name none), at most MAX_RECORDS_PER_JOB;
     `engram import` takes any file.
     """
-    from app.ingest_command import batches, follow_jobs, load_records, submit, summary
+    from app.cli.ingest_command import batches, follow_jobs, load_records, submit, summary
 
     with failures(console):
         records = load_records(file, input_format, user)  # a bad record: InvalidInput, a ValueError (exit 2)
@@ -108,7 +108,7 @@ def import_command(
             highlight=False,
         )
         raise typer.Exit(2)
-    from app.ingest_command import load_records, send_all, summary
+    from app.cli.ingest_command import load_records, send_all, summary
 
     with failures(console):
         records = load_records(file, input_format, user)  # a bad record: InvalidInput, a ValueError (exit 2)
@@ -125,7 +125,7 @@ def _vectors_import(file: InputFile, space: str, user: str | None, writers: int)
     """An export's vectors file into its (empty) memory space: no model, no extraction; indexes online at the end."""
     from tqdm import tqdm
 
-    from app.operator_space import drop_cached, memory_space_or_exit
+    from app.cli.operator_space import drop_cached, memory_space_or_exit
     from engram.embedder_identity import identity_of
     from engram.settings import get_settings
     from graph.driver import get_driver
@@ -165,7 +165,7 @@ def _bulk_import(file: InputFile, space: str, input_format: FormatOption, batch:
     already stored and writes nothing new."""
     from tqdm import tqdm
 
-    from app.ingest_command import guess_format
+    from app.cli.ingest_command import guess_format
     from engram.embedding import get_embedder
     from engram.extraction.factory import ExtractionSettings, create_extractor
     from engram.formats.loading import InvalidInput, parse_payload

@@ -17,8 +17,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from app.api_client import ApiClient, ApiError, MissingKey
-from app.client_settings import MAX_QUERY_CHARS, ClientSettings
+from app.cli.api_client import ApiClient, ApiError, MissingKey
+from app.cli.client_settings import MAX_QUERY_CHARS, ClientSettings
 from engram.ids import validate_space
 
 MEMORY_PANEL = "Memory: through the API (--url, --api-key)"

@@ -27,7 +27,7 @@ def reembed_command(
     """
     from tqdm import tqdm
 
-    from app.operator_space import drop_cached, memory_space_or_exit
+    from app.cli.operator_space import drop_cached, memory_space_or_exit
     from engram.embedder_identity import identity_of
     from engram.embedding import get_embedder
     from engram.settings import get_settings

@@ -14,7 +14,7 @@ from engram.api_key_roles import KeyRole
 if TYPE_CHECKING:
     from graph.api_keys import ApiKeyStore
 
-SCHEMA_FILE = Path(__file__).resolve().parent.parent / "graphql" / "schema.graphql"
+SCHEMA_FILE = Path(__file__).resolve().parents[2] / "graphql" / "schema.graphql"
 console = Console()
 keys_cli = typer.Typer(help="Create, list and revoke the API keys of a space (talks to Neo4j directly).")
 

@@ -1,6 +1,6 @@
 """The demo's agent half: a scripted agent loop that uses Engram only through its MCP tools (streamable HTTP).
 
-    python -m app.mcp_demo --space demo
+    python -m app.demos.mcp_demo --space demo
 
 For each user message the agent first calls `recall` and puts the compact `context` into its prompt (printed here
 instead of sent to a model), then calls `remember` with the turn, so the next message can recall it.

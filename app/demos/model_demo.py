@@ -4,7 +4,7 @@ each question the answer recalled with offline keys beside the one recalled with
 timings. The stack's worker keeps its own extractor (offline unless started with ENGRAM_EXTRACTOR_KIND=transformers):
 what the model extracts here is shown, not stored.
 
-    python -m app.model_demo examples/sample.jsonl "What did Maya make for her sister?" ...
+    python -m app.demos.model_demo examples/sample.jsonl "What did Maya make for her sister?" ...
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from app.api_client import ApiClient, ApiError, ApiTimeout, expect
-from app.client_settings import MAX_REQUEST_BYTES, ClientSettings
+from app.cli.api_client import ApiClient, ApiError, ApiTimeout, expect
+from app.cli.client_settings import MAX_REQUEST_BYTES, ClientSettings
 from engram.formats.loading import InputFormat, parse_payload
 from engram.formats.records import MAX_RECORDS_PER_JOB
 from engram.json_depth import loads_bounded
