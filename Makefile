@@ -29,4 +29,4 @@ doctor:
 	$${ENGRAM_VENV:-$$HOME/.cache/engram/venv}/bin/engram doctor
 
 lint:
-	$${ENGRAM_VENV:-$$HOME/.cache/engram/venv}/bin/ruff check . && $${ENGRAM_VENV:-$$HOME/.cache/engram/venv}/bin/ruff format --check . && $${ENGRAM_VENV:-$$HOME/.cache/engram/venv}/bin/mypy
+	$${ENGRAM_VENV:-$$HOME/.cache/engram/venv}/bin/ruff check . && $${ENGRAM_VENV:-$$HOME/.cache/engram/venv}/bin/ruff format --check . && $${ENGRAM_VENV:-$$HOME/.cache/engram/venv}/bin/mypy && $${ENGRAM_VENV:-$$HOME/.cache/engram/venv}/bin/lint-imports

@@ -5,8 +5,8 @@ of `longmemeval_s_abstention10.json.gz`: "table tennis" where only tennis was sa
 questions are the control. Each question's haystack is ingested into a space of its own (as bench/longmemeval.py
 does; spaces already ingested with every turn are reused), and the question recalled once with no minimum relevance
 (`min_relevance=0`), limit 200 and a 32k budget, asked at the question's date by the user of the assistant. From each
-returned item the bench keeps the relevance features (graph/recall/relevance.py) and whether its provenance holds an
-evidence turn; the calibration and the cut-off are then applied offline:
+returned item the bench keeps the relevance features (graph/recall/relevance_model.py) and whether its provenance holds
+an evidence turn; the calibration and the cut-off are then applied offline:
 
 1. fit: a logistic regression of "memory answers the question" on the features of the first 10 items of each
    question of the tune half (questions split by type into alternate halves, bench/longmemeval_data.py `halves`; the
@@ -55,7 +55,7 @@ from graph.driver import get_driver
 from graph.recall.config import RecallConfig, RelevanceModel
 from graph.recall.engine import Neo4jSearchers, RecallEngine
 from graph.recall.models import RecallRequest, RecallResult
-from graph.recall.relevance import (
+from graph.recall.relevance_model import (
     FEATURES,
     QueryCoverage,
     calibrated,

@@ -29,6 +29,7 @@ from engram.extraction.factory import ExtractionSettings, create_extractor
 from engram.formats.loading import validate_records
 from engram.settings import EmbeddingSettings, get_settings
 from graph.admin import delete_space
+from graph.concept_keys.tries import create_key_namer
 from graph.driver import get_driver
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
@@ -46,7 +47,12 @@ def load_haystack(embedder: Embedder, space: str, question: LmeQuestion) -> floa
     database = get_settings().neo4j.database
     delete_space(get_driver(), database, space)
     importer = BulkImporter(
-        get_driver(), database, space, create_extractor(ExtractionSettings()), embedder.encode, get_redis()
+        get_driver(),
+        database,
+        space,
+        create_extractor(ExtractionSettings(), create_key_namer),
+        embedder.encode,
+        get_redis(),
     )
     return importer.run(validate_records([question.record()])).seconds
 

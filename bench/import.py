@@ -30,6 +30,7 @@ from engram.extraction.factory import ExtractionSettings, create_extractor
 from engram.formats.loading import validate_records
 from engram.settings import EmbeddingSettings, get_settings
 from graph.admin import delete_space
+from graph.concept_keys.tries import create_key_namer
 from graph.driver import get_driver
 from workers.bulk_import import DEFAULT_BATCH, BulkImporter, ImportReport
 from workers.resources import get_redis
@@ -49,7 +50,7 @@ def counts(space: str) -> dict[str, int]:
 
 def run_import(space: str, records: list[Any], batch: int, writers: int, embedder: Embedder) -> ImportReport:
     importer = BulkImporter(
-        get_driver(), get_settings().neo4j.database, space, create_extractor(ExtractionSettings()),
+        get_driver(), get_settings().neo4j.database, space, create_extractor(ExtractionSettings(), create_key_namer),
         embedder.encode, get_redis(), writers=writers,
     )  # fmt: skip
     with tqdm(total=len(records), desc="import", unit="record") as bar:

@@ -23,6 +23,7 @@ from engram.extraction.factory import ExtractionSettings, create_extractor
 from engram.formats.loading import validate_records
 from engram.settings import EmbeddingSettings, get_settings
 from graph.admin import delete_space
+from graph.concept_keys.tries import create_key_namer
 from graph.driver import get_driver
 from workers.bulk_import import BulkImporter
 from workers.jobs import JobState, wait_for_job
@@ -51,8 +52,8 @@ def through_worker(space: str, question: LmeQuestion) -> dict[str, Any]:
 
 def in_process(space: str, question: LmeQuestion, embedder: Embedder) -> dict[str, Any]:
     importer = BulkImporter(
-        get_driver(), get_settings().neo4j.database, space, create_extractor(ExtractionSettings()), embedder.encode,
-        get_redis(),
+        get_driver(), get_settings().neo4j.database, space, create_extractor(ExtractionSettings(), create_key_namer),
+        embedder.encode, get_redis(),
     )  # fmt: skip
     report = importer.run(validate_records([question.record()]))
     return {"seconds": report.seconds, "stage_seconds": report.stage_seconds, "propositions": report.propositions}

@@ -119,7 +119,7 @@ def mask_cost(trie: Any, samples: list[list[int]], vocab: int) -> tuple[float, f
     """(ms per decoding step of the whole logits processor, ms per step of the trie lookup alone)."""
     import torch
 
-    from engram.keys.processor import TrieLogitsProcessor
+    from engram.concept_keys.processor import TrieLogitsProcessor
 
     processor = TrieLogitsProcessor(trie)
     logits = torch.zeros(1, vocab)
@@ -148,9 +148,9 @@ def measure(size: int, baseline: bool, k: int) -> dict[str, Any]:
     import outlines
     import torch
 
-    from engram.keys.decoder import KeyDecoder
-    from engram.keys.tokenization import KeyTokenizer
-    from engram.keys.trie import KeyTrie
+    from engram.concept_keys.decoder import KeyDecoder
+    from engram.concept_keys.tokenization import KeyTokenizer
+    from engram.concept_keys.trie import KeyTrie
 
     torch.set_num_threads(2)
     tokenizer = build_tokenizer(lexicon(random.Random(0)))

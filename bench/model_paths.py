@@ -56,17 +56,17 @@ from bench.multihop import engram_paragraphs
 from bench.multihop import space_of as multihop_space
 from bench.multihop_data import load as load_multihop
 from bench.retrieval_metrics import recall_at, turn_metrics
+from engram.concept_keys.decoder import KeyDecoder
 from engram.embedding import get_embedder
 from engram.extraction.base import EpisodeContext, ExtractionError, PropositionExtractor
 from engram.extraction.llm import LLMExtractor, outlines_generate_fn
 from engram.extraction.offline import OfflineExtractor
 from engram.ids import stable_id
-from engram.keys.decoder import KeyDecoder
 from engram.local_model import LoadedModel, load
 from engram.models import SourceKind
 from engram.settings import get_settings
+from graph.concept_keys.tries import KeySchemas
 from graph.driver import get_driver
-from graph.key_schema import KeySchemas
 from graph.recall.abstraction import ConstrainedAbstractor, OfflineAbstractor
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest

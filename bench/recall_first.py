@@ -39,6 +39,7 @@ from engram.runtime import settle_heap
 from engram.settings import get_settings
 from graph.admin import delete_space
 from graph.driver import create_driver, get_driver
+from graph.recall.config import RecallConfig
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
 from workers.jobs import wait_for_job
@@ -107,7 +108,7 @@ def new_engine(embedder: Embedder) -> tuple[neo4j.Driver, RecallEngine]:
     settings = get_settings()
     driver = create_driver(settings.neo4j)
     engine = RecallEngine(
-        driver, settings.neo4j.database, embedder.encode, embedder.count_tokens, config=settings.recall,
+        driver, settings.neo4j.database, embedder.encode, embedder.count_tokens, config=RecallConfig(),
         read_timeout_s=settings.neo4j.read_timeout_s,
     )  # fmt: skip
     return driver, engine
@@ -122,7 +123,7 @@ def run_fresh(spaces: int, queries: int, per_type: int, save: Callable[[dict[str
     # Spread over the question types (select() orders them by type).
     step = len(questions) / spaces
     haystacks = [questions[int((i + 0.5) * step)] for i in range(spaces)]
-    engine = RecallEngine(driver, database, embedder.encode, embedder.count_tokens, config=get_settings().recall)
+    engine = RecallEngine(driver, database, embedder.encode, embedder.count_tokens, config=RecallConfig())
     warm = engine.warm()  # as the API does before it says ready
     settle_heap()
     fresh, settled = Timed(), Timed()

@@ -45,7 +45,7 @@ from graph.params import vector_param
 from graph.recall.config import RecallConfig
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
-from graph.recall.search import SHARED_VECTOR_INDEXES
+from graph.recall.neo4j_searcher import SHARED_VECTOR_INDEXES
 from graph.space_indexes import dedicate
 
 QUERIES = 200

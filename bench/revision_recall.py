@@ -32,6 +32,7 @@ from engram.embedding import get_embedder
 from engram.extraction.factory import ExtractionSettings, create_extractor
 from engram.settings import get_settings
 from graph.admin import delete_space
+from graph.concept_keys.tries import create_key_namer
 from graph.consolidation.revisions import RevisionRules, link_revisions
 from graph.cypher import load as cypher
 from graph.driver import get_driver
@@ -121,7 +122,7 @@ def main() -> None:
     space = f"bench-revisions-{args.conversation}"
     delete_space(driver, database, space)
     importer = BulkImporter(
-        driver, database, space, create_extractor(ExtractionSettings()), embedder.encode, get_redis()
+        driver, database, space, create_extractor(ExtractionSettings(), create_key_namer), embedder.encode, get_redis()
     )
     importer.run([record])
     engines = {

@@ -33,6 +33,7 @@ from engram.formats.records import Record
 from engram.runtime import settle_heap
 from engram.scope import memory_space
 from engram.settings import get_settings
+from graph.concept_keys.tries import create_key_namer
 from graph.driver import get_driver
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
@@ -69,7 +70,7 @@ def main() -> None:
     record = locomo_records(LOCOMO_PATH.read_text())[args.conversation]
     questions = [q for q in questions if q.sample_id == record.id][: args.questions]
     expected = len(turns[record.id])
-    extractor = create_extractor(ExtractionSettings())
+    extractor = create_extractor(ExtractionSettings(), create_key_namer)
     for space in (ALONE, CROWD):
         if episodes_of(memory_space(space, TARGET)) != expected:
             load_user(space, TARGET, [record], extractor)

@@ -5,8 +5,8 @@ Each well-behaved tenant (bench/soak_tenant.py) has its own space and key (creat
 medium documents) followed over the socket or by polling, recall (HTTP and socket), navigation (follow, node
 lookups, a source's episodes, concept pages), forget, correct, consolidate. The hostile tenant
 (bench/soak_hostile.py) runs the security review's attacks meanwhile, and the deleting tenant (bench/soak_deleter.py)
-forgets users and deletes spaces while their jobs run, counting what of them comes back. Redis used memory and the Neo4j heap
-(JMX through `dbms.queryJmx`) are sampled every few seconds.
+forgets users and deletes spaces while their jobs run, counting what of them comes back. Redis used memory and the
+Neo4j heap (JMX through `dbms.queryJmx`) are sampled every few seconds.
 
 Order: create spaces, ingest a first corpus per tenant and wait for it, recall idle (a baseline of the same run),
 then the soak with four pauses (every tenant parked, their jobs finished, idle recalls on the graph as it stands: the

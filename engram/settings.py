@@ -14,7 +14,6 @@ from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engram.logs import LogFormat
-from graph.recall.config import RecallConfig
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -239,7 +238,7 @@ class ApiSettings(BaseSettings):
 
 
 class KeySettings(BaseSettings):
-    """Schema-constrained key generation (engram/keys). Without a model, keys are matched offline."""
+    """Schema-constrained key generation (engram/concept_keys). Without a model, keys are matched offline."""
 
     model_config = SettingsConfigDict(env_prefix="ENGRAM_KEYS_", env_file=".env", extra="ignore")
 
@@ -278,7 +277,6 @@ class EngramSettings(BaseSettings):
     keys: KeySettings = Field(default_factory=KeySettings)
     local: LocalModelSettings = Field(default_factory=LocalModelSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
-    recall: RecallConfig = Field(default_factory=RecallConfig)  # ENGRAM_RECALL_*
 
     @model_validator(mode="after")
     def _local_model_names_keys(self) -> EngramSettings:

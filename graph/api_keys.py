@@ -21,8 +21,8 @@ from typing import Any
 import neo4j
 from pydantic import BaseModel
 
+from engram.api_key_roles import KeyRole as KeyRole  # re-exported: the API names roles from here
 from engram.ids import validate_space
-from engram.key_roles import KeyRole as KeyRole  # re-exported: the API names roles from here
 from graph.cypher import load
 
 _KEY = re.compile(r"^egk_([0-9a-f]{16})\.([A-Za-z0-9_-]{43})$")

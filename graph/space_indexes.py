@@ -6,8 +6,8 @@ can be slower than a larger one's; the full-text search and the concept search l
 tenant's recall grows with the others' data (figures in docs/tuning.md). A space past a size threshold gets a label
 of its own on its propositions, episodes and concepts, a vector index on each, and a full-text index on its
 propositions' and episodes' text: its searches fetch about k rows. Small spaces are scanned exactly or searched
-with the query scoped to them (`graph/recall/search.py`), so the shared indexes serve the spaces in between, and the
-moment a space is given its own.
+with the query scoped to them (`graph/recall/neo4j_searcher.py`), so the shared indexes serve the spaces in between, and
+the moment a space is given its own.
 
 Their speed also rests on Neo4j merging vector index segments (each segment is a separate HNSW search), which
 `infra/neo4j/conf/neo4j.conf` turns on.

@@ -10,6 +10,6 @@ export ENGRAM_EXTRAS="${ENGRAM_EXTRAS:-local-model}"
 "$ENGRAM_ROOT/infra/stack.sh" up
 cd "$ENGRAM_ROOT"
 model="${ENGRAM_LOCAL_MODEL:-gemma3-270m}"
-ENGRAM_LOCAL_MODEL="$model" "$ENGRAM_VENV/bin/python" -m app.model_demo examples/sample.jsonl \
+ENGRAM_LOCAL_MODEL="$model" "$ENGRAM_VENV/bin/python" -m app.demos.model_demo examples/sample.jsonl \
   "What did Maya make for her sister?" "Where did Leo run his half marathon?"
 ENGRAM_LOCAL_MODEL="$model" "$ENGRAM_VENV/bin/engram" doctor

@@ -11,11 +11,11 @@ export ENGRAM_API_DEVELOPMENT="${ENGRAM_API_DEVELOPMENT:-1}"  # GraphiQL and int
 "$ENGRAM_ROOT/infra/install.sh"
 "$ENGRAM_ROOT/infra/stack.sh" up
 cd "$ENGRAM_ROOT"
-"$ENGRAM_VENV/bin/python" -m app.api_demo examples/sample.jsonl --space demo \
+"$ENGRAM_VENV/bin/python" -m app.demos.api_demo examples/sample.jsonl --space demo \
   "What did Maya make for her sister?" "How do I cook the spaghetti?" "How many pottery classes did Maya start?" \
   --remark "Leo is lacing up his running shoes again this morning."
 # The agents' door: an agent loop that recalls and remembers through the MCP tools at /mcp.
-"$ENGRAM_VENV/bin/python" -m app.mcp_demo --space demo
+"$ENGRAM_VENV/bin/python" -m app.demos.mcp_demo --space demo
 "$ENGRAM_VENV/bin/engram" doctor
 echo
 if [ -z "${ENGRAM_API_ADMIN_KEY:-}" ] && [ -s "$ADMIN_KEY_FILE" ]; then

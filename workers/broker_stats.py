@@ -1,6 +1,6 @@
 """What an operator watches in Redis: the Celery queues' depth and Redis's memory against its cap.
 
-Read by the API's /metrics (app/api/metrics.py) and by `engram doctor` (app/doctor.py), so both report the same
+Read by the API's /metrics (app/api/metrics.py) and by `engram doctor` (app/cli/doctor.py), so both report the same
 figures the same way.
 """
 

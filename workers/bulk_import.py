@@ -34,12 +34,12 @@ from engram.extraction.base import PropositionExtractor
 from engram.formats.records import Record
 from engram.scope import validate_memory_space
 from engram.settings import get_settings
+from graph.concept_keys.reads import load_concept_keys
+from graph.concept_keys.tries import publish_written_keys
 from graph.consolidation.associations import refresh_all
 from graph.consolidation.revisions import RevisionRules, link_revisions_of
 from graph.cypher import load
-from graph.key_schema import publish_written_keys
 from graph.memory_writer import MemoryBatch, MemoryWriter
-from graph.schema_keys import load_concept_keys
 from workers.pipeline.embed import embed_batch
 from workers.pipeline.extract import ExtractedKnowledge, extract
 from workers.pipeline.standardize import StandardizedBatch, standardize

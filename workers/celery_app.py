@@ -18,8 +18,6 @@ from celery.signals import (
     task_postrun,
     task_prerun,
     worker_process_init,
-    worker_ready,
-    worker_shutdown,
 )
 from celery.worker.request import Request
 from kombu import Queue  # type: ignore[attr-defined]
@@ -27,9 +25,7 @@ from kombu import Queue  # type: ignore[attr-defined]
 import workers.broker_restart  # noqa: F401  (the worker survives a Redis restart)
 from engram.logs import adopt_handlers, correlation_id, set_correlation_id
 from engram.settings import get_settings
-from workers.jobs import STAGES, JobStore
-from workers.scheduler import Scheduler, SchedulerHeartbeat
-from workers.visibility import VisibilityHeartbeat
+from workers.jobs import STAGES
 
 CPU_QUEUE = "cpu"
 GPU_QUEUE = "gpu"
@@ -86,6 +82,7 @@ def create_celery_app() -> Celery:
             "workers.tasks.embedding",
             "workers.tasks.ingest",
             "workers.tasks.consolidate",
+            "workers.heartbeats",  # imports the tasks modules, which import this one: listed, not imported here
         ],
     )
     celery.conf.update(
@@ -126,37 +123,6 @@ def create_celery_app() -> Celery:
 
 
 app = create_celery_app()
-_heartbeat: VisibilityHeartbeat | None = None
-_scheduler_heartbeat: SchedulerHeartbeat | None = None
-
-
-def _scheduler_and_store() -> tuple[Scheduler, JobStore]:
-    from workers.resources import get_job_store
-    from workers.tasks.ingest import get_scheduler  # the tasks module imports this one
-
-    return get_scheduler(), get_job_store()
-
-
-@worker_ready.connect
-def _start_visibility_heartbeat(sender: Any = None, **_: object) -> None:
-    """In the worker's main process, which holds the messages its pool processes work on. It also announces the
-    worker's slots to the fair scheduler and runs its reconciler (workers/scheduler.py)."""
-    global _heartbeat, _scheduler_heartbeat
-    _heartbeat = VisibilityHeartbeat(app, get_settings().worker.visibility_timeout_s)
-    _heartbeat.start()
-    controller = getattr(sender, "controller", None)
-    hostname = str(getattr(controller, "hostname", None) or getattr(sender, "hostname", "worker"))
-    concurrency = int(getattr(controller, "concurrency", None) or get_settings().worker.concurrency)
-    _scheduler_heartbeat = SchedulerHeartbeat(_scheduler_and_store, hostname, concurrency)
-    _scheduler_heartbeat.start()
-
-
-@worker_shutdown.connect
-def _stop_visibility_heartbeat(**_: object) -> None:
-    if _heartbeat is not None:
-        _heartbeat.stop()
-    if _scheduler_heartbeat is not None:
-        _scheduler_heartbeat.stop()
 
 
 @worker_process_init.connect

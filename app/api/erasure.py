@@ -18,8 +18,8 @@ import redis
 from app.api.security import space_counter_key
 from app.api.services import ApiServices
 from graph.admin import delete_space
+from graph.concept_keys.tries import drop_key_logs
 from graph.deletions import DeletionLog, DeletionScope
-from graph.key_schema import drop_key_logs
 from workers.tasks.ingest import stop_deleted_jobs
 from workers.vector_cache import drop_space_vectors
 

@@ -21,6 +21,7 @@ from app.api.context import ApiContext
 from app.api.inspector import mount_inspector
 from app.api.json_body import JsonBodyChecks
 from app.api.limits import BodySizeLimit
+from app.api.mcp_mount import mount_mcp
 from app.api.metrics import (
     CONTENT_TYPE,
     StackCollector,
@@ -36,7 +37,6 @@ from app.api.services import ApiServices, close_services, create_services
 from app.api.sockets import EngramGraphQLRouter, SocketContext, SocketPolicy
 from app.api.warming import RecallWarmer
 from app.api.worker_watch import WorkerWatch, workers_report
-from app.mcp.transports import mount_mcp
 from engram.logs import uvicorn_log_config
 from engram.runtime import settle_heap
 from engram.settings import EngramSettings, get_settings

@@ -16,10 +16,11 @@ from engram.embedding import Embedder
 from engram.native_threads import limit_math_threads
 from engram.settings import EngramSettings
 from graph.api_keys import ApiKeyStore
+from graph.concept_keys.tries import reset_key_logs
 from graph.forget import Forgetter
-from graph.key_schema import reset_key_logs
 from graph.recall.abstraction import create_abstractor
 from graph.recall.associate.engine import Associator
+from graph.recall.config import RecallConfig
 from graph.recall.engine import RecallEngine
 from graph.scoped import ScopedMemory
 from workers.jobs import JobStore
@@ -55,14 +56,15 @@ def create_services(settings: EngramSettings) -> ApiServices:
     limit_math_threads(settings.api.math_threads)  # per process (this one serves the API), once the model is loaded
     database = settings.neo4j.database
     # ENGRAM_KEYS_MODEL set: a language model names each query's concept keys under the schema constraint.
-    abstractor = create_abstractor(settings.keys, driver, database, client, settings.recall)
+    recall_config = RecallConfig()  # ENGRAM_RECALL_*
+    abstractor = create_abstractor(settings.keys, driver, database, client, recall_config)
     recall = RecallEngine(
         driver,
         database,
         embedder.encode,
         embedder.count_tokens,
         abstractor=abstractor,
-        config=settings.recall,  # ENGRAM_RECALL_*
+        config=recall_config,
         read_timeout_s=settings.neo4j.read_timeout_s,
     )
     return ApiServices(

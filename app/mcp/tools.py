@@ -149,6 +149,7 @@ class MemoryTools:
         now: datetime | None = None,
         min_relevance: float | None = None,
         user: str | None = None,
+        recipe: str | None = None,
     ) -> RecallAnswer:
         result = (
             await self._client.recall(
@@ -162,6 +163,7 @@ class MemoryTools:
                 now=now,
                 min_relevance=min_relevance,
                 user=user,
+                recipe=recipe,
             )
         ).recall
         if result.typename__ != "Recall":

@@ -1,6 +1,6 @@
 // Included by the episode searches (`// include recall/episode_knowledge`, graph/cypher.py): for an episode `node`
 // found with `score`, the search's row: the current knowledge it proves and how much it ever proved (`Hit` in
-// graph/recall/search.py). Recall needs both, and a second round trip for them cost a statement a search.
+// graph/recall/neo4j_searcher.py). Recall needs both, and a second round trip for them cost a statement a search.
 CALL (node, score) {
   OPTIONAL MATCH (p:Proposition {space: $space})-[:PROVEN_BY]->(node)
   WITH p,

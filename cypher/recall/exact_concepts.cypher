@@ -1,6 +1,6 @@
 // The space's concepts closest to $vector, scanned exactly: a small space's search, and a larger one's fallback when
 // the shared concept index's capped over-fetch was filled by other spaces' near-identical vectors
-// (graph/recall/search.py).
+// (graph/recall/neo4j_searcher.py).
 MATCH (node:Concept {space: $space})
 WHERE node.embedding IS NOT NULL
 WITH node, vector.similarity.cosine(node.embedding, $vector) AS score

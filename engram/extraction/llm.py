@@ -20,25 +20,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pydantic import ValidationError
 
 from engram.extraction.base import DraftProposition, EpisodeContext, ExtractionError
+from engram.extraction.generation import GenerateFn, loose_schema
 from engram.extraction.prompts.extract_propositions import WORST_CASE_TOKENS, ExtractionOutput, build_prompt
 from engram.extraction.temporal import resolve_relative_times
 
 if TYPE_CHECKING:
-    from engram.extraction.factory import ExtractionSettings
+    from engram.extraction.settings import ExtractionSettings
 
-# (prompt, max_new_tokens, attempt) -> the model's text; attempt 0 is greedy, later ones sample.
-GenerateFn = Callable[[str, int, int], str]
-BOUND_KEYWORDS = frozenset({"maxLength", "maxItems", "maxProperties"})
 log = logging.getLogger(__name__)
-
-
-def loose_schema(schema: Any) -> Any:
-    """`schema` without upper bounds on lengths and sizes (what makes constraint compilation explode)."""
-    if isinstance(schema, dict):
-        return {k: loose_schema(v) for k, v in schema.items() if k not in BOUND_KEYWORDS}
-    if isinstance(schema, list):
-        return [loose_schema(v) for v in schema]
-    return schema
 
 
 def validate_output(raw: str) -> ExtractionOutput:
@@ -182,7 +171,9 @@ def load_openai_model(base_url: str, model_name: str, api_key: str) -> object:
     return outlines.from_openai(openai.OpenAI(base_url=base_url, api_key=api_key), model_name)
 
 
-def create_llm_extractor(settings: ExtractionSettings) -> LLMExtractor:
+def create_llm_extractor(
+    settings: ExtractionSettings, key_namer_for: Callable[[object], KeyNamer] | None = None
+) -> LLMExtractor:
     from engram.extraction.base import ExtractorKind
 
     if settings.kind is not ExtractorKind.TRANSFORMERS:
@@ -192,25 +183,6 @@ def create_llm_extractor(settings: ExtractionSettings) -> LLMExtractor:
         return LLMExtractor(generate, settings.max_new_tokens, attempts=settings.attempts)
     model = load_transformers_model(settings.model)
     # A local model is steerable: it also names concept keys under the schema's trie constraint.
-    namer = create_key_namer(model) if settings.constrained_keys else None
+    namer = key_namer_for(model) if settings.constrained_keys and key_namer_for is not None else None
     generate = outlines_generate_fn(model, settings.compile_budget_s)
     return LLMExtractor(generate, settings.max_new_tokens, namer, settings.attempts)
-
-
-def create_key_namer(model: object) -> KeyNamer:
-    """Constrained key naming over `model` for the spaces of this process's graph and Redis."""
-    import redis
-
-    from engram.embedding import get_embedder
-    from engram.keys.decoder import KeyDecoder
-    from engram.settings import get_settings
-    from graph.driver import get_driver
-    from graph.key_schema import ConstrainedKeyNamer, KeySchemas
-
-    settings = get_settings()
-    driver = get_driver()
-    schemas = KeySchemas(
-        driver, settings.neo4j.database, redis.Redis.from_url(settings.redis.url), settings.keys.reconcile_s
-    )
-    decoder = KeyDecoder(model, settings.keys.max_new_key_tokens)
-    return ConstrainedKeyNamer(decoder, schemas, driver, settings.neo4j.database, get_embedder().encode)

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 
 from engram.extraction.base import ExtractionError
-from engram.extraction.llm import GenerateFn, loose_schema
+from engram.extraction.generation import GenerateFn, loose_schema
 from engram.extraction.prompts.extract_propositions import ExtractionOutput
 
 SCHEMA_NAME = "extraction"

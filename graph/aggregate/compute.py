@@ -15,7 +15,7 @@ from graph.aggregate.dedup import Match
 from graph.aggregate.intent import AggregateIntent
 from graph.aggregate.models import AggregateItem, AggregateResult, Figure, PeriodTotal, UnitTotal
 from graph.aggregate.quantity import COMMON_UNIT, quantity_in
-from graph.recall.provenance import Provenance
+from graph.provenance import Provenance
 
 # A capitalised word: a name, unless a stop word starting a sentence ("By the way") or a speaker's own name.
 _NAME = re.compile(r"\b[A-Z][a-z]+")

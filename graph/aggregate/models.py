@@ -8,7 +8,7 @@ from datetime import date, datetime
 
 from pydantic import BaseModel
 
-from graph.recall.provenance import Provenance
+from graph.provenance import Provenance
 
 
 @dataclass(frozen=True)

@@ -14,17 +14,17 @@ from typing import TYPE_CHECKING, Protocol
 import neo4j
 import redis
 
+from engram.concept_keys.prompts import query_keys_prompt
+from engram.concept_keys.sync import KeyKind
 from engram.extraction.keyphrases import extract_keyphrases, normalize_key
-from engram.keys.prompts import query_keys_prompt
-from engram.keys.sync import KeyKind
 from engram.settings import KeySettings
-from graph.key_schema import KeySchemas
+from graph.concept_keys.tries import KeySchemas
 from graph.recall.config import RecallConfig
 from graph.recall.hits import ConceptHit
 from graph.recall.searcher import Searcher
 
 if TYPE_CHECKING:
-    from engram.keys.decoder import KeyDecoder
+    from engram.concept_keys.decoder import KeyDecoder
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +84,8 @@ def create_abstractor(
     offline = OfflineAbstractor(config)
     if not settings.model:
         return offline
-    from engram.keys.decoder import KeyDecoder
-    from engram.keys.runtime import load_key_model
+    from engram.concept_keys.decoder import KeyDecoder
+    from engram.concept_keys.runtime import load_key_model
     from engram.settings import get_settings
 
     model, description = load_key_model(settings, get_settings().state_dir)

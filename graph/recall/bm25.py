@@ -2,7 +2,7 @@
 
 Neo4j's full-text indexes score with BM25 over the whole index: a term's weight (idf) counts every space's
 documents, and deleted ones until Lucene merges its segments. A small space is searched inside the shared index
-(`graph/recall/search.py`), so its ranking moved when another tenant wrote, or when it was itself written again
+(`graph/recall/neo4j_searcher.py`), so its ranking moved when another tenant wrote, or when it was itself written again
 (docs/tuning.md has the size of that drift), and one tenant could steer another's ranking by flooding a word. The
 index still finds the matching documents; they are scored here again with the space's own counts: how many of its
 documents hold each query term (asked of the index, scoped to the space) and how many documents it has.

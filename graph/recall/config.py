@@ -10,6 +10,8 @@ the fields below are their defaults.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -64,7 +66,8 @@ class SearchLimits(BaseModel):
 
 
 class RelevanceModel(BaseModel):
-    """The logistic calibration of an item's relevance (graph/recall/relevance.py): fitted by bench/abstention.py."""
+    """The logistic calibration of an item's relevance (graph/recall/relevance_model.py): fitted by
+    bench/abstention.py."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -143,12 +146,82 @@ DEFAULT_LIST_WEIGHTS: dict[str, float] = {
 }
 
 
+# Named recall recipes: the knobs a user turns, set together for one kind of recall (docs/tuning.md, "Recipes").
+# A recipe sets only knobs read by each recall run (never the searcher's or the abstractor's, which an engine builds
+# once), and never a fitted coefficient. A knob set explicitly (in code or the environment) wins over the recipe's.
+RECIPES: dict[str, dict[str, Any]] = {
+    # The defaults below, as fitted and measured (docs/benchmarks.md).
+    "default": {},
+    # One hop and none of the late steps that fetch more or reorder by vectors: the lowest latency.
+    "fast": {
+        "hop_limit": 1,
+        "seed_k": 20,
+        "rerank_pool": 60,
+        "context_items": 0,
+        "page_items": 0,
+        "when_k": 0,
+        "participant_k": 0,
+        "diversity": 0.0,
+        "restatement": 0.0,
+        "latest": 0.0,
+        "current_versions": False,
+        "earlier_versions": 0,
+    },
+    # Wider lists, a larger pool and one more hop, and the earlier version of a fact below it: the most recall.
+    "thorough": {
+        "hop_limit": 3,
+        "seed_k": 80,
+        "rerank_pool": 240,
+        "expand_concepts": 40,
+        "per_concept": 20,
+        "context_items": 20,
+        "page_items": 10,
+        "earlier_versions": 1,
+    },
+    # Further through the concept graph: more associated concepts per concept, more activation passed on, more hops.
+    "associate": {
+        "hop_limit": 3,
+        "concept_fanout": 16,
+        "propagation": 0.7,
+        "expand_concepts": 40,
+        "hop_decay": 0.7,
+        "hop_top_items": 10,
+    },
+}
+
+# The coefficients fitted on a development half (bench/abstention.py, bench/longmemeval.py, bench/locomo_recall.py:
+# docs/tuning.md), apart from the knobs a user turns: a recipe never sets them, and changing one means fitting again.
+FITTED_COEFFICIENTS: tuple[str, ...] = (
+    "rrf_k",
+    "list_weights",
+    "vote_floor",
+    "vote_full",
+    "distinctive_share",
+    "distinctive_exponent",
+    "distinctive_floor",
+    "value",
+    "relevance",
+    "goal_substitution",
+    "goal_strength",
+    "restatement_closeness",
+    "latest_closeness",
+    "span_closeness",
+    "abstract_min_similarity",
+    "hop_confident_similarity",
+)
+
+
 class RecallConfig(BaseSettings):
-    """The recall pipeline's configuration (graph/recall/engine.py `PIPELINE` lists the steps these knobs steer)."""
+    """The recall pipeline's configuration (graph/recall/engine.py `PIPELINE` lists the steps these knobs steer).
+
+    `recipe` (ENGRAM_RECALL_RECIPE) names a preset of `RECIPES`; `with_recipe` gives the configuration of another
+    (a request's `recipe`). The fitted coefficients are listed in `FITTED_COEFFICIENTS`."""
 
     model_config = SettingsConfigDict(
         env_prefix="ENGRAM_RECALL_", env_nested_delimiter="__", env_file=".env", extra="ignore", frozen=True
     )
+
+    recipe: str = Field(default="default", description="the named preset of user knobs (RECIPES) recall runs with")
 
     # -- request defaults (a request may set its own) ----------------------------------------------------------
     limit: int = Field(default=25, ge=1, le=200, description="items returned when a request names no limit")
@@ -269,7 +342,7 @@ class RecallConfig(BaseSettings):
         description="an item of the time the query names goes first if it scores this share of the first (0: off)",
     )
 
-    # -- relevance (graph/recall/relevance.py) ------------------------------------------------------------------
+    # -- relevance (graph/recall/relevance_model.py) ------------------------------------------------------------------
     relevance: RelevanceModel = Field(
         default_factory=RelevanceModel, description="the calibration of an item's relevance in [0, 1]"
     )
@@ -304,6 +377,13 @@ class RecallConfig(BaseSettings):
             raise ValueError(f"list weights must be at least 0: {', '.join(negative)}")
         return DEFAULT_LIST_WEIGHTS | weights
 
+    @field_validator("recipe", mode="after")
+    @classmethod
+    def _known_recipe(cls, name: str) -> str:
+        if name not in RECIPES:
+            raise ValueError(f"unknown recall recipe {name!r}: one of {', '.join(RECIPES)}")
+        return name
+
     @model_validator(mode="after")
     def _checked(self) -> RecallConfig:
         # Checked when the engine is configured, not at its first recall.
@@ -312,6 +392,16 @@ class RecallConfig(BaseSettings):
         if self.vote_full <= self.vote_floor:
             raise ValueError(f"vote_full ({self.vote_full}) must be above vote_floor ({self.vote_floor})")
         return self
+
+    def with_recipe(self, name: str | None = None) -> RecallConfig:
+        """This configuration with recipe `name`'s knobs (default: its own `recipe`), except those it was given
+        explicitly (in code or the environment), which stay as given."""
+        chosen = self.recipe if name is None else name
+        if chosen not in RECIPES:
+            raise ValueError(f"unknown recall recipe {chosen!r}: one of {', '.join(RECIPES)}")
+        given = self.model_fields_set
+        knobs = {knob: value for knob, value in RECIPES[chosen].items() if knob not in given}
+        return self.model_copy(update={"recipe": chosen, **knobs})
 
     def list_weight(self, name: str) -> float:
         return self.list_weights.get(name, 1.0)

@@ -15,13 +15,13 @@ from typing import Any
 import neo4j
 
 from graph.recall.abstraction import Abstractor, OfflineAbstractor
-from graph.recall.config import RecallConfig
+from graph.recall.config import RECIPES, RecallConfig
 from graph.recall.controller import HopController
 from graph.recall.models import RecallRequest, RecallResult
+from graph.recall.neo4j_searcher import GraphSearcher, SpaceSizes
 from graph.recall.presentation import browser_cypher, by_source
 from graph.recall.router import Router, RuleRouter
 from graph.recall.run import CountTokensFn, EmbedFn, RecallRun, RecallTools
-from graph.recall.search import GraphSearcher, SpaceSizes
 from graph.recall.searcher import Searcher
 from graph.recall.steps.abstract import Abstract
 from graph.recall.steps.aggregate import Aggregate
@@ -93,7 +93,11 @@ class RecallEngine:
         searchers: SearcherFactory | None = None,
         pipeline: Sequence[PipelineStep] = PIPELINE,
     ) -> None:
-        self.config = config or RecallConfig()
+        # The configuration as given (its explicit knobs), and with each recipe: the engine's own (its `recipe`,
+        # ENGRAM_RECALL_RECIPE) is `config`, a request's `recipe` picks another.
+        given = config or RecallConfig()
+        self._recipes = {name: given.with_recipe(name) for name in RECIPES}
+        self.config = self._recipes[given.recipe]
         self._tools = RecallTools(
             embed=embed,
             count_tokens=count_tokens,
@@ -122,7 +126,7 @@ class RecallEngine:
         self._threads.close()
 
     def recall(self, request: RecallRequest) -> RecallResult:
-        run = self.run(request)
+        run = self.run(request, config=None if request.recipe is None else self._recipes[request.recipe])
         return RecallResult(
             query=request.query,
             memory_types=run.types,

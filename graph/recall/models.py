@@ -6,11 +6,12 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engram.scope import ScopeFilter
 from graph.aggregate.models import AggregateResult
-from graph.recall.provenance import Provenance as Provenance  # re-exported: its callers import it from here
+from graph.provenance import Provenance as Provenance  # re-exported: its callers import it from here
+from graph.recall.config import RECIPES
 
 
 class MemoryType(StrEnum):
@@ -47,10 +48,20 @@ class RecallRequest(BaseModel):
     # When the query is asked: its relative times ("two weeks ago", "last weekend") are read against it, and what
     # happened around then joins the candidates (graph/recall/steps/when.py). None: they are not read.
     now: datetime | None = None
-    # Items whose relevance (graph/recall/relevance.py) is below this are not returned. None: the engine's default.
+    # Items whose relevance (graph/recall/relevance_model.py) is below this are not returned. None: the engine's
+    # default.
     min_relevance: float | None = Field(default=None, ge=0, le=1)
     # Only what episodes of this agent / session / metadata prove (engram/scope.py); the user is `space` already.
     scope: ScopeFilter = Field(default_factory=ScopeFilter)
+    # A named recall recipe (graph/recall/config.py RECIPES: default, fast, thorough, associate). None: the engine's.
+    recipe: str | None = None
+
+    @field_validator("recipe", mode="after")
+    @classmethod
+    def _known_recipe(cls, name: str | None) -> str | None:
+        if name is not None and name not in RECIPES:
+            raise ValueError(f"unknown recipe {name!r}: one of {', '.join(RECIPES)}")
+        return name
 
 
 class RecallItem(BaseModel):

@@ -19,7 +19,7 @@ from graph.recall.config import RecallConfig
 from graph.recall.controller import HopController
 from graph.recall.hits import ConceptHit, Hit
 from graph.recall.models import MemoryType, RecallItem, RecallRequest, TraceStep
-from graph.recall.relevance import QueryCoverage
+from graph.recall.relevance_model import QueryCoverage
 from graph.recall.router import Router
 from graph.recall.searcher import Searcher
 from graph.recall.threads import RecallThreads

@@ -1,7 +1,7 @@
 """The one interface recall reads memory through.
 
-Two implementations: `graph/recall/search.py` `GraphSearcher` (Neo4j, one Cypher file under cypher/recall/ per
-operation) and `graph/recall/memory_searcher.py` `MemorySearcher` (in memory: numpy cosine and a small BM25, for unit
+Two implementations: `graph/recall/neo4j_searcher.py` `GraphSearcher` (Neo4j, one Cypher file under cypher/recall/ per
+operation) and `tests/support/memory_searcher.py` `MemorySearcher` (in memory: numpy cosine and a small BM25, for unit
 tests of the steps and the engine). A searcher serves one recall of one space: it keeps what it fetched (hydrated
 rows, item vectors) so a later step does not fetch it again. It is called from several threads at once.
 

@@ -5,8 +5,8 @@ and it plans each statement again for every combination of parameter types (a nu
 sizes by decade (1, 2-10, 11-100, 101-1000 items: the vector is one list of 384) it is given. A recall sends about
 twenty statements, so the first recalls after the server's plan cache was emptied (a restart) or pruned (a plan
 dropped when the data's statistics moved) paid seconds of planning; the first recalls of a new process also opened
-a connection per parallel search. `warm_recall` calls each of the searcher's reads (graph/recall/search.py, the same
-methods recall calls, so the statements and parameters cannot drift apart) with inputs of each size decade recall
+a connection per parallel search. `warm_recall` calls each of the searcher's reads (graph/recall/neo4j_searcher.py, the
+same methods recall calls, so the statements and parameters cannot drift apart) with inputs of each size decade recall
 uses, against a space no one can create (its name is not a valid space name): nothing is read, every plan is made,
 and the searches running side by side open the connections recall will use.
 """
@@ -25,7 +25,7 @@ from graph.aggregate.store import MatchQuery
 from graph.recall.hits import ConceptHit, TimeWindow
 from graph.recall.lucene import lucene_query
 from graph.recall.models import ItemKind
-from graph.recall.search import GraphSearcher, SpaceSizes
+from graph.recall.neo4j_searcher import GraphSearcher, SpaceSizes
 from graph.recall.searcher import TextLabel
 
 # Not a valid space name (a space in it): no tenant's data is ever read, and no write can create it.

@@ -20,7 +20,7 @@ from typing import Any
 import neo4j
 import pytest
 
-from app.browser_command import (
+from app.cli.browser_command import (
     browser_url,
     example_parameters,
     exploration_queries,

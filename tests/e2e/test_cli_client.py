@@ -15,7 +15,7 @@ from typing import Any
 import neo4j
 import pytest
 
-from app.client_options import MEMORY_PANEL, OPERATOR_PANEL
+from app.cli.client_options import MEMORY_PANEL, OPERATOR_PANEL
 from engram.settings import PROJECT_ROOT
 from tests.e2e.api.conftest import issue_key
 from tests.support.cli import engram

@@ -26,7 +26,7 @@ from graph.forget import Forgetter
 from graph.navigation import Navigator
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest
-from graph.recall.search import GraphSearcher
+from graph.recall.neo4j_searcher import GraphSearcher
 from tests.support.cli import engram
 from tests.support.graph_queries import association_errors, rows
 from tests.support.jobs import ingest, wait_for_job

@@ -1,9 +1,9 @@
 """A tenant crowding the shared vector indexes with near-identical vectors cannot hide another tenant's nearest items.
 
 Neo4j 5.26 cannot filter a vector index by space, so recall over-fetches from the shared index up to MAX_FETCH rows
-(graph/recall/search.py). Here one tenant holds more than MAX_FETCH vectors all closer to the query than anything of
-the other tenant: every row of the capped window is the crowd's, and only an exact scan of the other space finds its
-items. The nodes are written directly (no extraction or embedding): only the indexes' contents matter.
+(graph/recall/neo4j_searcher.py). Here one tenant holds more than MAX_FETCH vectors all closer to the query than
+anything of the other tenant: every row of the capped window is the crowd's, and only an exact scan of the other space
+finds its items. The nodes are written directly (no extraction or embedding): only the indexes' contents matter.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from graph.recall.config import SearchLimits
-from graph.recall.search import GraphSearcher
+from graph.recall.neo4j_searcher import GraphSearcher
 from tests.support.graph_queries import rows
 
 EXACT_SCAN_MAX, MAX_FETCH = SearchLimits().exact_scan_max, SearchLimits().max_fetch

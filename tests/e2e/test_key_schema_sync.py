@@ -19,13 +19,13 @@ import pytest
 import redis
 import torch
 
+from engram.concept_keys.decoder import KeyDecoder
+from engram.concept_keys.sync import KeyKind, KeyLog
 from engram.embedding import get_embedder
-from engram.keys.decoder import KeyDecoder
-from engram.keys.sync import KeyKind, KeyLog
 from engram.settings import EngramSettings, KeySettings
-from graph.key_schema import Accommodator, ConstrainedKeyNamer, KeySchemas, load_key_strings
+from graph.concept_keys.tries import Accommodator, ConstrainedKeyNamer, KeySchemas, load_key_strings
 from graph.recall.abstraction import ConstrainedAbstractor, OfflineAbstractor, create_abstractor
-from graph.recall.search import GraphSearcher
+from graph.recall.neo4j_searcher import GraphSearcher
 from tests.support.graph_queries import rows
 from tests.support.tiny_lm import build_tiny_lm
 
@@ -37,10 +37,10 @@ SECOND_PROCESS = textwrap.dedent(
     import redis
     from transformers import AutoTokenizer
     from engram.embedding import get_embedder
-    from engram.keys.tokenization import KeyTokenizer
+    from engram.concept_keys.tokenization import KeyTokenizer
     from engram.settings import get_settings
     from graph.driver import get_driver
-    from graph.key_schema import Accommodator, KeySchemas
+    from graph.concept_keys.tries import Accommodator, KeySchemas
 
     model_dir, space = sys.argv[1], sys.argv[2]
     settings = get_settings()

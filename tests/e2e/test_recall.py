@@ -230,7 +230,7 @@ def test_the_same_memory_answers_the_same_way_whatever_the_store_order(
 def test_a_full_text_search_matching_few_documents_takes_one_statement(driver: neo4j.Driver, space: str) -> None:
     """Fewer matches than the window: the index has nothing more to give, so the search must not keep growing its
     fetch (it used to go on to 8,192 rows in four statements) and must return what this space has."""
-    from graph.recall.search import GraphSearcher
+    from graph.recall.neo4j_searcher import GraphSearcher
 
     word = "zq" + space.replace("-", "")[-10:]  # a word no other space holds
     turns = [
@@ -260,7 +260,7 @@ def test_an_episode_hit_brings_the_knowledge_it_proves_in_the_same_statement(
     from graph.params import vector_param
     from graph.recall.config import SearchLimits
     from graph.recall.hits import Hit
-    from graph.recall.search import GraphSearcher
+    from graph.recall.neo4j_searcher import GraphSearcher
 
     ingest(space, [_chat("c", [("Ann", "Hi there!"), ("Ann", "I adopted a grey cat named Pixel last spring.")])])
     episodes = rows(
@@ -318,7 +318,7 @@ def test_a_small_space_is_not_crowded_out_of_the_full_text_index(driver: neo4j.D
     shared index holds none of this space's. The query is scoped to the space inside the index: one statement,
     this space's three episodes, best first."""
     from graph.admin import delete_space
-    from graph.recall.search import GraphSearcher
+    from graph.recall.neo4j_searcher import GraphSearcher
 
     word = "zq" + space.replace("-", "")[-10:]
     turns = [
@@ -362,7 +362,7 @@ def test_other_spaces_holding_the_same_concepts_do_not_crowd_out_this_ones(
     64 rows, and the abstraction must still find this space's concepts (it over-fetches until it has them)."""
     from graph.admin import delete_space
     from graph.params import vector_param
-    from graph.recall.search import GraphSearcher
+    from graph.recall.neo4j_searcher import GraphSearcher
 
     ingest(space, [conversation])
     (concept,) = rows(

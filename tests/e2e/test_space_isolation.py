@@ -24,7 +24,7 @@ from graph.dimensions import build_dimensions
 from graph.forget import Forgetter
 from graph.lookup import GraphReader
 from graph.navigation import Navigator
-from graph.recall.search import ConceptHit, GraphSearcher
+from graph.recall.neo4j_searcher import ConceptHit, GraphSearcher
 from tests.support.graph_queries import rows
 from tests.support.jobs import ingest
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import neo4j
 import pytest
 
-from graph.recall.search import GraphSearcher
+from graph.recall.neo4j_searcher import GraphSearcher
 from tests.support.jobs import ingest
 
 

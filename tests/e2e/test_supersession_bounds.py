@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import neo4j
 import pytest
 
-from app.browser_command import exploration_queries
+from app.cli.browser_command import exploration_queries
 from engram.embedding import get_embedder
 from graph.consolidation.correction import CorrectionCycle, PropositionNotCurrent, correct
 from graph.consolidation.duplicates import carry_late_proofs

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from engram.keys.tokenization import NEW_KEY_MARKER
-from engram.keys.trie import KeyTrie
+from engram.concept_keys.tokenization import NEW_KEY_MARKER
+from engram.concept_keys.trie import KeyTrie
 
 # Unicode text, ASCII words with shared stems, and category-style keys.
 _WORDS = st.sampled_from(["person", "per", "alice", "al", "paris", "art", "a", "ab", "abc", "/", " ", "é", "🙂"])

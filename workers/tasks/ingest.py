@@ -30,13 +30,19 @@ from engram.local_model import LocalModelError
 from engram.logs import correlation_id
 from engram.scope import parent_space, validate_memory_space
 from engram.settings import get_settings
+from graph.concept_keys.reads import load_concept_keys
+from graph.concept_keys.tries import (
+    create_key_namer,
+    drop_key_logs,
+    publish_removed_keys,
+    publish_written_keys,
+    reset_key_logs,
+)
 from graph.consolidation.revisions import RevisionRules, link_revisions_of
 from graph.deletions import DeletionRunning, ScopeDeleted, in_force
 from graph.driver import get_driver
 from graph.embedder_record import EmbedderMismatch, check_embedder, reembed_command
-from graph.key_schema import drop_key_logs, publish_removed_keys, publish_written_keys, reset_key_logs
 from graph.memory_writer import MemoryBatch, MemoryWriter, Written, plan_parts, refresh_concepts
-from graph.schema_keys import load_concept_keys
 from workers.celery_app import CORRELATION_HEADER, CPU_QUEUE, GPU_QUEUE, EngramTask, app
 from workers.jobs import JOB_INDEX, JobState, JobStatus, JobStore, UnknownJob
 from workers.pipeline.embed import embed_batch
@@ -96,7 +102,7 @@ INGEST_STAGE_OPTIONS: dict[str, Any] = {**STAGE_OPTIONS, "ignore_result": True, 
 
 @lru_cache(maxsize=1)
 def get_extractor() -> PropositionExtractor:
-    return create_extractor(ExtractionSettings())
+    return create_extractor(ExtractionSettings(), create_key_namer)
 
 
 @lru_cache(maxsize=1)
@@ -439,7 +445,7 @@ def write_stage(self: Any, job_id: str) -> str:
             drop_space_vectors(get_redis(), batch.space)
             concept_ids = concept_ids | {c.id for c in knowledge.new_concepts}
         else:
-            # Every process's key trie learns the keys now in the graph (see engram/keys/sync.py).
+            # Every process's key trie learns the keys now in the graph (see engram/concept_keys/sync.py).
             publish_written_keys(get_redis(), batch.space, new_keys, [i.text for i in knowledge.intents])
             publish_removed_keys(get_redis(), batch.space, [], sorted(written.retired_intents))
         ids = {

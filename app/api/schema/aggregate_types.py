@@ -7,7 +7,7 @@ from datetime import date, datetime
 
 import strawberry
 
-from app.api.schema.recall_types import ProvenanceEpisode
+from app.api.schema.provenance_types import ProvenanceEpisode
 from graph.aggregate.models import AggregateItem, AggregateResult, PeriodTotal, UnitTotal
 
 

@@ -126,6 +126,14 @@ class MemoryQuery:
                 " reached, the ranking as usual, each item with its relevance (default: ENGRAM_RECALL_MIN_RELEVANCE)."
             ),
         ] = None,
+        recipe: Annotated[
+            str | None,
+            strawberry.argument(
+                description="A named recall recipe: default, fast (one hop, no late steps), thorough (wider, one"
+                " more hop) or associate (further through associated concepts); docs/tuning.md (default: the"
+                " server's, ENGRAM_RECALL_RECIPE)."
+            ),
+        ] = None,
     ) -> RecallPayload:
         info.context.for_user(user)
         space = info.context.space
@@ -152,6 +160,7 @@ class MemoryQuery:
                 now=now,
                 min_relevance=min_relevance,
                 scope=scope_filter(agent, session, metadata),
+                recipe=recipe,
             )
         except ValidationError as exc:
             return invalid([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)])

@@ -10,33 +10,13 @@ from strawberry.scalars import JSON
 
 from app.api.schema.json import to_json
 from app.api.schema.nodes import Info, Node, node_from_row
-from graph.recall.models import MemoryType, Provenance, RecallItem, RecallResult, SourceGroup, TraceStep
+from app.api.schema.provenance_types import ProvenanceEpisode
+from graph.recall.models import MemoryType, RecallItem, RecallResult, SourceGroup, TraceStep
 
 if TYPE_CHECKING:
     from app.api.schema.aggregate_types import Aggregate
 
 strawberry.enum(MemoryType, description="episodic: what happened; semantic: facts; procedural: how")
-
-
-@strawberry.type(description="An episode that proves a recalled item.")
-class ProvenanceEpisode:
-    episode_id: strawberry.ID
-    external_id: str
-    source_id: strawberry.ID
-    speaker: str
-    text: str
-    occurred_at: datetime | None
-
-    @staticmethod
-    def of(p: Provenance) -> ProvenanceEpisode:
-        return ProvenanceEpisode(
-            episode_id=strawberry.ID(p.episode_id),
-            external_id=p.external_id,
-            source_id=strawberry.ID(p.source_id),
-            speaker=p.speaker,
-            text=p.text,
-            occurred_at=p.occurred_at,
-        )
 
 
 @strawberry.type(description="One recalled piece of knowledge (or an episode, in episodic mode).")

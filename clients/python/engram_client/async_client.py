@@ -880,10 +880,11 @@ class AsyncEngramClient(AsyncBaseClient):
         agent: Union[Optional[str], UnsetType] = UNSET,
         session: Union[Optional[str], UnsetType] = UNSET,
         metadata: Union[Optional[Any], UnsetType] = UNSET,
+        recipe: Union[Optional[str], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Recall:
         _query = gql("""
-            query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float, $user: String, $agent: String, $session: String, $metadata: JSON) {
+            query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float, $user: String, $agent: String, $session: String, $metadata: JSON, $recipe: String) {
               recall(
                 query: $query
                 tokenBudget: $tokenBudget
@@ -899,6 +900,7 @@ class AsyncEngramClient(AsyncBaseClient):
                 agent: $agent
                 session: $session
                 metadata: $metadata
+                recipe: $recipe
               ) {
                 __typename
                 ... on Recall {
@@ -1012,6 +1014,7 @@ class AsyncEngramClient(AsyncBaseClient):
             "agent": agent,
             "session": session,
             "metadata": metadata,
+            "recipe": recipe,
         }
         response = await self.execute(
             query=_query, operation_name="Recall", variables=variables, **kwargs

@@ -860,10 +860,11 @@ class EngramClient(BaseClient):
         agent: Union[Optional[str], UnsetType] = UNSET,
         session: Union[Optional[str], UnsetType] = UNSET,
         metadata: Union[Optional[Any], UnsetType] = UNSET,
+        recipe: Union[Optional[str], UnsetType] = UNSET,
         **kwargs: Any,
     ) -> Recall:
         _query = gql("""
-            query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float, $user: String, $agent: String, $session: String, $metadata: JSON) {
+            query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float, $user: String, $agent: String, $session: String, $metadata: JSON, $recipe: String) {
               recall(
                 query: $query
                 tokenBudget: $tokenBudget
@@ -879,6 +880,7 @@ class EngramClient(BaseClient):
                 agent: $agent
                 session: $session
                 metadata: $metadata
+                recipe: $recipe
               ) {
                 __typename
                 ... on Recall {
@@ -992,6 +994,7 @@ class EngramClient(BaseClient):
             "agent": agent,
             "session": session,
             "metadata": metadata,
+            "recipe": recipe,
         }
         response = self.execute(
             query=_query, operation_name="Recall", variables=variables, **kwargs

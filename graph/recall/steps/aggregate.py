@@ -32,7 +32,7 @@ from graph.aggregate.store import MatchQuery, ReadsAggregates
 from graph.recall.candidates import Ranked
 from graph.recall.models import ItemKind, MemoryType
 from graph.recall.query import persons_meant
-from graph.recall.relevance import QueryCoverage, nothing_relevant
+from graph.recall.relevance_model import QueryCoverage, nothing_relevant
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
 from graph.recall.steps.rank import _as_episodes, _provenance, _time

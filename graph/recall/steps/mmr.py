@@ -1,5 +1,5 @@
-"""MMR: reorder the ranking by maximal marginal relevance (graph/recall/mmr.py), so a near-duplicate of an item
-above gives way to the next distinct memory."""
+"""MMR: reorder the ranking by maximal marginal relevance (graph/recall/diversification.py), so a near-duplicate of an
+item above gives way to the next distinct memory."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from graph.recall.candidates import Ranked, kinds
-from graph.recall.mmr import mmr_order
+from graph.recall.diversification import mmr_order
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
 

@@ -1,6 +1,6 @@
 """Prune: the best items that fit the request's item limit and token budget, or none when no item reaches the minimum
 relevance or the question names what memory never mentions; the rest with the reason. When nothing is returned, the
-run says why (graph/recall/relevance.py `nothing_relevant`)."""
+run says why (graph/recall/relevance_model.py `nothing_relevant`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from graph.recall.candidates import Ranked
 from graph.recall.models import RecallItem
-from graph.recall.relevance import QueryCoverage, nothing_relevant
+from graph.recall.relevance_model import QueryCoverage, nothing_relevant
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
 

@@ -1,6 +1,6 @@
 """Relevance: each ranked item's calibrated relevance in [0, 1], the question's concepts that the space's concept
-keys match (graph/recall/relevance.py), and the names it uses that nothing the scope remembers mentions. Prune then
-leaves out what falls below the request's minimum, or everything where a name is unmentioned, and says why."""
+keys match (graph/recall/relevance_model.py), and the names it uses that nothing the scope remembers mentions. Prune
+then leaves out what falls below the request's minimum, or everything where a name is unmentioned, and says why."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from graph.recall.hits import ConceptHit
 from graph.recall.query import name_forms, names_used
-from graph.recall.relevance import (
+from graph.recall.relevance_model import (
     Analysed,
     QueryCoverage,
     calibrated,

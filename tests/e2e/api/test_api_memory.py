@@ -10,7 +10,7 @@ import neo4j
 import pytest
 
 from app.api.services import ApiServices
-from engram.keys.sync import KeyKind, KeyLog
+from engram.concept_keys.sync import KeyKind, KeyLog
 from tests.support.graph_queries import label_counts
 from tests.support.graphql_client import GraphQL, operation
 
@@ -162,7 +162,7 @@ def test_forget_cascades_and_reports_what_went(
     assert after["Episode"] == before["Episode"] - 1
     again = gql(operation("recall"), {"query": "When did Caroline go to the LGBTQ support group?"})["recall"]
     assert top["id"] not in {i["id"] for i in again["items"]}
-    # Concepts left without mentions are gone, and every process's key trie is told (engram/keys/sync.py).
+    # Concepts left without mentions are gone, and every process's key trie is told (engram/concept_keys/sync.py).
     assert forgotten["conceptsRemoved"] >= 1  # "lgbtq support group" was mentioned only there
     # The log is emptied rather than told the removed keys (which would keep their text in Redis): its version
     # moves on, so every reader reloads from the graph.

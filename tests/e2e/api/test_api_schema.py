@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from app.api.schema.build import build_schema
-from app.api_commands import SCHEMA_FILE
+from app.cli.api_commands import SCHEMA_FILE
 from graphql import parse, validate
 from tests.support.graphql_client import operation_files
 

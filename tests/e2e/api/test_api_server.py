@@ -84,7 +84,7 @@ def test_the_server_refuses_a_wrong_key_and_stays_up(server: GraphQL) -> None:
 
 
 def test_doctor_checks_every_part_including_the_api(settings: EngramSettings) -> None:
-    from app.doctor import all_checks
+    from app.cli.doctor import all_checks
 
     results = [check() for check in all_checks(settings)]
     assert {"Redis", "Celery worker", "GraphQL API", "Neo4j Browser"} <= {r.name for r in results}

@@ -74,7 +74,7 @@ class NotingDriver:
 
 def _recall_statements() -> set[str]:
     """The text of every statement the Neo4j searcher and the aggregate reader can send."""
-    source = Path(PROJECT_ROOT, "graph/recall/search.py").read_text()
+    source = Path(PROJECT_ROOT, "graph/recall/neo4j_searcher.py").read_text()
     names = [
         f"recall/{p.stem}" for p in Path(PROJECT_ROOT, "cypher/recall").glob("*.cypher") if f'"{p.stem}"' in source
     ]
@@ -88,7 +88,7 @@ def noted(settings: EngramSettings, services: ApiServices) -> Iterator[tuple[Tes
     once = settings.model_copy(update={"api": settings.api.model_copy(update={"warm_interval_s": 0.0})})
     recall = RecallEngine(
         driver, settings.neo4j.database, services.embedder.encode, services.embedder.count_tokens,  # type: ignore[arg-type]
-        config=settings.recall, read_timeout_s=settings.neo4j.read_timeout_s,
+        config=services.recall.config, read_timeout_s=settings.neo4j.read_timeout_s,
     )  # fmt: skip
     try:
         app = create_app(once, dataclasses.replace(services, recall=recall, settings=once), warm=True)

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from app.client_commands import merged_pages
-from app.client_options import parse_metadata
-from app.client_settings import MAX_REQUEST_BYTES
-from app.ingest_command import batches
+from app.cli.client_commands import merged_pages
+from app.cli.client_options import parse_metadata
+from app.cli.client_settings import MAX_REQUEST_BYTES
+from app.cli.ingest_command import batches
 from engram.formats.records import MAX_RECORDS_PER_JOB
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.doctor import model_checks
+from app.cli.doctor import model_checks
 from engram.settings import EngramSettings
 
 

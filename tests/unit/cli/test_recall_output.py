@@ -1,4 +1,4 @@
-"""`engram recall`'s table (app/recall_command.py): an earlier version says so, and an aggregate is stated."""
+"""`engram recall`'s table (app/cli/recall_command.py): an earlier version says so, and an aggregate is stated."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.console import Console
 
-from app.recall_command import print_recall
+from app.cli.recall_command import print_recall
 
 
 def item(item_id: str, text: str, **extra: Any) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graph.recall.config import RecallConfig
-from graph.recall.search import SpaceSizes, _hits
+from graph.recall.neo4j_searcher import SpaceSizes, _hits
 from graph.recall.steps.abstract import concepts_to_expand
 
 

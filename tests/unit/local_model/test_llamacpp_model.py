@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.doctor import model_checks
+from app.cli.doctor import model_checks
 from engram.llamacpp_model import gguf_file, require_numba
 from engram.local_model import LocalModelError
 from engram.settings import EngramSettings

@@ -10,7 +10,7 @@ from graph.aggregate.compute import as_match, events_param, leading, periods, re
 from graph.aggregate.dedup import Match, fold_duplicates
 from graph.aggregate.intent import aggregate_intent
 from graph.aggregate.quantity import Quantity
-from graph.recall.provenance import Provenance
+from graph.provenance import Provenance
 from graph.recall.steps.rank import _provenance, _time
 
 RUN = [1.0, 0.0, 0.0]

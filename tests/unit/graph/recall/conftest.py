@@ -10,9 +10,9 @@ import pytest
 
 from graph.recall.config import RecallConfig
 from graph.recall.engine import RecallEngine
-from graph.recall.memory_searcher import MemoryGraph
 from graph.recall.run import RecallRun
 from graph.recall.threads import RecallThreads
+from tests.support.memory_searcher import MemoryGraph
 from tests.unit.graph.recall.recall_support import MakeEngine, MakeRun, chat_memory, new_engine, new_run, recall_config
 
 

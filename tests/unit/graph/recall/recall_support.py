@@ -25,12 +25,12 @@ from graph.recall.candidates import Ranked
 from graph.recall.config import RecallConfig
 from graph.recall.controller import HopController
 from graph.recall.engine import RecallEngine
-from graph.recall.memory_searcher import MemoryGraph, MemorySearcher
 from graph.recall.models import ItemKind, Provenance, RecallRequest
 from graph.recall.router import RuleRouter
 from graph.recall.run import RecallRun, RecallTools
 from graph.recall.steps.base import Ahead, Step, Together
 from graph.recall.threads import RecallThreads
+from tests.support.memory_searcher import MemoryGraph, MemorySearcher
 from tests.support.toy_embedder import ToyEmbedder
 
 SPACE = "toy"

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graph.recall.memory_searcher import MemoryGraph, MemorySearcher
 from graph.recall.models import RecallResult
 from graph.recall.steps.current_versions import CurrentVersionsAbove
 from graph.recall.threads import RecallThreads
+from tests.support.memory_searcher import MemoryGraph, MemorySearcher
 from tests.unit.graph.recall.recall_support import (
     AFTER,
     BETWEEN,

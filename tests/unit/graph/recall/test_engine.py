@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 
 from graph.recall.engine import RecallEngine
-from graph.recall.memory_searcher import MemoryGraph, MemorySearcher
 from graph.recall.models import ItemKind, MemoryType, RecallResult
 from graph.recall.steps.prune import Prune
 from graph.recall.steps.rank import Rank
 from graph.recall.steps.route import Route
 from graph.recall.steps.seed import Seed
+from tests.support.memory_searcher import MemoryGraph, MemorySearcher
 from tests.unit.graph.recall.recall_support import (
     AFTER,
     BEFORE,

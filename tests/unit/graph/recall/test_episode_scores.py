@@ -1,5 +1,5 @@
-"""A small space's exact episode scan keeps every episode's score (graph/recall/search.py `_exact_episodes`): a later
-search of some speakers' episodes with the same vector (the participants step) takes its hits from those scores,
+"""A small space's exact episode scan keeps every episode's score (graph/recall/neo4j_searcher.py `_exact_episodes`): a
+later search of some speakers' episodes with the same vector (the participants step) takes its hits from those scores,
 ordered as the scan orders them, and reads only their knowledge.
 
 The searcher's reads run through an in-memory `read` (our own function, graph/reads.py) that records each statement
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-import graph.recall.search
-from graph.recall.search import GraphSearcher, SpaceSizes
+import graph.recall.neo4j_searcher
+from graph.recall.neo4j_searcher import GraphSearcher, SpaceSizes
 
 SIZES = {"propositions": 10, "episodes": 6, "prescriptions": 0, "intents": 0, "concepts": 10, "pages": 0,
          "own_indexes": 0, "proposition_chars": 60, "episode_chars": 200}  # fmt: skip
@@ -48,7 +48,7 @@ class Recorded:
 
 def _searcher(monkeypatch: pytest.MonkeyPatch, scores: list[dict[str, Any]]) -> tuple[GraphSearcher, Recorded]:
     recorded = Recorded(scores)
-    monkeypatch.setattr(graph.recall.search, "read", recorded.read)
+    monkeypatch.setattr(graph.recall.neo4j_searcher, "read", recorded.read)
     sizes = SpaceSizes(ttl_s=float("inf"))
     sizes.get("s", lambda: dict(SIZES))
     return GraphSearcher(object(), "neo4j", "s", None, sizes), recorded  # type: ignore[arg-type]

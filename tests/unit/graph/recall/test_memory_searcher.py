@@ -1,4 +1,4 @@
-"""The in-memory searcher (graph/recall/memory_searcher.py) answers each operation as its Cypher statement does."""
+"""The in-memory searcher (tests/support/memory_searcher.py) answers each operation as its Cypher statement does."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from graph.recall.hits import ConceptHit, Hit, TimeWindow
-from graph.recall.memory_searcher import MemoryGraph, MemorySearcher
 from graph.recall.models import ItemKind
 from graph.recall.searcher import Searcher
 from graph.recall.steps.relevance import unmentioned_names
+from tests.support.memory_searcher import MemoryGraph, MemorySearcher
 from tests.support.toy_embedder import ToyEmbedder
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)

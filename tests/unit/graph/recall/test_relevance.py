@@ -1,5 +1,5 @@
-"""Relevance (graph/recall/relevance.py, steps/relevance.py) and the cut-off with its reason (steps/prune.py), over
-the in-memory chat memory of recall_support.py: Alice, Bob, Rex the beagle, Berlin / Lisbon, hiking in Sintra."""
+"""Relevance (graph/recall/relevance_model.py, steps/relevance.py) and the cut-off with its reason (steps/prune.py),
+over the in-memory chat memory of recall_support.py: Alice, Bob, Rex the beagle, Berlin / Lisbon, hiking in Sintra."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from graph.recall.config import RelevanceModel
 from graph.recall.engine import PIPELINE
 from graph.recall.models import RecallRequest, RecallResult
-from graph.recall.relevance import (
+from graph.recall.relevance_model import (
     FEATURES,
     QueryCoverage,
     calibrated,

@@ -15,7 +15,6 @@ import pytest
 from graph.recall.candidates import Candidate
 from graph.recall.controller import HopController, HopDecision
 from graph.recall.engine import PIPELINE
-from graph.recall.memory_searcher import MemoryGraph
 from graph.recall.models import ItemKind, MemoryType
 from graph.recall.run import RecallRun
 from graph.recall.steps.abstract import Abstract
@@ -31,6 +30,7 @@ from graph.recall.steps.route import Route
 from graph.recall.steps.seed import Seed
 from graph.recall.steps.temporal_order import LatestVersionFirst, NewerRestatementsFirst
 from graph.recall.steps.when import When
+from tests.support.memory_searcher import MemoryGraph
 from tests.unit.graph.recall.recall_support import (
     ALICE,
     BOB,

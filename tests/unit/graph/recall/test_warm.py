@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 import graph.aggregate.store
-import graph.recall.search
+import graph.recall.neo4j_searcher
 from engram.scope import validate_memory_space
 from engram.settings import PROJECT_ROOT
-from graph.recall.search import GraphSearcher, SpaceSizes
+from graph.recall.neo4j_searcher import GraphSearcher, SpaceSizes
 from graph.recall.warm import WARM_SPACE, warm_recall
 
 EMPTY = {"rows": [], "scores": [], "fetched": 0, "hits": [], "floor": None, "holding": [], "vectors": [],
@@ -49,7 +49,7 @@ class Sent:
 @pytest.fixture()
 def sent(monkeypatch: pytest.MonkeyPatch) -> Sent:
     recorder = Sent()
-    monkeypatch.setattr(graph.recall.search, "read", recorder.read)
+    monkeypatch.setattr(graph.recall.neo4j_searcher, "read", recorder.read)
     monkeypatch.setattr(graph.aggregate.store, "read", recorder.read)
     with ThreadPoolExecutor(4) as threads:
 
@@ -62,7 +62,7 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> Sent:
 
 
 def test_every_statement_the_searcher_can_send_is_warmed(sent: Sent) -> None:
-    source = Path(PROJECT_ROOT, "graph/recall/search.py").read_text()
+    source = Path(PROJECT_ROOT, "graph/recall/neo4j_searcher.py").read_text()
     named = {f"recall/{p.stem}" for p in Path(PROJECT_ROOT, "cypher/recall").glob("*.cypher")
              if re.search(rf'"{p.stem}"', source)}  # fmt: skip
     assert len(named) >= 25  # the search statements, the hydrations, the windows, the pages...
@@ -125,7 +125,7 @@ def test_a_read_that_fails_once_is_tried_again(monkeypatch: pytest.MonkeyPatch) 
             raise RuntimeError("database not up to the requested bookmark")
         return recorder.read(driver, database, statement, query, **params)
 
-    monkeypatch.setattr(graph.recall.search, "read", flaky)
+    monkeypatch.setattr(graph.recall.neo4j_searcher, "read", flaky)
     monkeypatch.setattr(graph.aggregate.store, "read", flaky)
 
     def searcher_of(space: str, as_of: datetime | None, sizes: SpaceSizes | None) -> GraphSearcher:

@@ -10,7 +10,7 @@ import pytest
 from graph.recall.associate.engine import Associator
 from graph.recall.associate.models import AssociateRequest, AssociateResult, PathKind
 from graph.recall.engine import RecallEngine
-from graph.recall.memory_searcher import MemoryGraph
+from tests.support.memory_searcher import MemoryGraph
 from tests.unit.graph.recall.recall_support import embed, new_engine, recall_config
 
 SPACE = "toy"
