@@ -299,6 +299,7 @@ export type RecallQueryVariables = Exact<{
   agent?: string | null | undefined;
   session?: string | null | undefined;
   metadata?: unknown;
+  recipe?: string | null | undefined;
 }>;
 
 
@@ -942,7 +943,7 @@ export const MemoryDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<MemoryQuery, MemoryQueryVariables>;
 export const RecallDocument = new TypedDocumentString(`
-    query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float, $user: String, $agent: String, $session: String, $metadata: JSON) {
+    query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float, $user: String, $agent: String, $session: String, $metadata: JSON, $recipe: String) {
   recall(
     query: $query
     tokenBudget: $tokenBudget
@@ -958,6 +959,7 @@ export const RecallDocument = new TypedDocumentString(`
     agent: $agent
     session: $session
     metadata: $metadata
+    recipe: $recipe
   ) {
     __typename
     ... on Recall {
