@@ -128,7 +128,3 @@ api_commands.register(cli, OPERATOR_PANEL)
 
 def main() -> None:
     cli()
-
-
-if __name__ == "__main__":  # `python -m app.cli` runs the CLI as `engram` does
-    main()
