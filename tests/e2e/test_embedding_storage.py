@@ -51,7 +51,9 @@ WRITES: list[tuple[str, str, str, str, dict[str, Any]]] = [
         "p2",
         "CREATE (:Proposition {space: $space, id: 'p0', text: 'Ana drinks coffee', status: 'active'})",
         {"old_id": "p0", "new_id": "p2", "text": "Ana drinks tea", "subject": "Ana", "predicate": "drinks",
-         "object": "tea", "valid_from": None, "reason": "she said tea", "keys": [], "embedding": GIVEN},
+         "object": "tea", "valid_from": None, "reason": "she said tea", "keys": [], "embedding": GIVEN,
+         "source_id": "src-correction", "episode_id": "ep-correction", "episode_external_id": "correction/p0",
+         "episode_text": "Ana drinks tea (correction: she said tea)"},
     ),
 ]  # fmt: skip
 
