@@ -1,28 +1,19 @@
-"""Text that is no Unicode text is refused whole, before anything runs: a lone surrogate (JSON's "\\ud800" escape, or
-GraphQL's "\\uD800" in a literal) in any string of an operation's variables or arguments. Python holds such strings,
-but no UTF-8 encoder, Neo4j or Redis takes them; refused here, on every door (HTTP, WebSocket, MCP over the API), the
-answer names the argument or variable path instead of failing deep inside a write."""
+"""Text that is no Unicode text is refused whole, before anything runs: a lone surrogate (JSON's "\\ud800" escape) in
+any string of an operation's variables, nested JSON included. Python holds such strings, but no UTF-8 encoder, Neo4j or
+Redis takes them; refused here, on every door (HTTP, WebSocket, MCP over the API), the answer names the variable's path
+instead of failing deep inside a write. (In a document's literals the GraphQL parser refuses them itself.)"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
-from graphql.language import Visitor
 from strawberry.extensions import SchemaExtension
 
 from app.api.metrics import count_error
 from graphql import (
-    ArgumentNode,
     ExecutionResult,
-    FieldNode,
     GraphQLError,
-    ListValueNode,
-    ObjectValueNode,
-    OperationDefinitionNode,
-    StringValueNode,
-    ValueNode,
-    visit,
 )
 
 CODE = "BAD_USER_INPUT"
@@ -51,53 +42,16 @@ def lone_surrogates(value: Any, path: str) -> Iterator[str]:
             yield from lone_surrogates(item, f"{path}[{index}]")
 
 
-def _literal(node: ValueNode) -> Any:
-    """A literal's strings, as a JSON-like value (enough for `lone_surrogates`)."""
-    if isinstance(node, StringValueNode):
-        return node.value
-    if isinstance(node, ListValueNode):
-        return [_literal(item) for item in node.values]
-    if isinstance(node, ObjectValueNode):
-        return {field.name.value: _literal(field.value) for field in node.fields}
-    return None
-
-
-class _Arguments(Visitor):
-    """Collects the problems of the string literals in a document's arguments, named `field.argument`."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.problems: list[str] = []
-        self._fields: list[str] = []
-
-    def enter_field(self, node: FieldNode, *_: Any) -> None:
-        self._fields.append(node.name.value)
-
-    def leave_field(self, *_: Any) -> None:
-        self._fields.pop()
-
-    def enter_argument(self, node: ArgumentNode, *_: Any) -> None:
-        where = f"{self._fields[-1] if self._fields else ''}.{node.name.value}"
-        self.problems.extend(lone_surrogates(_literal(node.value), where))
-
-
-def problems_of(document: Any, variables: dict[str, Any] | None) -> list[str]:
-    """Every lone surrogate in an operation's variables (`$name.path`) and argument literals (`field.argument`)."""
-    problems = list(lone_surrogates(variables or {}, "$"))
-    problems = [p.replace("$.", "$", 1) for p in problems]
-    if document is not None:
-        arguments = _Arguments()
-        for definition in document.definitions:
-            if isinstance(definition, OperationDefinitionNode):
-                visit(definition, arguments)
-        problems += arguments.problems
-    return problems
+def problems_of(variables: dict[str, Any] | None) -> list[str]:
+    """Every lone surrogate in an operation's variables, named by path (`$text`, `$records[0].text`). A document's
+    own literals never hold one: the GraphQL parser refuses it first, naming the line and column."""
+    return [p.replace("$.", "$", 1) for p in lone_surrogates(variables or {}, "$")]
 
 
 class RefuseLoneSurrogates(SchemaExtension):
     def on_execute(self) -> Iterator[None]:
         context = self.execution_context
-        problems = problems_of(context.graphql_document, context.variables)
+        problems = problems_of(context.variables)
         if problems:
             count_error(CODE)
             error = GraphQLError(
