@@ -227,7 +227,12 @@ def test_the_admin_deletes_a_space_with_every_users_memory(gql: GraphQL, space: 
     remember(gql, "The wifi password is on the fridge.")
     admin = settings.api.admin_key.get_secret_value()
     deleted = gql(operation("delete_space"), {"name": space}, key=admin)["deleteSpace"]
-    assert deleted == {"__typename": "SpaceDeleted", "space": space, "users": 1}
+    assert {k: deleted[k] for k in ("__typename", "space", "users")} == {
+        "__typename": "SpaceDeleted",
+        "space": space,
+        "users": 1,
+    }
+    assert deleted["episodesRemoved"] == 2 and deleted["stoppedJobIds"] == []  # both remembers had been written
     assert gql.raw(operation("users")).status_code == 401  # its keys went with it
     again = gql(operation("delete_space"), {"name": space}, key=admin)["deleteSpace"]
     assert again["__typename"] == "NotFound"
