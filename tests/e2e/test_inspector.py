@@ -231,7 +231,9 @@ def test_the_inspector_flow_in_chromium(settings: EngramSettings, space_key: str
         page.go("#/users")
         page.find(f"tr[data-user='{user}'] button.danger").click()
         confirm = page.find(".confirm")
-        assert user in confirm.text and "3 episodes" in confirm.text  # it names what goes
+        # it names what goes: the three remembered turns and the correction's own episode (a correction is proven
+        # by itself: docs/supersession.md)
+        assert user in confirm.text and "4 episodes" in confirm.text, confirm.text
         page.check("forget-confirm")
         confirm.find_element("css selector", "button.danger").click()
         page.until_text(f"Forgot {user}")
