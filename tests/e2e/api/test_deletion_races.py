@@ -227,3 +227,22 @@ def test_a_purge_of_a_space_stops_its_users_jobs_between_write_parts(
     assert status.state is JobState.FAILED and status.error == stages.PURGED_ERROR
     # nothing written after the purge (a purge deletes nothing: forget does)
     assert rows(driver, "MATCH (e:Episode) WHERE e.space STARTS WITH $s RETURN count(e) AS n", s=space) == written
+
+
+def test_what_a_consolidation_wrote_after_its_space_was_deleted_goes_when_it_ends(
+    gql: GraphQL, driver: neo4j.Driver, space: str, settings: EngramSettings
+) -> None:
+    from datetime import UTC, datetime
+
+    from workers.tasks.consolidate import _sweep_if_deleted
+
+    since = datetime.now(UTC)  # the run begins
+    gql(operation("delete_space"), {"name": space}, key=settings.api.admin_key.get_secret_value())
+    # the run, unfenced, writes a dimension into the deleted space after the deletion
+    driver.execute_query("CREATE (:Dimension {space: $s, id: 'd1', label: 'zanzibarville trips'})", s=space)
+    _sweep_if_deleted(space, since)  # as the run ends
+    assert rows(driver, "MATCH (n {space: $s}) RETURN count(n) AS n", s=space) == [{"n": 0}]
+    later = datetime.now(UTC)  # a run begun after the deletion is the space's new life: nothing is swept
+    driver.execute_query("CREATE (:Dimension {space: $s, id: 'd2', label: 'new life'})", s=space)
+    _sweep_if_deleted(space, later)
+    assert rows(driver, "MATCH (n {space: $s}) RETURN count(n) AS n", s=space) == [{"n": 1}]
