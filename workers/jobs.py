@@ -225,11 +225,7 @@ class JobStore:
 
     def discard(self, job_id: str, space: str) -> None:
         """Removes a job that was never queued (its message could not be sent): its keys and its charge."""
-        pipe = self._redis.pipeline(transaction=True)
-        pipe.delete(self._key(job_id), self._key(job_id, "payload"))
-        pipe.zrem(JOB_INDEX, job_id)
-        pipe.hdel(_pending_key(space), job_id)
-        pipe.execute()
+        self.remove(job_id, space)
 
     def counts(self, batch: int = 1_000) -> dict[tuple[str, str], int]:
         """(state, stage) -> how many jobs are in it, over every job record Redis still holds (a finished job's
@@ -349,8 +345,7 @@ class JobStore:
         """Writes a job's final state; in the same transaction its payload and artifacts go (nobody sees a finished
         job still holding them, nor a job without them that is not finished) and its status record is given
         FINISHED_JOB_TTL_S."""
-        keys = [self._key(job_id, "payload"), *(self._key(job_id, s) for s in STAGES)]
-        keys += [k.decode() for k in self._redis.scan_iter(self._key(job_id, "*:*"))]
+        keys = self._bulk_keys(job_id)
         space: bytes | None = self._redis.hget(self._key(job_id), "space")  # type: ignore[assignment]
         fields: list[Field] = [FINISHED_JOB_TTL_S]
         for name, value in final.items():
@@ -362,31 +357,43 @@ class JobStore:
             pipe.hdel(_pending_key(space.decode()), job_id)
         pipe.execute()
 
-    def remove(self, job_id: str) -> None:
-        """Removes every key of a job, its status record included, and its charge: for a job deleted with its
-        scope, of which Redis must keep nothing (a stage still running writes nothing back: `_IF_UNFINISHED`)."""
-        space: bytes | None = self._redis.hget(self._key(job_id), "space")  # type: ignore[assignment]
-        keys = [self._key(job_id), self._key(job_id, "payload"), *(self._key(job_id, s) for s in STAGES)]
-        keys += [k.decode() for k in self._redis.scan_iter(self._key(job_id, "*:*"))]
+    def _bulk_keys(self, job_id: str) -> list[str]:
+        """A job's payload and stage outputs (its status record apart)."""
+        keys = [self._key(job_id, "payload"), *(self._key(job_id, s) for s in STAGES)]
+        return keys + [k.decode() for k in self._redis.scan_iter(self._key(job_id, "*:*"))]
+
+    def remove(self, job_id: str, space: str | None = None) -> None:
+        """Removes every key of a job, its status record included, and its charge (of `space`, else the space its
+        record names): for a job deleted with its scope, of which Redis must keep nothing (a stage still running
+        writes nothing back: `_IF_UNFINISHED`), and for one never queued."""
+        if space is None:
+            named: bytes | None = self._redis.hget(self._key(job_id), "space")  # type: ignore[assignment]
+            space = named.decode() if named is not None else None
         pipe = self._redis.pipeline(transaction=True)
-        pipe.delete(*keys)
+        pipe.delete(self._key(job_id), *self._bulk_keys(job_id))
         pipe.zrem(JOB_INDEX, job_id)
         if space is not None:
-            pipe.hdel(_pending_key(space.decode()), job_id)
+            pipe.hdel(_pending_key(space), job_id)
         pipe.execute()
 
-    def of_scope(self, space: str, with_users: bool = False) -> list[JobStatus]:
+    def of_scope(self, space: str, with_users: bool = False, batch: int = 1_000) -> list[JobStatus]:
         """Every job of a memory space (and, `with_users`, of its users' partitions) whose record Redis holds,
-        finished or not."""
+        finished or not: the index's records are read a batch at a time for their space, whole only where it is."""
+        ids = [i.decode() for i in self._redis.zrange(JOB_INDEX, 0, -1)]  # type: ignore[union-attr]
         found: list[JobStatus] = []
-        ids: list[bytes] = self._redis.zrange(JOB_INDEX, 0, -1)  # type: ignore[assignment]
-        for raw in ids:
-            try:
-                status = self.status(raw.decode())
-            except UnknownJob:
-                continue
-            if status.space == space or (with_users and parent_space(status.space) == space):
-                found.append(status)
+        for start in range(0, len(ids), batch):
+            chunk = ids[start : start + batch]
+            pipe = self._redis.pipeline(transaction=False)
+            for job_id in chunk:
+                pipe.hget(self._key(job_id), "space")
+            for job_id, named in zip(chunk, pipe.execute(), strict=True):
+                of = named.decode() if named is not None else None
+                if of is None or not (of == space or (with_users and parent_space(of) == space)):
+                    continue
+                try:
+                    found.append(self.status(job_id))
+                except UnknownJob:
+                    continue
         return found
 
 

@@ -396,7 +396,7 @@ class Scheduler:
         for raw_job, raw_stage in held.items():
             job_id = raw_job.decode()
             # A consolidation run has no job record: it leaves when its task ends (or is requeued when lost).
-            if raw_stage.decode() != CONSOLIDATION and not _unfinished(store, job_id):
+            if raw_stage.decode() != CONSOLIDATION and not store.unfinished(job_id):
                 self._scripts["forget"](args=[job_id, PREFIX, time.time(), self._settings.usage_half_life_s])
                 done["forgotten"] += 1
         inflight: list[tuple[bytes, float]] = self._redis.zrange(INFLIGHT, 0, -1, withscores=True)  # type: ignore[assignment]
@@ -451,11 +451,6 @@ def _status(store: JobStore, job_id: str) -> Any:
         return store.status(job_id)
     except UnknownJob:
         return None
-
-
-def _unfinished(store: JobStore, job_id: str) -> bool:
-    status = _status(store, job_id)
-    return status is not None and status.state in (JobState.QUEUED, JobState.RUNNING)
 
 
 def _age_s(iso: str, now: float) -> float:

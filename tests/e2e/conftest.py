@@ -1,12 +1,11 @@
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.support.workers import WORKER_SH
+from tests.support.workers import stack_worker_stopped
 
 CONVERSATION: dict[str, Any] = {
     "type": "conversation",
@@ -85,8 +84,5 @@ def trajectory() -> dict[str, Any]:
 @pytest.fixture()
 def main_worker_stopped() -> Iterator[None]:
     """The stack's worker stopped for the test (which starts workers of its own), started again after it."""
-    subprocess.run(["bash", WORKER_SH, "stop"], check=True)
-    try:
+    with stack_worker_stopped():
         yield
-    finally:
-        subprocess.run(["bash", WORKER_SH, "start"], check=True)

@@ -3,11 +3,13 @@ worker takes every stage of its jobs)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from engram.settings import PROJECT_ROOT
@@ -40,3 +42,13 @@ def start_worker(name: str, **env: str) -> subprocess.Popen[bytes]:
         os.killpg(worker.pid, signal.SIGKILL)
         worker.wait()
         raise
+
+
+@contextlib.contextmanager
+def stack_worker_stopped() -> Iterator[None]:
+    """The stack's worker stopped for the block, started again after it."""
+    subprocess.run(["bash", WORKER_SH, "stop"], check=True)
+    try:
+        yield
+    finally:
+        subprocess.run(["bash", WORKER_SH, "start"], check=True)

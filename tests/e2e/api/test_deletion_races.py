@@ -21,6 +21,7 @@ from engram.scope import memory_space
 from engram.settings import EngramSettings, get_settings
 from tests.support.graph_queries import rows
 from tests.support.graphql_client import GraphQL, operation
+from tests.support.workers import stack_worker_stopped
 from workers.jobs import JobState
 from workers.resources import get_job_store, get_redis
 from workers.tasks import ingest as stages
@@ -63,15 +64,8 @@ def _records() -> list[dict[str, Any]]:
 @pytest.fixture(scope="module")
 def stages_here() -> Iterator[None]:
     """The stack's worker stopped for the module: this process runs the stages."""
-    import subprocess
-
-    from tests.support.workers import WORKER_SH
-
-    subprocess.run(["bash", WORKER_SH, "stop"], check=True)
-    try:
+    with stack_worker_stopped():
         yield
-    finally:
-        subprocess.run(["bash", WORKER_SH, "start"], check=True)
 
 
 @pytest.fixture()
