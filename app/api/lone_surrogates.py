@@ -11,10 +11,7 @@ from typing import Any
 from strawberry.extensions import SchemaExtension
 
 from app.api.metrics import count_error
-from graphql import (
-    ExecutionResult,
-    GraphQLError,
-)
+from graphql import DocumentNode, ExecutionResult, GraphQLError, Visitor, visit
 
 CODE = "BAD_USER_INPUT"
 
@@ -27,12 +24,13 @@ def surrogate_at(text: str) -> int | None:
     return None
 
 
-def lone_surrogates(value: Any, path: str) -> Iterator[str]:
-    """A problem per string under `value` (JSON-like: dicts, lists, strings; keys too) holding a lone surrogate."""
+def lone_surrogates(value: Any, path: str) -> Iterator[tuple[str, str]]:
+    """(path, what is wrong) for each string under `value` (JSON-like: dicts, lists, strings; keys too) holding a lone
+    surrogate."""
     if isinstance(value, str):
         index = surrogate_at(value)
         if index is not None:
-            yield f"{path}: a lone surrogate (U+{ord(value[index]):04X}) at character {index}: send Unicode text"
+            yield path, f"a lone surrogate (U+{ord(value[index]):04X}) at character {index}: send Unicode text"
     elif isinstance(value, dict):
         for key, item in value.items():
             yield from lone_surrogates(key, f"{path} (a key)")
@@ -42,16 +40,51 @@ def lone_surrogates(value: Any, path: str) -> Iterator[str]:
             yield from lone_surrogates(item, f"{path}[{index}]")
 
 
-def problems_of(variables: dict[str, Any] | None) -> list[str]:
-    """Every lone surrogate in an operation's variables, named by path (`$text`, `$records[0].text`). A document's
-    own literals never hold one: the GraphQL parser refuses it first, naming the line and column."""
-    return [p.replace("$.", "$", 1) for p in lone_surrogates(variables or {}, "$")]
+class _VariableUses(Visitor):
+    """Where each variable is used: the field, argument and input-object fields it fills (`forget.input.session`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.uses: dict[str, str] = {}
+        self._path: list[str] = []
+
+    def enter_field(self, node: Any, *_: Any) -> None:
+        self._path.append(node.name.value)
+
+    def enter_argument(self, node: Any, *_: Any) -> None:
+        self._path.append(node.name.value)
+
+    def enter_object_field(self, node: Any, *_: Any) -> None:
+        self._path.append(node.name.value)
+
+    def leave_field(self, *_: Any) -> None:
+        self._path.pop()
+
+    leave_argument = leave_object_field = leave_field
+
+    def enter_variable(self, node: Any, *_: Any) -> None:
+        if self._path:  # a use, not the operation's declaration of it
+            self.uses.setdefault(node.name.value, ".".join(self._path))
+
+
+def problems_of(variables: dict[str, Any] | None, document: DocumentNode | None = None) -> list[str]:
+    """Every lone surrogate in an operation's variables, named by the field and argument the variable fills and the
+    path inside it (`remember.text ($text)`, `ingest.input.records ($records[0].text)`). A document's own literals
+    never hold one: the GraphQL parser refuses it first, naming the line and column."""
+    uses = _VariableUses()
+    if document is not None:
+        visit(document, uses)
+    problems = []
+    for name, value in (variables or {}).items():
+        for path, wrong in lone_surrogates(value, f"${name}"):
+            problems.append(f"{uses.uses[name]} ({path}): {wrong}" if name in uses.uses else f"{path}: {wrong}")
+    return problems
 
 
 class RefuseLoneSurrogates(SchemaExtension):
     def on_execute(self) -> Iterator[None]:
         context = self.execution_context
-        problems = problems_of(context.variables)
+        problems = problems_of(context.variables, context.graphql_document)
         if problems:
             count_error(CODE)
             error = GraphQLError(

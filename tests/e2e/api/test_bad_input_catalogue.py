@@ -128,6 +128,16 @@ CATALOGUE = [
              _op("recall", {"query": 42})),
     BadInput("GraphQL", "asOf that is not a date-time", "DateTime must be an ISO 8601 date-time",
              _op("recall", {"query": "x", "asOf": "yesterday"})),
+    BadInput("GraphQL", "knownAt that is not a date-time", "DateTime must be an ISO 8601 date-time",
+             _graphql('{ recall(query: "x", knownAt: "yesterday") { __typename } }')),
+    BadInput("GraphQL", "an unknown recall recipe", "unknown recipe 'slowest'",
+             _op("recall", {"query": "x", "recipe": "slowest"})),
+    BadInput("GraphQL", "remember of a text with a lone surrogate", "remember.text ($t): a lone surrogate (U+D800)",
+             _body(b'{"query": "mutation($t: String!) { remember(text: $t) { __typename } }", '
+                   b'"variables": {"t": "I live in \\ud800 Porto"}}')),
+    BadInput("GraphQL", "forget of a lone surrogate session", "forget.input.session ($s): a lone surrogate",
+             _body(b'{"query": "mutation($s: String) { forget(input: {session: $s}) { __typename } }", '
+                   b'"variables": {"s": "\\udc00"}}')),
     BadInput("GraphQL", "a field that does not exist", "Cannot query field 'secrets'",
              _graphql("{ stats { secrets } }")),
     BadInput("GraphQL", "a body that is not JSON", "HTTP 400", _body(b"{not json")),

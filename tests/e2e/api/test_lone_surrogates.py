@@ -33,13 +33,17 @@ def _refused(gql: GraphQL, query: str, variables: dict[str, Any]) -> list[str]:
 @pytest.mark.parametrize(
     ("name", "variables", "where"),
     [
-        ("remember", {"text": f"I live in Porto{BAD}"}, "$text"),
-        ("remember", {"text": "fine", "session": BAD}, "$session"),
-        ("remember", {"text": "fine", "metadata": {"tag": BAD}}, "$metadata.tag"),
-        ("remember", {"text": "fine", "metadata": {BAD: "x"}}, "$metadata (a key)"),
-        ("recall", {"query": f"where{BAD}"}, "$query"),
-        ("forget", {"episodeIds": ["ok", BAD]}, "$episodeIds[1]"),
-        ("ingest", {"records": [{"type": "document", "id": "d", "text": f"a{BAD}"}]}, "$records[0].text"),
+        ("remember", {"text": f"I live in Porto{BAD}"}, "remember.text ($text)"),
+        ("remember", {"text": "fine", "session": BAD}, "remember.session ($session)"),
+        ("remember", {"text": "fine", "metadata": {"tag": BAD}}, "remember.metadata ($metadata.tag)"),
+        ("remember", {"text": "fine", "metadata": {BAD: "x"}}, "remember.metadata ($metadata (a key))"),
+        ("recall", {"query": f"where{BAD}"}, "recall.query ($query)"),
+        ("forget", {"episodeIds": ["ok", BAD]}, "forget.input.episodeIds ($episodeIds[1])"),
+        (
+            "ingest",
+            {"records": [{"type": "document", "id": "d", "text": f"a{BAD}"}]},
+            "ingest.input.records ($records[0].text)",
+        ),
     ],
 )
 def test_a_lone_surrogate_in_a_variable_is_named(
