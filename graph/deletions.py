@@ -190,6 +190,24 @@ class DeletionLog:
             RecordedDeletion(r["memory_space"], bool(r["with_users"]), r["started_at"].to_native()) for r in records
         ]
 
+    def record_stopped(self, deletion_id: str, job_ids: list[str]) -> None:
+        """Keeps the ids of the jobs the deletion stopped (`stopped_by` answers for them)."""
+        if job_ids:
+            self._driver.execute_query(
+                load("deletions/record_stopped"), id=deletion_id, job_ids=job_ids, database_=self._database
+            )
+
+    def stopped_by(self, space: str, job_id: str) -> datetime | None:
+        """When a deletion in `space` (or of one of its users' memories) stopped the job, if one did."""
+        records, _, _ = self._driver.execute_query(
+            load("deletions/stopped_job"),
+            root=parent_space(space),
+            job_id=job_id,
+            database_=self._database,
+            routing_=neo4j.RoutingControl.READ,
+        )
+        return records[0]["started_at"].to_native() if records else None
+
     def finish(self, deletion_id: str) -> None:
         self._driver.execute_query(
             load("deletions/finish"), id=deletion_id, finished_at=datetime.now(UTC), database_=self._database

@@ -35,14 +35,23 @@ class WholeErasure:
     stopped_jobs: list[str]
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """A deletion in progress: its record's id and when it started."""
+
+    log: DeletionLog
+    id: str
+    started: datetime
+
+
 @contextmanager
-def recorded(services: ApiServices, scope: DeletionScope) -> Iterator[datetime]:
-    """Runs a deletion between its record's start and finish; yields when it started. The record is finished even
-    when the deletion fails midway (run it again): work begun before it still obeys it, and later work need not wait."""
+def recorded(services: ApiServices, scope: DeletionScope) -> Iterator[Recorded]:
+    """Runs a deletion between its record's start and finish. The record is finished even when the deletion fails
+    midway (run it again): work begun before it still obeys it, and later work need not wait."""
     log = DeletionLog(services.driver, services.database)
     deletion_id, started = log.begin(scope)
     try:
-        yield started
+        yield Recorded(log, deletion_id, started)
     finally:
         log.finish(deletion_id)
 
@@ -58,8 +67,9 @@ def erase_whole(services: ApiServices, memory_space: str, partitions: list[str],
     otherwise one user's partition (forget(user)). Blocking: call it in a thread."""
     scope = DeletionScope(memory_space=memory_space, whole=True, with_users=with_users)
     spaces = [memory_space, *partitions] if with_users else [memory_space]
-    with recorded(services, scope) as started:
-        stopped = stop_deleted_jobs(memory_space, with_users, started, services.jobs)
+    with recorded(services, scope) as deletion:
+        stopped = stop_deleted_jobs(memory_space, with_users, deletion.started, services.jobs)
+        deletion.log.record_stopped(deletion.id, stopped)
         counts = [services.scoped.counts(space) for space in spaces]
         for space in spaces:
             delete_space(services.driver, services.database, space)
@@ -93,6 +103,17 @@ def _memory_space_of(key: str) -> str:
     `engram:vectors:<model>:<space>`); a memory space holds no ':'."""
     parts = key.split(":")
     return parts[2] if parts[1] == "keys" else parts[3]
+
+
+def gone_job_message(services: ApiServices, space: str, job_id: str) -> str:
+    """What to tell a caller asking for a job its space does not hold: that a deletion stopped it, when one did."""
+    stopped = DeletionLog(services.driver, services.database).stopped_by(space, job_id)
+    if stopped is None:
+        return f"no job {job_id!r} in this space"
+    return (
+        f"job {job_id!r} was stopped and removed: the memory it was writing to was deleted at {stopped.isoformat()} "
+        "(it wrote nothing of it); resubmit it if the memory should have it again"
+    )
 
 
 def sweep_deleted(services: ApiServices) -> int:

@@ -7,6 +7,7 @@ from collections.abc import AsyncGenerator
 
 import strawberry
 
+from app.api.erasure import gone_job_message
 from app.api.errors import NotFoundError
 from app.api.schema.job_types import Job
 from app.api.schema.nodes import Info
@@ -32,7 +33,7 @@ class Subscription:
             except UnknownJob:
                 status = None
             if status is None or parent_space(status.space) != space:  # a user's job is the space's
-                raise NotFoundError(f"no job {id!r} in this space")
+                raise NotFoundError(await asyncio.to_thread(gone_job_message, info.context.services, space, str(id)))
             snapshot = status.model_dump()
             if snapshot != last:
                 last = snapshot

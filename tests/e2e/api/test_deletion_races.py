@@ -201,6 +201,10 @@ def test_a_new_request_after_the_deletion_is_a_new_life(
     first = gql(operation("ingest"), {"records": _records()})["ingest"]["id"]
     _run(first, "write")
     assert gql(operation("forget"), {"user": USER})["forget"]["stoppedJobIds"] == [first]
+    gone = gql(operation("job"), {"id": first})["job"]  # the app polling it learns why it is gone
+    assert gone["__typename"] == "NotFound" and "was stopped and removed" in gone["message"], gone
+    unknown = gql(operation("job"), {"id": "0" * 32})["job"]
+    assert unknown["message"] == f"no job {'0' * 32!r} in this space"
     again = gql(operation("ingest"), {"records": _records()})["ingest"]["id"]
     _settle(first)
     _run(again, None)
