@@ -347,9 +347,15 @@ def test_the_plain_browser_url_connects_to_this_stack(
     stack on other ports, as the test command's, advertised the default Bolt port). The URL `engram browser` prints
     names the Bolt URL itself."""
     from selenium import webdriver
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.common.exceptions import (
+        ElementClickInterceptedException,
+        ElementNotInteractableException,
+        NoSuchElementException,
+        StaleElementReferenceException,
+    )
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.remote.webdriver import WebDriver
     from selenium.webdriver.support.ui import WebDriverWait
 
     bolt = settings.neo4j.uri.split("://", 1)[1]
@@ -365,22 +371,35 @@ def test_the_plain_browser_url_connects_to_this_stack(
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,900"):
         options.add_argument(arg)
     browser = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    wait = WebDriverWait(browser, 60, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
-    try:
-        browser.get(f"http://{bolt.split(':')[0]}:{settings.neo4j.http_port}/browser/")
-        username = wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "[data-testid=username]"))
+    # The connect form is rendered before it takes input (CI once found the username field not yet interactable):
+    # filling it in is retried until the wait's deadline, as in the test above.
+    settling = (
+        NoSuchElementException,
+        StaleElementReferenceException,
+        ElementNotInteractableException,
+        ElementClickInterceptedException,
+    )
+    wait = WebDriverWait(browser, 60, ignored_exceptions=settling)
+
+    def submitted(b: WebDriver) -> bool:
+        username = b.find_element(By.CSS_SELECTOR, "[data-testid=username]")
         username.clear()
         username.send_keys(settings.neo4j.user)
-        password = browser.find_element(By.CSS_SELECTOR, "[data-testid=password]")
+        password = b.find_element(By.CSS_SELECTOR, "[data-testid=password]")
         password.clear()
         password.send_keys(settings.neo4j.password.get_secret_value())
-        browser.find_element(By.CSS_SELECTOR, "[data-testid=connect]").click()
+        b.find_element(By.CSS_SELECTOR, "[data-testid=connect]").click()
+        return True
+
+    try:
+        browser.get(f"http://{bolt.split(':')[0]}:{settings.neo4j.http_port}/browser/")
+        wait.until(submitted, "could not fill in the connect form")
         wait.until(lambda b: "Connected to Neo4j" in b.page_source, "the plain Browser URL did not connect")
         # And to this server, not to one the routing table named (the same password opens a neighbour stack): the
         # queries Browser runs answer with this store's id.
-        wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "#monaco-main-editor")).click()
+        wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "#monaco-main-editor").click() or True)
         browser.execute_script(PASTE, "CALL db.info() YIELD id RETURN 'store:' + id AS store")
-        browser.find_element(By.CSS_SELECTOR, "[data-testid=editor-Run]").click()
+        wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "[data-testid=editor-Run]").click() or True)
         wait.until(lambda b: f"store:{store}" in b.page_source, "Browser's queries went to another server")
     except Exception:
         browser.save_screenshot(str(tmp_path / "plain-url-failure.png"))
