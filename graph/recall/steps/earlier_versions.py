@@ -13,7 +13,6 @@ from typing import Any
 
 from graph.recall.candidates import Ranked
 from graph.recall.models import ItemKind
-from graph.recall.query import asks_for_earlier_state
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
 from graph.recall.steps.rank import _time, hydrate_into
@@ -25,7 +24,7 @@ EARLIER_STATE_VERSIONS = 3
 
 def _versions(run: RecallRun) -> int:
     """Earlier versions to place below each current fact: the configured number, all for a question about before."""
-    asked = EARLIER_STATE_VERSIONS if asks_for_earlier_state(run.request.query) else 0
+    asked = EARLIER_STATE_VERSIONS if run.tools.questions.asks_for_earlier_state(run.request.query) else 0
     return max(run.config.earlier_versions, asked)
 
 
@@ -91,7 +90,8 @@ class EarlierStateFirst(Step[None]):
     name = "earlier state first"
 
     def runs(self, run: RecallRun) -> bool:
-        return asks_for_earlier_state(run.request.query) and any(i.superseded_by for i in run.ranked[1:])
+        replaced_below = any(i.superseded_by for i in run.ranked[1:])
+        return replaced_below and run.tools.questions.asks_for_earlier_state(run.request.query)
 
     def apply(self, run: RecallRun, found: None) -> None:
         earlier = [item for item in run.ranked if item.superseded_by]

@@ -26,6 +26,7 @@ from graph.recall.config import RecallConfig
 from graph.recall.controller import HopController
 from graph.recall.engine import RecallEngine
 from graph.recall.models import ItemKind, Provenance, RecallRequest
+from graph.recall.query import QuestionReader
 from graph.recall.router import RuleRouter
 from graph.recall.run import RecallRun, RecallTools
 from graph.recall.steps.base import Ahead, Step, Together
@@ -42,6 +43,7 @@ BEFORE = datetime(2024, 2, 1, tzinfo=UTC)  # before anything was recorded
 ALICE, BOB = "Alice", "Bob"
 
 EMBEDDER = ToyEmbedder()
+QUESTIONS = QuestionReader()  # one parser for every run (spaCy loads once)
 
 
 def embed(texts: Sequence[str]) -> NDArray[np.float32]:
@@ -141,6 +143,7 @@ def tools(config: RecallConfig) -> RecallTools:
         router=RuleRouter(),
         abstractor=OfflineAbstractor(config),
         controller=HopController(config.hop_confident_similarity),
+        questions=QUESTIONS,
     )
 
 

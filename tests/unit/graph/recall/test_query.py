@@ -6,7 +6,7 @@ import pytest
 
 from graph.recall.models import MemoryType
 from graph.recall.query import (
-    asks_for_earlier_state,
+    QuestionReader,
     asks_for_state,
     memory_types,
     name_forms,
@@ -145,16 +145,36 @@ def test_a_places_adjectives_are_forms_of_its_name() -> None:
     assert name_forms("Jon")[0] == "jon" and "jons" not in name_forms("Jon")  # no plural: "Jeans" is no Jean
 
 
+QUESTIONS = QuestionReader()
+
+
 @pytest.mark.parametrize(
     ("query", "earlier"),
     [
         ("Where did Dana live before Berlin?", True),
+        ("Where did Dana live before she moved to Berlin?", True),
+        ("Which city was John in before traveling to Chicago?", True),
+        ("Which phone did Priya have prior to the Pixel?", True),
         ("What car did I use to drive?", True),
+        ("What activity did Caroline used to do with her dad?", True),
         ("What was Sam's old address?", True),
+        ("What was my previous job?", True),
         ("Where did Ana work previously?", True),
         ("Where does Dana live?", False),
         ("What did we say in our previous conversation?", False),
+        # The same words in other roles: a date, an age, a thing's own age, "use" with an object of its own
+        ("What did Maria do the week before August 3, 2023?", False),
+        ("Where was Tim in the week before 16 November 2023?", False),
+        ("What is the name of John's one-year-old child?", False),
+        ("How old is Caroline?", False),
+        ("What did Joanna find in old notebooks last week?", False),
+        ("What ingredient did Nate use to make the ice cream lactose-free?", False),
+        ("What is flour used to make?", False),
+        ("How many days before I bought the bike did I move?", False),
+        ("Where did I live two years before moving to Berlin?", True),
+        ("Which technique does Tim use to prepare for exams?", False),
+        ("What technique is Audrey using to discipline her dogs?", False),
     ],
 )
 def test_asks_for_earlier_state(query: str, earlier: bool) -> None:
-    assert asks_for_earlier_state(query) is earlier
+    assert QUESTIONS.asks_for_earlier_state(query) is earlier
