@@ -20,7 +20,7 @@ from app.api.services import ApiServices
 from graph.admin import delete_space
 from graph.concept_keys.tries import drop_key_logs
 from graph.deletions import DeletionLog, DeletionScope
-from workers.tasks.ingest import stop_deleted_jobs
+from workers.tasks.job_stops import stop_deleted_jobs
 from workers.vector_cache import drop_space_vectors
 
 

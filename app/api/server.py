@@ -39,7 +39,7 @@ from app.api.warming import RecallWarmer
 from app.api.worker_watch import WorkerWatch, workers_report
 from engram.logs import uvicorn_log_config
 from engram.runtime import settle_heap
-from engram.settings import EngramSettings, get_settings
+from engram.settings import ApiSettings, EngramSettings, get_settings
 from graph.api_keys import InvalidApiKey
 
 log = logging.getLogger("engram.api")
@@ -125,6 +125,17 @@ def create_app(
     # The memory inspector (web/), same origin, with its Content-Security-Policy.
     mount_inspector(app)
 
+    _add_error_answers(app)
+    _add_service_routes(app, api)
+    app.add_middleware(JsonBodyChecks)  # inside the size limit: what it buffers is bounded
+    app.add_middleware(BodySizeLimit, max_bytes=api.max_body_bytes)
+    app.add_middleware(ObservedRequests)  # outermost: times every request, the refused ones included
+    return app
+
+
+def _add_error_answers(app: FastAPI) -> None:
+    """The answers to a refused key, a rate limit and an unavailable limiter, in GraphQL's error shape."""
+
     @app.exception_handler(InvalidApiKey)
     async def invalid_key(_: Request, exc: InvalidApiKey) -> JSONResponse:
         return _error(401, "UNAUTHENTICATED", f"{exc}: send a valid key as 'Authorization: Bearer egk_...'")
@@ -136,6 +147,10 @@ def create_app(
     @app.exception_handler(LimiterUnavailable)
     async def limiter_unavailable(_: Request, exc: LimiterUnavailable) -> JSONResponse:
         return _error(503, "SERVICE_UNAVAILABLE", str(exc), headers={"Retry-After": str(exc.retry_after_s)})
+
+
+def _add_service_routes(app: FastAPI, api: ApiSettings) -> None:
+    """The routes besides GraphQL, MCP and the inspector: the front page, liveness, readiness and metrics."""
 
     @app.get("/", include_in_schema=False)
     async def front(request: Request) -> Response:
@@ -182,11 +197,6 @@ def create_app(
             return _error(*refusal)
         body = await asyncio.to_thread(render, request.app.state.stack)
         return Response(body, media_type=CONTENT_TYPE)
-
-    app.add_middleware(JsonBodyChecks)  # inside the size limit: what it buffers is bounded
-    app.add_middleware(BodySizeLimit, max_bytes=api.max_body_bytes)
-    app.add_middleware(ObservedRequests)  # outermost: times every request, the refused ones included
-    return app
 
 
 def readiness(services: ApiServices, warmer: RecallWarmer | None = None) -> dict[str, str]:

@@ -27,7 +27,7 @@ def purge_command(
     hold only the stages already handed a worker slot. To delete what jobs wrote, use forget or deleteSpace: they stop
     the jobs of what they delete themselves."""
     from engram.scope import validate_memory_space
-    from workers.tasks.ingest import purge_jobs
+    from workers.tasks.job_stops import purge_jobs
 
     if (space is None) == (not every_space):
         console.print("[red]error:[/red] give either --space SPACE or --all", highlight=False)

@@ -22,7 +22,8 @@ from tests.support.workers import start_worker
 from workers.jobs import JobState, JobStatus
 from workers.resources import get_job_store, get_redis
 from workers.scheduler import CONSOLIDATION, INFLIGHT, UNACKED, Scheduler
-from workers.tasks.ingest import PURGED_ERROR, get_scheduler, purge_jobs, submit_ingest
+from workers.tasks.ingest import get_scheduler, submit_ingest
+from workers.tasks.job_stops import PURGED_ERROR, purge_jobs
 
 WORDS = ["harbor", "lantern", "meadow", "copper", "violin", "glacier", "orchard", "canyon", "ember", "falcon"]
 

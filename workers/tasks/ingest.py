@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
 from functools import lru_cache, wraps
 from typing import Any
 
@@ -28,7 +27,7 @@ from engram.formats.loading import validate_records
 from engram.formats.records import Record
 from engram.local_model import LocalModelError
 from engram.logs import correlation_id
-from engram.scope import parent_space, validate_memory_space
+from engram.scope import validate_memory_space
 from engram.settings import get_settings
 from graph.concept_keys.reads import load_concept_keys
 from graph.concept_keys.tries import (
@@ -44,7 +43,7 @@ from graph.driver import get_driver
 from graph.embedder_record import EmbedderMismatch, check_embedder, reembed_command
 from graph.memory_writer import MemoryBatch, MemoryWriter, Written, plan_parts, refresh_concepts
 from workers.celery_app import CORRELATION_HEADER, CPU_QUEUE, GPU_QUEUE, EngramTask, app
-from workers.jobs import JOB_INDEX, JobState, JobStatus, JobStore, UnknownJob
+from workers.jobs import JobState, JobStatus, JobStore, UnknownJob
 from workers.pipeline.embed import embed_batch
 from workers.pipeline.extract import ExtractedKnowledge, extract
 from workers.pipeline.standardize import StandardizedBatch, standardize
@@ -130,7 +129,8 @@ def get_scheduler() -> Scheduler:
     return Scheduler(get_redis(), get_settings().worker, _publish_stage, (CPU_QUEUE, GPU_QUEUE))
 
 
-def _fail(store: JobStore, job_id: str, error: str) -> None:
+def fail_job(store: JobStore, job_id: str, error: str) -> None:
+    """Fails the job with `error` and takes it out of the scheduler."""
     store.fail(job_id, error)
     get_scheduler().forget(job_id)
 
@@ -179,33 +179,34 @@ def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[
         return
     except DeletionRunning as running:
         if not retrying:
-            _fail(store, job_id, f"stage {name}: a deletion of this memory ran too long to wait for (job {job_id})")
+            fail_job(store, job_id, f"stage {name}: a deletion of this memory ran too long to wait for (job {job_id})")
         log.info("ingest job %s: stage %s waits: %s", job_id, name, running)
         raise
     except (*TRANSIENT_ERRORS, redis.exceptions.ConnectionError):
         if not retrying:
             log.exception("ingest job %s: stage %s failed after retries", job_id, name)
-            _fail(store, job_id, f"stage {name}: the database or queue stayed unavailable after retries (job {job_id})")
+            message = f"stage {name}: the database or queue stayed unavailable after retries (job {job_id})"
+            fail_job(store, job_id, message)
         raise
     except ExtractionError as error:
         # Its message names no internals (engram/extraction/base.py): the tenant reads what went wrong.
         log.exception("ingest job %s: stage %s failed", job_id, name)
-        _fail(store, job_id, f"stage {name}: {error} (job {job_id}); nothing of the job was written")
+        fail_job(store, job_id, f"stage {name}: {error} (job {job_id}); nothing of the job was written")
         raise
     except EmbedderMismatch as error:
         # Its message names the space's embedder, this worker's and the reembed command: what the tenant must do.
         log.warning("ingest job %s: stage %s refused: %s", job_id, name, error)
-        _fail(store, job_id, f"stage {name}: {error} (job {job_id})")
+        fail_job(store, job_id, f"stage {name}: {error} (job {job_id})")
         raise
     except LocalModelError:
         log.exception("ingest job %s: stage %s could not load its language model", job_id, name)
         reason = "the worker's language model could not be loaded (the worker log and `engram doctor` say why)"
-        _fail(store, job_id, f"stage {name}: {reason} (job {job_id}); nothing of the job was written")
+        fail_job(store, job_id, f"stage {name}: {reason} (job {job_id}); nothing of the job was written")
         raise
     except SoftTimeLimitExceeded:
         # A wedged or oversized stage: stopped, its open transaction rolled back, the pool process free again.
         log.error("ingest job %s: stage %s stopped at its time limit", job_id, name)
-        _fail(store, job_id, time_limit_error(name, job_id))
+        fail_job(store, job_id, time_limit_error(name, job_id))
         raise
     except Exception:
         if status.space and not store.exists(job_id):
@@ -214,7 +215,8 @@ def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[
             _erase_deleted_job(store, job_id, status.space)
             return
         log.exception("ingest job %s: stage %s failed", job_id, name)
-        _fail(store, job_id, f"stage {name} failed on an internal error (job {job_id}); the worker log has the details")
+        message = f"stage {name} failed on an internal error (job {job_id}); the worker log has the details"
+        fail_job(store, job_id, message)
         raise
     log.info("ingest job %s: stage %s done in %.2f s", job_id, name, time.perf_counter() - started)
 
@@ -552,50 +554,3 @@ def submit_ingest(space: str, records: list[Record], store: JobStore | None = No
         store.discard(job_id, space)  # never scheduled: it must neither linger nor count against its space
         raise
     return job_id
-
-
-PURGED_ERROR = (
-    "PURGED: the operator cancelled this job (engram jobs purge) before it finished; resubmit it if it is wanted"
-)
-
-
-def purge_jobs(space: str | None = None, store: JobStore | None = None) -> list[str]:
-    """Cancels every unfinished ingest job (of `space` and its users' partitions, or of a user's partition
-    `space/<hex>`, or of every space): each is failed with PURGED_ERROR, its payload and charge released, and it leaves
-    the scheduler. A message of one already taken by a worker (and redelivered should that worker die) finds its job
-    finished and runs nothing; a write stage running stops after its current part. Returns the cancelled job ids."""
-    store = store or get_job_store()
-    cancelled: list[str] = []
-    ids: list[bytes] = get_redis().zrange(JOB_INDEX, 0, -1)  # type: ignore[assignment]
-    for raw in ids:
-        try:
-            status = store.status(raw.decode())
-        except UnknownJob:
-            continue
-        if status.state in (JobState.QUEUED, JobState.RUNNING) and space in (
-            None,
-            status.space,
-            parent_space(status.space),
-        ):
-            _fail(store, status.id, PURGED_ERROR)
-            cancelled.append(status.id)
-    return cancelled
-
-
-def stop_deleted_jobs(
-    memory_space: str, with_users: bool, before: datetime, store: JobStore | None = None
-) -> list[str]:
-    """For a deletion of a whole memory space (`with_users`: and of its users' partitions) that began at `before`:
-    every job of it submitted earlier goes from Redis, status record included, and leaves the scheduler; a stage
-    already running stops at its next write (graph/deletions.py) and writes nothing back to Redis. Jobs submitted
-    later wait for the deletion and are the scope's new life. Returns the ids of the jobs stopped unfinished."""
-    store = store or get_job_store()
-    stopped: list[str] = []
-    for status in store.of_scope(memory_space, with_users):
-        if status.created >= before:
-            continue
-        if status.state in (JobState.QUEUED, JobState.RUNNING):
-            stopped.append(status.id)
-        store.remove(status.id)
-        get_scheduler().forget(status.id)
-    return stopped

@@ -25,6 +25,7 @@ from tests.support.workers import stack_worker_stopped
 from workers.jobs import JobState
 from workers.resources import get_job_store, get_redis
 from workers.tasks import ingest as stages
+from workers.tasks import job_stops
 
 SECRET = "zanzibarville"  # said only in session s1
 SESSIONS = {"s1": SECRET, "s2": "lisbon harbour", "s3": "porto bridge"}
@@ -219,10 +220,10 @@ def test_a_purge_of_a_space_stops_its_users_jobs_between_write_parts(
     job_id = gql(operation("ingest"), {"records": _records()})["ingest"]["id"]
     _run(job_id, "write-part")
     written = rows(driver, "MATCH (e:Episode) WHERE e.space STARTS WITH $s RETURN count(e) AS n", s=space)
-    assert stages.purge_jobs(space) == [job_id]  # the space's name: its users' jobs are the space's
+    assert job_stops.purge_jobs(space) == [job_id]  # the space's name: its users' jobs are the space's
     _settle(job_id)
     status = get_job_store().status(job_id)
-    assert status.state is JobState.FAILED and status.error == stages.PURGED_ERROR
+    assert status.state is JobState.FAILED and status.error == job_stops.PURGED_ERROR
     # nothing written after the purge (a purge deletes nothing: forget does)
     assert rows(driver, "MATCH (e:Episode) WHERE e.space STARTS WITH $s RETURN count(e) AS n", s=space) == written
 
