@@ -82,10 +82,13 @@ class EarlierVersionsBelow(Step[list[dict[str, Any]]]):
 
 
 class EarlierStateFirst(Step[None]):
-    """A question about what held before a change ("Where did Dana live before Berlin?", "my old car"): the versions
-    that were replaced (by a revision or a correction), each marked with when it stopped holding, go first, in their
-    order; the current facts follow. Each moved item takes the first item's score (scores still fall with the rank);
-    the trace names them."""
+    """A question about what held before a change ("Where did Dana live before Berlin?", "my old car"): within each
+    fact that changed, the versions it replaced (by a revision or a correction), each marked with when it stopped
+    holding, go just above its current version, nearest first; everything else keeps its place. A replaced statement
+    whose current version is not among the ranked stays where its own relevance put it: a question about an earlier
+    state of one thing does not lift the replaced statements of every other thing memory holds (moving them all first
+    cost every such LoCoMo question its evidence). Each moved item takes its current version's score when higher
+    (scores still fall with the rank); the trace names them."""
 
     name = "earlier state first"
 
@@ -94,9 +97,29 @@ class EarlierStateFirst(Step[None]):
         return replaced_below and run.tools.questions.asks_for_earlier_state(run.request.query)
 
     def apply(self, run: RecallRun, found: None) -> None:
-        earlier = [item for item in run.ranked if item.superseded_by]
-        top = run.ranked[0]
-        for item in earlier:  # its relevance stays its own: how well it bears on the question's words
-            item.score = max(item.score, top.score)
-        run.ranked = earlier + [item for item in run.ranked if not item.superseded_by]
-        run.trace.add("earlier state first", moved_up=[item.id for item in earlier])
+        by_id = {item.id: item for item in run.ranked}
+
+        def current_of(item: Ranked) -> Ranked | None:
+            """The ranked current version a replaced item leads to along the replacements ranked with it."""
+            seen: set[str] = set()
+            while item.superseded_by and item.superseded_by in by_id and item.id not in seen:
+                seen.add(item.id)
+                item = by_id[item.superseded_by]
+            return item if not item.superseded_by and seen else None
+
+        earlier: dict[str, list[Ranked]] = {}  # current id -> its replaced versions, in ranked order
+        for item in run.ranked:
+            current = current_of(item) if item.superseded_by else None
+            if current is not None:
+                earlier.setdefault(current.id, []).append(item)
+        moved = {item.id for versions in earlier.values() for item in versions}
+        ranking: list[Ranked] = []
+        for item in run.ranked:
+            if item.id in moved:
+                continue
+            for version in earlier.get(item.id, []):  # its relevance stays its own: how it bears on the words
+                version.score = max(version.score, item.score)
+                ranking.append(version)
+            ranking.append(item)
+        run.ranked = ranking
+        run.trace.add("earlier state first", moved_up={current: [v.id for v in vs] for current, vs in earlier.items()})

@@ -11,6 +11,7 @@ import pytest
 
 from graph.recall.models import RecallResult
 from graph.recall.steps.current_versions import CurrentVersionsAbove
+from graph.recall.steps.earlier_versions import EarlierStateFirst
 from graph.recall.threads import RecallThreads
 from tests.support.memory_searcher import MemoryGraph, MemorySearcher
 from tests.unit.graph.recall.recall_support import (
@@ -138,3 +139,24 @@ def test_a_question_about_an_earlier_state_puts_the_replaced_version_first(query
     assert "earlier state first" in [step.step for step in result.trace]
     now = new_engine(revised_memory()).recall(request("Where does Alice live?"))
     assert ids(now)[0] == "p_lisbon"  # a question about now keeps the current fact first
+
+
+def test_an_earlier_state_question_moves_a_replaced_version_only_above_its_own_current_one(
+    threads: RecallThreads,
+) -> None:
+    """Only the fact that changed is reordered: a replaced statement whose current version is not ranked (another
+    thing that changed) keeps its place below what the question is about."""
+    g = revised_memory()
+    run = new_run(g, threads, "Where did Alice live before Lisbon?", recall_config())
+    rex, lisbon, berlin, other = (
+        ranked(g, "p_rex", 0.9),
+        ranked(g, "p_lisbon", 0.8),
+        ranked(g, "p_berlin", 0.7),
+        ranked(g, "p_rex", 0.2),
+    )
+    berlin.superseded_by = "p_lisbon"
+    other.id, other.superseded_by = "p_unranked_replaced", "p_not_ranked"
+    run.ranked = [rex, lisbon, berlin, other]
+    EarlierStateFirst()(run)
+    assert [item.id for item in run.ranked] == ["p_rex", "p_berlin", "p_lisbon", "p_unranked_replaced"]
+    assert berlin.score == 0.8 and other.score == 0.2  # the moved version takes its current one's score
