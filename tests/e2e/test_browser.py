@@ -203,6 +203,26 @@ document.activeElement.dispatchEvent(paste);
 """
 
 
+def _settling_wait(browser: Any) -> Any:
+    """A 60 s wait that retries while the Browser's React controls settle: an element found a moment ago may be
+    replaced, not yet take input (CI once found the connect form's username field so), or be covered."""
+    from selenium.common.exceptions import (
+        ElementClickInterceptedException,
+        ElementNotInteractableException,
+        NoSuchElementException,
+        StaleElementReferenceException,
+    )
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    settling = (
+        NoSuchElementException,
+        StaleElementReferenceException,
+        ElementNotInteractableException,
+        ElementClickInterceptedException,
+    )
+    return WebDriverWait(browser, 60, ignored_exceptions=settling)
+
+
 @pytest.mark.skipif(
     not (CHROMIUM and CHROMEDRIVER),
     reason="Chromium or chromedriver is not installed (infra/install.sh installs Debian chromium + chromium-driver)",
@@ -211,13 +231,7 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
     driver: neo4j.Driver, explored: Explored, settings: EngramSettings, tmp_path: Path
 ) -> None:
     from selenium import webdriver
-    from selenium.common.exceptions import (
-        ElementClickInterceptedException,
-        ElementNotInteractableException,
-        NoSuchElementException,
-        StaleElementReferenceException,
-        TimeoutException,
-    )
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.remote.webdriver import WebDriver
@@ -228,15 +242,7 @@ def test_browser_connects_styles_and_renders_an_exploration_query(
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1600,1000"):
         options.add_argument(arg)
     browser = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    # React re-renders the Browser's controls while frames appear: an element found a moment ago may be replaced or
-    # not yet clickable, so lookups and clicks are retried until the wait's deadline.
-    settling = (
-        NoSuchElementException,
-        StaleElementReferenceException,
-        ElementNotInteractableException,
-        ElementClickInterceptedException,
-    )
-    wait = WebDriverWait(browser, 60, ignored_exceptions=settling)
+    wait = _settling_wait(browser)
     parameters = {**explored.parameters, "proposition": "melanie"}  # words: several propositions of Melanie's
     (query,) = [q for q in exploration_queries() if q.name == "proposition_provenance"]
     expected = {
@@ -347,16 +353,9 @@ def test_the_plain_browser_url_connects_to_this_stack(
     stack on other ports, as the test command's, advertised the default Bolt port). The URL `engram browser` prints
     names the Bolt URL itself."""
     from selenium import webdriver
-    from selenium.common.exceptions import (
-        ElementClickInterceptedException,
-        ElementNotInteractableException,
-        NoSuchElementException,
-        StaleElementReferenceException,
-    )
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.remote.webdriver import WebDriver
-    from selenium.webdriver.support.ui import WebDriverWait
 
     bolt = settings.neo4j.uri.split("://", 1)[1]
     printed = (
@@ -371,15 +370,7 @@ def test_the_plain_browser_url_connects_to_this_stack(
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,900"):
         options.add_argument(arg)
     browser = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    # The connect form is rendered before it takes input (CI once found the username field not yet interactable):
-    # filling it in is retried until the wait's deadline, as in the test above.
-    settling = (
-        NoSuchElementException,
-        StaleElementReferenceException,
-        ElementNotInteractableException,
-        ElementClickInterceptedException,
-    )
-    wait = WebDriverWait(browser, 60, ignored_exceptions=settling)
+    wait = _settling_wait(browser)
 
     def submitted(b: WebDriver) -> bool:
         username = b.find_element(By.CSS_SELECTOR, "[data-testid=username]")

@@ -32,7 +32,8 @@ class EarlierVersionsBelow(Step[list[dict[str, Any]]]):
     name = "earlier versions below"
 
     def runs(self, run: RecallRun) -> bool:
-        return _versions(run) > 0 and any(i.kind is ItemKind.PROPOSITION for i in run.ranked)
+        # The propositions first: the question's parse is read only when there is something to place
+        return any(i.kind is ItemKind.PROPOSITION for i in run.ranked) and _versions(run) > 0
 
     def find(self, run: RecallRun) -> list[dict[str, Any]]:
         head = [item.id for item in run.ranked[: run.limit] if item.kind is ItemKind.PROPOSITION]
