@@ -69,13 +69,31 @@ class Episode(Scoped):
     image_caption: str = ""
 
 
+class FactAspect(StrEnum):
+    """Whether a fact says how things are for a while (a state: lives in, works at) or that something happened (an
+    event: went to a concert). States of one slot replace each other; events never do."""
+
+    STATE = "state"
+    EVENT = "event"
+
+
 class Proposition(Node):
-    """One self-contained fact ("knowing that")."""
+    """One self-contained fact ("knowing that"). Where the statement parses as one (engram/facts/), it is an atomic
+    fact: whose attribute (`subject`), which attribute (`slot`), what value (`object`, typed by `value_type`), state or
+    event, polarity, and the values it names in a source role (`ends`: "moved from Porto", "sold the Volvo") whose
+    facts it ends (docs/supersession.md)."""
 
     text: str
     subject: str = ""
     predicate: str = ""
     object: str = ""
+    slot: str = Field(default="", description="the attribute the fact fills for its subject; '' when it is no fact")
+    value_type: str = Field(default="", description="PERSON, ORG, GPE, DATE, QUANTITY, THING; '' without a value")
+    aspect: FactAspect | None = None
+    polarity: bool = True
+    ends: list[str] = Field(default_factory=list, description="old values it names in a source role")
+    adds: bool = Field(default=False, description="an addition to a plural attribute ('we also got a cat')")
+    frame: str = Field(default="", description="what names its attribute: 'live in a city', 'manager'")
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     status: KnowledgeStatus = KnowledgeStatus.ACTIVE

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
@@ -51,6 +51,14 @@ class DraftProposition:
     object: str = ""
     confidence: float = 0.7
     importance: float = 0.5
+    # Where the statement is an atomic fact (engram/facts/): its value's type, the text its attribute is named by
+    # (`frame`), state or event, polarity, the old values it ends, and whether it adds to a plural attribute.
+    value_type: str = ""
+    frame: str = ""
+    event: bool = False
+    polarity: bool = True
+    ends: list[str] = field(default_factory=list)
+    adds: bool = False
 
 
 class PropositionExtractor(Protocol):

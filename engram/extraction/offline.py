@@ -18,6 +18,8 @@ from engram.extraction.sentences import split_sentences
 from engram.extraction.subject_reference import SubjectReferences, subject_name
 from engram.extraction.temporal import resolve_relative_times
 from engram.extraction.wordlists import load_wordlist
+from engram.facts.clauses import Clause, clauses
+from engram.parsing import MAX_PARSE_CHARS, Parser
 
 MIN_CONTENT_WORDS = 2
 # How far a proposition's wording asserts what it says (recall's ranking and the reliability of conflicting claims
@@ -53,8 +55,9 @@ def content_words(text: str) -> int:
 class OfflineExtractor:
     """Rule-based extraction; deterministic, so a redelivered job extracts exactly the same propositions."""
 
-    def __init__(self, max_concepts: int = 5) -> None:
+    def __init__(self, max_concepts: int = 5, parser: Parser | None = None) -> None:
         self._max_concepts = max_concepts
+        self._parser = parser or Parser()
 
     def extract(self, episodes: Sequence[EpisodeContext]) -> list[DraftProposition]:
         drafts: list[DraftProposition] = []
@@ -70,10 +73,40 @@ class OfflineExtractor:
         # In an utterance a pronoun means someone it introduced ("my sister Ana. She ..."); in a document, the
         # article's subject (SubjectReferences).
         people = ThirdPersons()
-        for sentence in sentences:
-            stated = drop_discourse_markers(sentence)
-            text = subject.resolve(stated) if subject else people.resolve(stated)
+        for sentence, statement in zip(sentences, self._statements(sentences), strict=True):
+            for told, clause in statement:
+                drafts.extend(self._from_statement(episode, names, subject, people, told, clause))
             people.learn(sentence)
+        if episode.image_caption:
+            who = episode.speaker or "The source"
+            caption = episode.image_caption.rstrip(".")
+            drafts.append(self._draft(f"{who} shared an image: {caption}.", episode, names, None, IMAGE_CONFIDENCE))
+        return drafts
+
+    def _statements(self, sentences: list[str]) -> list[list[tuple[str, Clause | None]]]:
+        """Each sentence's statements: its atomic facts where its parse gives clauses (engram/facts/clauses.py), else
+        the sentence as told. A question asserts no fact, and a sentence too long to parse stays whole."""
+        stated = [drop_discourse_markers(s) for s in sentences]
+        parsed = [i for i, s in enumerate(stated) if not s.rstrip().endswith("?") and len(s) <= MAX_PARSE_CHARS]
+        docs = dict(zip(parsed, self._parser.parse_many(stated[i] for i in parsed), strict=True))
+        out: list[list[tuple[str, Clause | None]]] = []
+        for i, text in enumerate(stated):
+            told = clauses(docs[i]) if i in docs else []
+            out.append([(c.text, c) for c in told] or [(text, None)])
+        return out
+
+    def _from_statement(
+        self,
+        episode: EpisodeContext,
+        names: frozenset[str],
+        subject: SubjectReferences | None,
+        people: ThirdPersons,
+        sentence: str,
+        clause: Clause | None,
+    ) -> list[DraftProposition]:
+        drafts = []
+        for stated in (sentence,):
+            text = subject.resolve(stated) if subject else people.resolve(stated)
             if content_words(sentence) < MIN_CONTENT_WORDS:
                 continue
             is_question = sentence.rstrip().endswith("?")
@@ -85,11 +118,10 @@ class OfflineExtractor:
             elif episode.speaker and episode.speaker != episode.user and not any(name in text for name in names):
                 text = f"{episode.speaker} said: {text}"  # keep who stated it: the text must stand alone
             confidence = QUESTION_CONFIDENCE if is_question else STATEMENT_CONFIDENCE
-            drafts.append(self._draft(text, episode, names, resolution.earliest, confidence))
-        if episode.image_caption:
-            who = episode.speaker or "The source"
-            caption = episode.image_caption.rstrip(".")
-            drafts.append(self._draft(f"{who} shared an image: {caption}.", episode, names, None, IMAGE_CONFIDENCE))
+            draft = self._draft(text, episode, names, resolution.earliest, confidence)
+            if clause is not None and clause.is_fact:
+                _as_fact(draft, clause, episode.speaker, text)
+            drafts.append(draft)
         return drafts
 
     def _draft(
@@ -108,3 +140,29 @@ class OfflineExtractor:
             subject=subject,
             confidence=confidence,
         )
+
+
+_GROUP_PRONOUNS = frozenset({"we", "us", "our", "ours"})
+
+
+def _as_fact(draft: DraftProposition, clause: Clause, teller: str, text: str) -> None:
+    """The draft's fact fields from its clause: whose attribute (the teller for I/my/we, a name as written, the person
+    a pronoun was resolved to), which, what value, what it ends."""
+    who = (clause.owner or clause.subject).strip()
+    if clause.first_person or who.lower() in _GROUP_PRONOUNS:
+        subject = teller
+    elif who[:1].isupper() and who.lower() not in STOPWORDS:
+        subject = re.sub(r"['\u2019]s?$", "", who)
+    else:
+        subject = draft.subject  # a pronoun the resolution named at the text's start, else no one
+    if not subject:
+        return
+    draft.subject = subject
+    draft.predicate = clause.predicate
+    draft.object = clause.value
+    draft.value_type = clause.value_type
+    draft.frame = clause.frame
+    draft.event = clause.event
+    draft.polarity = clause.polarity
+    draft.ends = list(clause.ends)
+    draft.adds = clause.adds

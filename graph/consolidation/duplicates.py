@@ -109,7 +109,7 @@ class Supersession:
             "similarity": round(self.similarity, 4),
             "score": round(self.score, 4),
             "carry": carry,
-            "ends_validity": self.reason in ("updated", "conflict"),
+            "ends_validity": self.reason in ("updated", "conflict", "changed"),
         }
 
 

@@ -10,10 +10,11 @@ from numpy.typing import NDArray
 from pydantic import BaseModel
 
 from engram.extraction.assimilation import Assimilator, SchemaKey
-from engram.extraction.base import EpisodeContext, PropositionExtractor
+from engram.extraction.base import DraftProposition, EpisodeContext, PropositionExtractor
 from engram.extraction.trajectory import StepView, whole_procedure
+from engram.facts.slots import SlotNamer
 from engram.ids import normalize_text, stable_id
-from engram.models import Concept, Episode, Intent, Prescription, Proposition, SourceKind
+from engram.models import Concept, Episode, FactAspect, Intent, Prescription, Proposition, SourceKind
 from workers.pipeline.standardize import StandardizedBatch
 
 EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
@@ -57,9 +58,10 @@ def episode_contexts(batch: StandardizedBatch) -> list[EpisodeContext]:
 
 
 def extract_propositions(
-    batch: StandardizedBatch, extractor: PropositionExtractor, assimilator: Assimilator
+    batch: StandardizedBatch, extractor: PropositionExtractor, assimilator: Assimilator, slots: SlotNamer | None = None
 ) -> tuple[list[Proposition], dict[str, int]]:
     drafts = extractor.extract(episode_contexts(batch))
+    slot_of = dict(zip(*_frames_and_slots(drafts, slots), strict=True))
     keys = assimilator.assimilate([phrase for d in drafts for phrase in d.concept_phrases])
     how: dict[str, int] = {}
     for assimilated in keys.values():
@@ -80,6 +82,13 @@ def extract_propositions(
             subject=draft.subject,
             predicate=draft.predicate,
             object=draft.object,
+            slot=slot_of.get(draft.frame, ""),
+            value_type=draft.value_type,
+            aspect=(FactAspect.EVENT if draft.event else FactAspect.STATE) if draft.frame else None,
+            polarity=draft.polarity,
+            ends=draft.ends,
+            adds=draft.adds,
+            frame=draft.frame,
             valid_from=draft.valid_from,
             confidence=draft.confidence,
             importance=draft.importance,
@@ -87,6 +96,13 @@ def extract_propositions(
             concept_keys=concept_keys,
         )
     return list(merged.values()), how
+
+
+def _frames_and_slots(drafts: Sequence[DraftProposition], slots: SlotNamer | None) -> tuple[list[str], list[str]]:
+    frames = sorted({d.frame for d in drafts if d.frame})
+    if slots is None:
+        return frames, frames
+    return frames, slots.name(frames)
 
 
 def extract_procedures(
@@ -127,7 +143,7 @@ def extract(
 ) -> tuple[ExtractedKnowledge, NDArray[np.float32]]:
     """Knowledge of the batch, and the embeddings of the concept keys it accommodated."""
     assimilator = Assimilator(schema, embed)
-    propositions, how = extract_propositions(batch, extractor, assimilator)
+    propositions, how = extract_propositions(batch, extractor, assimilator, SlotNamer(embed))
     intents, prescriptions = extract_procedures(batch, embed)
     new = list(assimilator.new_keys.values())
     concepts = [

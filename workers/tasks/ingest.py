@@ -37,6 +37,7 @@ from graph.concept_keys.tries import (
     publish_written_keys,
     reset_key_logs,
 )
+from graph.consolidation.fact_changes import link_fact_changes
 from graph.consolidation.revisions import RevisionRules, link_revisions_of
 from graph.deletions import DeletionRunning, ScopeDeleted, in_force
 from graph.driver import get_driver
@@ -513,6 +514,7 @@ def consolidate_stage(self: Any, job_id: str) -> str:
         space = status.space
         written = store.get_artifact(job_id, "write")[0]
         settings = get_settings().neo4j
+        changes = link_fact_changes(get_driver(), settings.database, space, written["proposition_ids"])
         revisions = link_revisions_of(
             get_driver(), settings.database, space, written["proposition_ids"],
             RevisionRules(enabled=get_settings().worker.revisions),
@@ -535,7 +537,7 @@ def consolidate_stage(self: Any, job_id: str) -> str:
         counts = {
             "concepts_removed": concepts_removed,
             "association_edges": refreshed["association_edges"],
-            "facts_revised": revisions.revised,
+            "facts_revised": revisions.revised + len(changes.ended),
         }
         store.finish_stage(job_id, "consolidate", started, counts)  # the last stage: the job's bulk goes
     return job_id
