@@ -1,6 +1,6 @@
 """When: a query that names a time relative to when it is asked ("What did I do two weeks ago?", "last month", "the
-past two weeks") is read against the request's `now` (engram/extraction/temporal.py, the rule ingestion resolves
-"yesterday" by) as the days each time covers, and the episodes of those days and a week either side join the
+past two weeks", "in early July") is read against the request's `now` (engram/time_windows.py: Duckling and a thin
+wrapper) as the days each time covers, and the episodes of those days and a week either side join the
 candidates (list "when"). First come those holding a statement that says it happened in the days named, then around
 them: ingestion dated it by its own words ("I cleaned my sneakers last month", told weeks later; "I went to the Met
 today"), and that is stronger evidence than having been told then, when a person also recalls older outings and plans
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from engram.extraction.temporal import Span, named_months, resolve_relative_times
+from engram.time_windows import question_spans
 from graph.recall.candidates import merge_episode_hits
 from graph.recall.hits import Hit, TimeWindow
 from graph.recall.run import RecallRun
@@ -55,11 +56,12 @@ class When(Step[WhenSearch]):
 
 
 def query_spans(query: str, now: datetime | None) -> list[Span]:
-    """The days each time the query names covers, read against `now`: its relative times ("last week") and the calendar
-    months it names ("in March"); none without `now`."""
+    """The days each time the query names covers, read against `now` (engram/time_windows.py: Duckling, and the
+    latest "early July" or "Christmas" begun by then); where Duckling finds none, ingestion's relative times ("several
+    weeks ago") and the calendar months named; none without `now`."""
     if now is None:
         return []
-    return resolve_relative_times(query, now).spans + named_months(query, now)
+    return question_spans(query, now) or resolve_relative_times(query, now).spans + named_months(query, now)
 
 
 def search_when(run: RecallRun) -> WhenSearch:
