@@ -10,10 +10,12 @@ question put to a memory, which speaks of the past (docs/time_windows.md):
   year around it (Duckling: a day, or the first of a month);
 - "the past two weeks" is the days up to today (Duckling: the two calendar weeks before this one);
 - start / early / mid / late / end of a month or year where Duckling drops the word ("the end of last month");
-- "the week before last", "the weekend before last" (Duckling: this week, a weekend to come) and "the other day"
-  (Duckling: nothing);
+- "the week / weekend / month / year / summer before last" (Duckling: this week, a weekend or summer to come), "two
+  weekends ago" (Duckling: the next weekend) and "the other day" (Duckling: nothing);
 - "over Christmas" is the holiday's day and the day either side;
-- "now", a time of day ("in the morning") and a habit ("on Mondays") name no window.
+- "now", a time of day ("in the morning"), a habit ("on Mondays", "every weekend"), an ordinal ("the first
+  concert") and a one-word time not after a preposition of time ("Who is April?", "the march for climate") name no
+  window.
 Nothing is read without Duckling; a text it cannot read gives no window.
 """
 
@@ -83,10 +85,10 @@ def _spans(duck: _Duckling, text: str, now: datetime) -> list[Span]:
     taken: list[tuple[int, int]] = []
     for pattern, read in _OWN:
         for match in pattern.finditer(text):
-            span = read(duck, now)
-            if span is not None:
-                found.append((match.start(), span))
-                taken.append(match.span())
+            read_here = read(duck, now, match)
+            if read_here is not None:
+                found.append(read_here)
+                taken.append((read_here[0], match.end()))
     for entity in duck.parse(text, now, duck.time):
         start, end = entity["start"], entity["end"]
         if entity.get("dim") != "time" or any(start < e and s < end for s, e in taken):
@@ -106,9 +108,19 @@ def _spans(duck: _Duckling, text: str, now: datetime) -> list[Span]:
 _AGO = re.compile(r"\bago$", re.IGNORECASE)
 _ROLLING = re.compile(r"^(?:the\s+)?(?:past|last)\s+(?P<rest>.+)$", re.IGNORECASE)
 _PAST_UNIT = re.compile(r"^(?:the\s+)?past\s+(?P<unit>day|week|month|year)$", re.IGNORECASE)
-_HABIT = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", re.IGNORECASE)  # "on Mondays"
+# A habit: "on Mondays", "every weekend", "each Friday".
+_HABIT = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\b(?:every|each)\s+$", re.IGNORECASE)
+_MONTHLY = (timedelta(days=28), timedelta(days=31))
 _THIS_SEASON = re.compile(r"^this\s+(?:spring|summer|autumn|fall|winter)$", re.IGNORECASE)
 _OVER = re.compile(r"\bover\s+$", re.IGNORECASE)
+# The word before a time Duckling read from one word alone ("April", "Sunday", "summer", "Easter"): a time only after
+# a preposition of time ("in April", "on the weekend", "for Easter"), not "Who is April?" or "the march for climate".
+_WORD_BEFORE = re.compile(r"(?:^|\b(?P<word>\w+))\s*(?:\bthe\s+)?$", re.IGNORECASE)
+_TIME_PREPOSITIONS = frozenset({
+    "in", "on", "at", "over", "during", "for", "since", "until", "till", "before", "after", "around", "by", "through",
+    "throughout", "from", "to", "of",
+})  # fmt: skip
+_THE_DAY = re.compile(r"^the\s+day$", re.IGNORECASE)  # "my plan for the day"
 # A part of a month or year written before what Duckling read ("the end of" + "last month", "late" + "last year").
 _PART = re.compile(
     r"(?:\b(?P<word>early|late|mid)-?|\b(?P<of>start|beginning|middle|end)\s+of(?:\s+the)?)\s*$", re.IGNORECASE
@@ -128,6 +140,8 @@ def _entity_span(duck: _Duckling, text: str, entity: Entity, now: datetime) -> S
     if rolling is not None:
         return rolling
     before = text[: entity["start"]]
+    if _THE_DAY.match(body):
+        return None
     holiday = "holidayBeta" in value and _OVER.search(before) is not None
     part = _PART.search(before)
     third = _PART_OF[(part.group("word") or part.group("of")).lower()] if part else None
@@ -143,8 +157,12 @@ def _entity_span(duck: _Duckling, text: str, entity: Entity, now: datetime) -> S
         return None
     if len(occurrences) > 1:  # it recurs: a month, a holiday, a weekday, the weekend
         period = occurrences[1].first - occurrences[0].first
-        if period <= _DAY or _HABIT.search(body):
-            return None  # a time of day ("in the morning", "at 5pm") or a habit ("on Mondays"): no window
+        if period <= _DAY or _HABIT.search(body) or _HABIT.search(before):
+            return None  # a time of day ("in the morning", "at 5pm") or a habit ("on Mondays", "every weekend")
+        if _MONTHLY[0] <= period <= _MONTHLY[1] and not body.lower().startswith("on "):
+            return None  # "the first concert": an ordinal, not the first of the month ("on the first" is)
+        if " " not in body and not _after_preposition(before):
+            return None  # "Who is April?", "the march for climate"
         earlier = _same_entity(duck, text, entity, now - 2 * period)
         occurrences += [s for s in map(days, earlier.get("values") or [earlier]) if s is not None] if earlier else []
         if period == _WEEK and occurrences[0].end - occurrences[0].first == _DAY:
@@ -155,6 +173,12 @@ def _entity_span(duck: _Duckling, text: str, entity: Entity, now: datetime) -> S
         earlier = _same_entity(duck, text, entity, now - timedelta(days=365))
         return _latest([s for s in map(days, [earlier] if earlier else []) if s is not None], today)
     return span
+
+
+def _after_preposition(before: str) -> bool:
+    """Whether the text before a one-word time ends with a preposition of time ("in", "on the", "for")."""
+    word = _WORD_BEFORE.search(before)
+    return word is not None and (word.group("word") or "").lower() in _TIME_PREPOSITIONS
 
 
 def _latest(spans: list[Span], today: date) -> Span | None:
@@ -290,27 +314,56 @@ def _shift_months(day: date, months: int) -> date:
 # -- what Duckling misreads or does not read ---------------------------------------------------------------------------
 
 
-Reader = Callable[[_Duckling, datetime], Span | None]  # the days a phrase Duckling misreads names
+Reader = Callable[[_Duckling, datetime, re.Match[str]], tuple[int, Span] | None]  # where a phrase begins, its days
 
 
-def _before_last(phrase: str) -> Reader:
-    """Duckling's "last week" a week earlier is "the week before last"; so for the weekend."""
-
-    def read(duck: _Duckling, now: datetime) -> Span | None:
-        spans = [_days(entity["value"], now.date()) for entity in duck.parse(phrase, now, duck.time)]
-        span = spans[0] if spans else None
-        return Span(span.first - _WEEK, span.end - _WEEK) if span is not None else None
-
-    return read
+def _earlier(span: Span, unit: str, count: int = 1) -> Span:
+    """`span`, `count` of its units earlier: a week for a week or weekend, a month, else a year (a season)."""
+    if unit in ("week", "weekend"):
+        return Span(span.first - count * _WEEK, span.end - count * _WEEK)
+    months = count * (1 if unit == "month" else 12)
+    return Span(_shift_months(span.first, -months), _shift_months(span.end, -months))
 
 
-def _other_day(duck: _Duckling, now: datetime) -> Span:
+def _last(duck: _Duckling, now: datetime, unit: str) -> Span | None:
+    """Duckling's "last <unit>" ("last weekend": Saturday and Sunday before now)."""
+    spans = [_days(entity["value"], now.date()) for entity in duck.parse(f"last {unit}", now, duck.time)]
+    return spans[0] if spans else None
+
+
+def _before_last(duck: _Duckling, now: datetime, match: re.Match[str]) -> tuple[int, Span] | None:
+    """The week, weekend, month, year or season before last: Duckling's "last <unit>", one earlier (Duckling reads
+    "the week" alone, and "the weekend before last" and "the summer before last" as ones to come)."""
+    unit = match.group("unit").lower()
+    span = _last(duck, now, unit)
+    return (match.start(), _earlier(span, unit)) if span is not None else None
+
+
+def _weekends_ago(duck: _Duckling, now: datetime, match: re.Match[str]) -> tuple[int, Span] | None:
+    """N weekends ago ("two weekends ago": the weekend before last; Duckling: the next weekend). The count is
+    Duckling's, of the words before ("two weekends" read as "two weeks")."""
+    words = match.group("count")
+    counts = [e for e in duck.parse(f"{words} weeks", now, duck.duration) if e["end"] == len(words) + len(" weeks")]
+    count = counts[-1]["value"].get("value") if counts else None
+    span = _last(duck, now, "weekend")
+    if not isinstance(count, int) or count < 1 or span is None:
+        return None
+    return match.start("count") + counts[-1]["start"], _earlier(span, "weekend", count - 1)
+
+
+def _other_day(duck: _Duckling, now: datetime, match: re.Match[str]) -> tuple[int, Span]:
     """A few days ago ("the other day"): the week before today."""
-    return Span(now.date() - _WEEK, now.date())
+    return match.start(), Span(now.date() - _WEEK, now.date())
 
 
 _OWN: list[tuple[re.Pattern[str], Reader]] = [
     (re.compile(r"\bthe\s+other\s+day\b", re.IGNORECASE), _other_day),
-    (re.compile(r"\b(?:the\s+)?week\s+before\s+last\b", re.IGNORECASE), _before_last("last week")),
-    (re.compile(r"\b(?:the\s+)?weekend\s+before\s+last\b", re.IGNORECASE), _before_last("last weekend")),
+    (
+        re.compile(
+            r"\b(?:the\s+)?(?P<unit>week|weekend|month|year|spring|summer|autumn|fall|winter)\s+before\s+last\b",
+            re.IGNORECASE,
+        ),
+        _before_last,
+    ),
+    (re.compile(r"(?P<count>(?:\S+\s+){0,2}\S+)\s+weekends?\s+ago\b", re.IGNORECASE), _weekends_ago),
 ]

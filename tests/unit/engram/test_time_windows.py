@@ -37,6 +37,9 @@ ASKED_ON_WEDNESDAY = {
     "Where did I go on the weekend?": days(d(10, 12), d(10, 14)),
     "Who did I see over the weekend?": days(d(10, 12), d(10, 14)),
     "Where did I go the weekend before last?": days(d(10, 5), d(10, 7)),
+    "Where did I go two weekends ago?": days(d(10, 5), d(10, 7)),
+    "What did I paint the month before last?": days(d(8, 1), d(9, 1)),
+    "Where did I travel the summer before last?": days(d(6, 21, 2023), d(9, 24, 2023)),
     "Where did I have dinner last Tuesday?": days(d(10, 15), d(10, 16), at=d(10, 15)),
     "Where did I have dinner on Tuesday?": days(d(10, 15), d(10, 16), at=d(10, 15)),
     "Who called me yesterday?": days(d(10, 15), d(10, 16), at=d(10, 15)),
@@ -106,6 +109,10 @@ def test_each_time_named_in_order() -> None:
         days(d(10, 7), d(10, 14)),
         days(d(7, 1), d(7, 11)),
     ]
+    assert question_spans("What did I do yesterday and three weekends ago?", WEDNESDAY) == [
+        days(d(10, 15), d(10, 16), at=d(10, 15)),
+        days(d(9, 28), d(9, 30)),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -118,6 +125,11 @@ def test_each_time_named_in_order() -> None:
         "Where do I live now?",  # the present, not a window
         "What do I eat in the morning?",  # a time of day
         "What do I do on Mondays?",  # a habit
+        "What do I do every weekend?",
+        "What was the first concert I went to?",  # an ordinal, not the first of the month
+        "Who is April?",  # a name
+        "What did I say about the march for climate?",  # not the month
+        "What was my plan for the day?",
         "What is my partner's name?",
     ],
 )
