@@ -22,17 +22,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engram.extraction.wordlists import load_wordlist
 from engram.facts.frames import frame_of
+from engram.facts.verbs import load_verbs
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
 
 # Verbs (lemma, with a particle where it has one) whose object, or prepositional object after a particle, is an old
 # value the statement ends: "sold X", "gave up X", "broke up with X". A seed list, documented in docs/supersession.md.
-_ENDING_VERBS = load_wordlist("ending_verbs")
+_ENDING_VERBS = load_verbs("ending")
 # Verbs whose subject is the old value when it is not the teller: "X passed away", "X retired", "X left".
-_SUBJECT_ENDING_VERBS = load_wordlist("subject_ending_verbs")
+_SUBJECT_ENDING_VERBS = load_verbs("subject_ending")
 # Entity labels that type a value; anything else is a THING.
 _VALUE_TYPES = {
     "PERSON": "PERSON", "ORG": "ORG", "GPE": "GPE", "LOC": "GPE", "FAC": "GPE", "NORP": "NORP", "DATE": "DATE",

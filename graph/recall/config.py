@@ -341,6 +341,15 @@ class RecallConfig(BaseSettings):
         le=1,
         description="an item of the time the query names goes first if it scores this share of the first (0: off)",
     )
+    fact_answers: bool = Field(
+        default=True, description="a question about a state now is answered from its subject's facts (facts first)"
+    )
+    fact_min_similarity: float = Field(
+        default=0.3,
+        ge=-1,
+        le=1,
+        description="the least cosine of the subject's closest fact to the question (below: nothing fills the slot)",
+    )
 
     # -- relevance (graph/recall/relevance_model.py) ------------------------------------------------------------------
     relevance: RelevanceModel = Field(

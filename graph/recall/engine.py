@@ -30,6 +30,7 @@ from graph.recall.steps.base import Ahead, Step, Together
 from graph.recall.steps.context import Context
 from graph.recall.steps.current_versions import CurrentVersionsAbove
 from graph.recall.steps.earlier_versions import EarlierStateFirst, EarlierVersionsBelow
+from graph.recall.steps.facts import FactsFirst
 from graph.recall.steps.hop import Hop
 from graph.recall.steps.in_span import InSpanFirst
 from graph.recall.steps.mmr import Mmr
@@ -67,6 +68,7 @@ PIPELINE: tuple[PipelineStep, ...] = (
     CurrentVersionsAbove(),  # a returned statement a revision replaced: its current version just above it
     EarlierVersionsBelow(),  # what a revision replaced, just below the current fact (as relevant as it)
     EarlierStateFirst(),  # a question about what held before a change: the replaced versions first
+    FactsFirst(),  # a question about a state now: the asked slot's current fact, then its earlier versions
     Prune(),  # the best items within the request's limit, token budget and minimum relevance
 )
 

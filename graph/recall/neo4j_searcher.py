@@ -487,6 +487,9 @@ class GraphSearcher:
     def current_versions(self, ids: Sequence[str]) -> list[dict[str, Any]]:
         return self._rows("current_versions", ids=list(ids)) if ids else []
 
+    def subject_facts(self, subject: str, vector: list[float]) -> list[dict[str, Any]]:
+        return self._rows("subject_facts", subject=subject.casefold(), vector=vector) if subject else []
+
 
 def _first_fetch(index: str, k: int, shared: int) -> int:
     """Rows to ask an index for first: k from a space's own index, where every row is the space's; `shared` (an

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -20,6 +21,7 @@ from graph.recall.controller import HopController
 from graph.recall.hits import ConceptHit, Hit
 from graph.recall.models import MemoryType, RecallItem, RecallRequest, TraceStep
 from graph.recall.query import QuestionReader
+from graph.recall.reading import QuestionReading, read_question
 from graph.recall.relevance_model import QueryCoverage
 from graph.recall.router import Router
 from graph.recall.searcher import Searcher
@@ -81,8 +83,15 @@ class RecallRun:
     query_concepts: list[ConceptHit] = field(default_factory=list)  # the query's concepts (abstract)
     coverage: QueryCoverage | None = None  # the question's concepts the space's keys match (relevance)
     reason: str | None = None  # why nothing is returned, when nothing is (prune)
+    unfilled: str | None = None  # the subject is known but nothing fills the asked slot (facts first), and why
     aggregate: AggregateResult | None = None  # the computation a counting / summing question asks for (aggregate)
     early: dict[str, Future[Any]] = field(default_factory=dict)  # step name -> its read started ahead (steps/base.py)
+
+    @cached_property
+    def reading(self) -> QuestionReading:
+        """The question read once (graph/recall/reading.py)."""
+        r = self.request
+        return read_question(self.tools.questions.parse(r.query), r.query, r.asker, r.now, r.as_of)
 
     @property
     def limit(self) -> int:

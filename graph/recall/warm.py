@@ -92,6 +92,7 @@ def size_independent_reads(searcher: GraphSearcher, vector: list[float]) -> list
         reads += [partial(s.hydrate, label, [(i, 0.5) for i in _ids(label, n)], v) for label in labels]
         reads.append(partial(s.earlier_versions, _ids("proposition", n)))
         reads.append(partial(s.current_versions, _ids("proposition", n)))
+    reads.append(partial(s.subject_facts, "someone", v))
     for n in SIZES[:3]:
         reads += [
             partial(s.concepts_by_key, _ids("key", n)),

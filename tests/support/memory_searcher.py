@@ -90,6 +90,12 @@ class Proposition:
     expired_at: datetime | None = None
     superseded_by: str | None = None
     valid_to: datetime | None = None  # a revised value: when the revision's value began (revisions.py)
+    # An atomic fact's fields (engram/facts/): whose attribute, which (slot and frame), its value, state or event.
+    subject: str = ""
+    slot: str = ""
+    frame: str = ""
+    value: str = ""
+    event: bool = False
 
 
 @dataclass
@@ -240,8 +246,10 @@ class MemoryGraph:
         status: str = "active",
         expired_at: datetime | None = None,
         embedding: Given = None,
+        fact: dict[str, Any] | None = None,
     ) -> Proposition:
-        """A statement proven by the episodes `proven_by`, mentioning the concepts `concepts` (keys; added if new)."""
+        """A statement proven by the episodes `proven_by`, mentioning the concepts `concepts` (keys; added if new);
+        `fact`: its fact fields where it is one (subject, slot, frame, value, event)."""
         _unused(self.propositions, proposition_id)
         ids = [self.add_concept(key).id for key in dict.fromkeys(concepts)]
         proposition = Proposition(
@@ -257,6 +265,8 @@ class MemoryGraph:
             status,
             _utc(expired_at),
         )
+        for name, value in (fact or {}).items():
+            setattr(proposition, name, value)
         self.propositions[proposition_id] = proposition
         for episode_id in proposition.episodes:
             self.proven.setdefault(episode_id, []).append(proposition_id)
@@ -1032,6 +1042,25 @@ class MemorySearcher:
                     valid_to = None if old.valid_to is None else old.valid_to.isoformat()
                     rows.append({"current": current, "id": old_id, "valid_to": valid_to})
         return rows
+
+    def subject_facts(self, subject: str, vector: list[float]) -> list[dict[str, Any]]:
+        """subject_facts.cypher: every version of the facts about `subject`, oldest first."""
+        g, similarity = self._graph, self._similarity(vector)
+        wanted = subject.casefold()
+        facts = [
+            p
+            for p in g.propositions.values()
+            if p.frame and p.subject.casefold() == wanted and self._known(p)
+        ]  # fmt: skip
+        facts.sort(key=lambda p: (p.valid_from or EPOCH, p.id))
+        return [
+            {
+                "id": p.id, "slot": p.slot, "frame": p.frame, "value": p.value, "event": p.event,
+                "current": self._current(p), "valid_from": p.valid_from.isoformat() if p.valid_from else None,
+                "similarity": similarity(p.embedding) or 0.5,
+            }
+            for p in facts
+        ]  # fmt: skip
 
     def current_versions(self, ids: Sequence[str]) -> list[dict[str, Any]]:
         """current_versions.cypher: for each replaced proposition of `ids`, the nearest current one superseding it."""

@@ -20,7 +20,11 @@ class Prune(Step[None]):
     def apply(self, run: RecallRun, found: None) -> None:
         minimum, coverage = run.min_relevance, run.coverage or QueryCoverage([], {}, [], [])
         best = max((r.relevance for r in run.ranked if r.relevance is not None), default=None)
-        if coverage.unmentioned:
+        if run.unfilled and run.request.min_relevance is None:
+            # Memory knows the subject, and nothing it knows fills what the question asks (facts first).
+            run.items, run.pruned = [], [{"id": r.id, "reason": run.unfilled} for r in run.ranked]
+            run.reason = run.unfilled
+        elif coverage.unmentioned:
             # Whatever resembles the question, memory holds nothing about what it names.
             unmentioned = ", ".join(coverage.unmentioned)
             run.items, run.pruned = (
@@ -29,7 +33,11 @@ class Prune(Step[None]):
             )
         else:
             run.items, run.pruned = prune(run.ranked, run.token_budget, run.limit, run.tools.count_tokens, minimum)
-        if not run.items and (not run.ranked or coverage.unmentioned or (best is not None and best < minimum)):
+        if (
+            not run.items
+            and not run.reason
+            and (not run.ranked or coverage.unmentioned or (best is not None and best < minimum))
+        ):
             run.reason = nothing_relevant(coverage, best, minimum)
         detail = {
             "weights": run.config.value.model_dump(),

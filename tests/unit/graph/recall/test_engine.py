@@ -82,6 +82,7 @@ def test_the_trace_lists_the_pipelines_steps_in_order(make_engine: MakeEngine) -
         "mmr",
         "newer restatements first",
         "relevance",
+        "facts first",
         "rerank and prune",
     ]
     assert all(step.ms >= 0 for step in result.trace)

@@ -815,6 +815,7 @@ def test_the_pipeline_declares_its_steps_in_order() -> None:
         "current versions above",
         "earlier versions below",
         "earlier state first",
+        "facts first",
         "prune",
     ]
     assert isinstance(PIPELINE[5], Rank) and PIPELINE[5].again and isinstance(PIPELINE[2], Rank)

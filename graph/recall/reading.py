@@ -1,0 +1,148 @@
+"""The question read once: a typed reading of what a recall asks, from one dependency parse (spaCy, the parse
+`QuestionReader` caches) and the time windows Duckling finds (engram/time_windows.py).
+
+- **subject**: whose attribute it asks about: the asker for I/my/me, else the person it names as its subject or owner
+  ("Where does Maribel live?", "What is Tobias's job title?");
+- **asked**: the attribute it asks, in its words ("blood type", "live"), for the answer's reason;
+- **form**: what kind of answer it wants: the state now, the state then (a time or `asOf` in the past), an event in a
+  window, a count, a how-to, or something else (a question about what was said, a statement);
+- **windows**: the time it names, resolved against `now`;
+- **names**: the names it uses;
+- **unresolved**: what it could not read (a first person without an asker, a time without `now`): the trace says so.
+
+Steps read the reading, not the words (graph/recall/steps/facts.py answers state questions from facts with it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from engram.extraction.temporal import Span
+from engram.time_windows import question_spans
+from graph.recall.models import MemoryType
+from graph.recall.query import memory_types
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+_FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
+_WH = frozenset({"WDT", "WP", "WP$", "WRB"})
+_COUNTING = frozenset({"many", "much"})
+
+
+class Form(StrEnum):
+    STATE_NOW = "state now"
+    STATE_THEN = "state then"
+    EVENT = "event in a window"
+    COUNT = "count"
+    HOW_TO = "how-to"
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class QuestionReading:
+    subject: str | None
+    asked: str
+    form: Form
+    windows: list[Span] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    unresolved: list[str] = field(default_factory=list)
+
+    def trace(self) -> dict[str, Any]:
+        return {
+            "subject": self.subject,
+            "asked": self.asked,
+            "form": self.form.value,
+            "windows": [{"from": s.first.isoformat(), "to": s.end.isoformat()} for s in self.windows],
+            "names": self.names,
+            "unresolved": self.unresolved,
+        }
+
+
+def read_question(
+    doc: Doc, query: str, asker: str | None, now: datetime | None, as_of: datetime | None
+) -> QuestionReading:
+    """The reading of `query` (parsed as `doc`), asked by `asker` at `now`, about the world `as_of`."""
+    unresolved: list[str] = []
+    names = _names(doc)
+    subject = _subject(doc, asker, unresolved)
+    windows = question_spans(query, now) if now is not None else []
+    if now is None and any(t.ent_type_ in ("DATE", "TIME") for t in doc):
+        unresolved.append("a time, without the moment it is relative to (now)")
+    return QuestionReading(subject, _asked(doc), _form(doc, query, windows, as_of), windows, names, unresolved)
+
+
+def _names(doc: Doc) -> list[str]:
+    spans = [e.text for e in doc.ents if e.label_ in ("PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "NORP")]
+    runs: list[str] = []
+    for token in doc:
+        if token.pos_ == "PROPN" and not (token.i and doc[token.i - 1].pos_ == "PROPN"):
+            run = [token]
+            while run[-1].i + 1 < len(doc) and doc[run[-1].i + 1].pos_ == "PROPN":
+                run.append(doc[run[-1].i + 1])
+            runs.append(" ".join(t.text for t in run))
+    return list(dict.fromkeys(spans + runs))
+
+
+def _subject(doc: Doc, asker: str | None, unresolved: list[str]) -> str | None:
+    """The person whose attribute is asked: a first person is the asker; else a named owner ("Maribel's job") or a
+    named subject ("does Maribel live")."""
+    for token in doc:
+        if token.lower_ in _FIRST_PERSON and token.dep_ in ("nsubj", "nsubjpass", "poss", "dobj", "pobj"):
+            if asker:
+                return asker
+            unresolved.append("a first person, without an asker")
+            return None
+    for deps in (("poss",), ("nsubj", "nsubjpass"), ("dobj", "pobj", "attr")):
+        for token in doc:
+            if token.dep_ in deps and token.pos_ == "PROPN":
+                return _propn_run(token)
+    return None
+
+
+def _propn_run(token: Token) -> str:
+    words = [c for c in token.children if c.dep_ == "compound" and c.pos_ == "PROPN"] + [token]
+    return " ".join(t.text for t in sorted(words, key=lambda t: t.i))
+
+
+def _asked(doc: Doc) -> str:
+    """The attribute asked, in the question's words: a possessed noun ("Maribel's blood type"), a wh-word's noun
+    ("which gym"), else the main verb ("live")."""
+    for token in doc:
+        if token.pos_ == "NOUN" and any(c.dep_ == "poss" for c in token.children):
+            return _compound(token)
+    for token in doc:
+        if token.tag_ in _WH and token.dep_ == "det" and token.head.pos_ == "NOUN":
+            return _compound(token.head)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return ""
+    if root.lemma_ == "be":
+        attribute = next((c for c in root.children if c.dep_ in ("attr", "nsubj") and c.pos_ == "NOUN"), None)
+        if attribute is not None:
+            return _compound(attribute)
+    particle = " ".join(c.lower_ for c in root.children if c.dep_ == "prt")
+    return f"{root.lemma_.lower()} {particle}".strip()
+
+
+def _compound(token: Token) -> str:
+    words = [c for c in token.children if c.dep_ in ("compound", "amod") and c.i < token.i] + [token]
+    return " ".join(t.lower_ for t in sorted(words, key=lambda t: t.i))
+
+
+def _form(doc: Doc, query: str, windows: list[Span], as_of: datetime | None) -> Form:
+    kinds = memory_types(query)
+    if kinds[0] is MemoryType.PROCEDURAL:
+        return Form.HOW_TO
+    if any(t.lower_ == "how" and t.i + 1 < len(doc) and doc[t.i + 1].lower_ in _COUNTING for t in doc):
+        return Form.COUNT
+    if kinds[0] is MemoryType.EPISODIC or (not any(t.tag_ in _WH for t in doc) and not doc.text.rstrip().endswith("?")):
+        return Form.OTHER
+    past = any(t.tag_ == "VBD" for t in doc if t.dep_ in ("ROOT", "aux", "auxpass"))
+    if windows:
+        return Form.EVENT if past else Form.STATE_THEN
+    if past:
+        return Form.STATE_THEN if as_of is not None else Form.EVENT
+    return Form.STATE_NOW

@@ -1,0 +1,86 @@
+"""Facts first: a question about a state now ("Where does Maribel live?", "What car do I drive?", read by
+graph/recall/reading.py) is answered from the facts memory holds about its subject (engram/facts/).
+
+The subject's fact closest in meaning to the question, whichever version, names the asked slot; that slot's current
+fact goes first, then its earlier versions, newest first, each marked with what replaced it; the rest of the ranking
+follows. A change told in other words than the question ("sold the Volvo and bought a Skoda") still answers "What car
+does she drive?", because the slot is found through any of its versions.
+
+When memory holds facts about the subject but none is close to what the question asks (cosine below
+`fact_min_similarity`), the answer is "nothing relevant", with the reason ("nothing known about Maribel's blood type"):
+prune returns nothing unless the request sets its own `minRelevance` (graph/recall/steps/prune.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph.recall.candidates import Ranked
+from graph.recall.models import ItemKind
+from graph.recall.reading import Form
+from graph.recall.run import RecallRun
+from graph.recall.steps.base import Step
+from graph.recall.steps.rank import hydrate_into
+
+
+class FactsFirst(Step[list[dict[str, Any]]]):
+    name = "facts first"
+
+    def runs(self, run: RecallRun) -> bool:
+        reading = run.reading
+        return run.config.fact_answers and reading.form is Form.STATE_NOW and bool(reading.subject)
+
+    def find(self, run: RecallRun) -> list[dict[str, Any]]:
+        assert run.reading.subject is not None  # runs()
+        return run.searcher.subject_facts(run.reading.subject, run.vector)
+
+    def apply(self, run: RecallRun, found: list[dict[str, Any]] | None) -> None:
+        states = [f for f in found or [] if f["slot"] and not f["event"]]
+        reading = run.reading
+        if not states:
+            run.trace.add(self.name, subject=reading.subject, facts=0)
+            return
+        best = max(states, key=lambda f: (f["similarity"], f["valid_from"] or "", f["id"]))
+        cosine = 2 * float(best["similarity"]) - 1  # Neo4j's vector score is (1 + cosine) / 2
+        if cosine < run.config.fact_min_similarity:
+            run.unfilled = f"nothing known about {reading.subject}'s {reading.asked}".rstrip("'s ")
+            run.trace.add(self.name, subject=reading.subject, facts=len(states), closest=best["id"],
+                          cosine=round(cosine, 4), unfilled=run.unfilled)  # fmt: skip
+            return
+        versions = [f for f in states if f["slot"] == best["slot"]]
+        newest_first = sorted(versions, key=lambda f: (f["valid_from"] or "", f["id"]), reverse=True)
+        order = [f["id"] for f in newest_first if f["current"]] + [f["id"] for f in newest_first if not f["current"]]
+        ranked = {item.id: item for item in run.ranked}
+        missing: list[tuple[str, float | None]] = [
+            (i, None) for i in order if i not in ranked and i not in run.searcher.hydrated
+        ]
+        if missing:
+            hydrate_into(run, "propositions", missing)
+        top = run.ranked[0] if run.ranked else None
+        placed = [item for i in order if (item := ranked.get(i) or _brought_in(run, i, top)) is not None]
+        chosen = {item.id for item in placed}
+        run.ranked = placed + [item for item in run.ranked if item.id not in chosen]
+        if top is not None:
+            for item in placed:  # as high and as relevant as the best answer the ranking had
+                item.score = max(item.score, top.score)
+                if top.relevance is not None:
+                    item.relevance = max(item.relevance or 0.0, top.relevance)
+        run.trace.add(self.name, subject=reading.subject, slot=best["slot"], closest=best["id"],
+                      cosine=round(cosine, 4), first=[item.id for item in placed])  # fmt: skip
+
+
+def _brought_in(run: RecallRun, item_id: str, top: Ranked | None) -> Ranked | None:
+    row: dict[str, Any] | None = run.searcher.hydrated.get(item_id)
+    if row is None:
+        return None  # deleted, or out of the request's scope
+    return Ranked(
+        id=item_id,
+        kind=ItemKind.PROPOSITION,
+        text=row["text"],
+        score=top.score if top is not None else 1.0,
+        components={"similarity": float(row["similarity"] or 0.0)},
+        provenance=row["provenance"],
+        valid_from=row["valid_from"],
+        found_by=["facts of the asked slot"],
+        superseded_by=row.get("superseded_by"),
+        valid_to=row.get("valid_to"),
+    )
