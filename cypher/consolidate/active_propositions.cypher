@@ -4,6 +4,7 @@
 MATCH (p:Proposition {space: $space, status: 'active'})
 WHERE p.embedding IS NOT NULL
 RETURN p.id AS id, p.text AS text, p.subject AS subject, p.predicate AS predicate, p.object AS object,
+       coalesce(p.frame, '') <> '' AS fact,
        p.valid_from AS valid_from, p.recorded_at AS recorded_at, p.confidence AS confidence, p.embedding AS embedding,
        [(p)-[:MENTIONS]->(c:Concept {space: $space}) | c.id] AS concept_ids,
        COUNT { (p)-[:PROVEN_BY]->(:Episode {space: $space}) } AS support,

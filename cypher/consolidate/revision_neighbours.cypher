@@ -10,6 +10,7 @@ MATCH (p:Proposition {space: $space, status: 'active'})
 WITH p, [(p)-[:PROVEN_BY]->(e:Episode {space: $space}) WHERE e.speaker IS NOT NULL | e] AS proofs, tellers
   WHERE any(e IN proofs WHERE e.speaker IN tellers)
 RETURN p.id AS id, p.text AS text, p.subject AS subject, p.predicate AS predicate, p.object AS object,
+       coalesce(p.frame, '') <> '' AS fact,
        p.valid_from AS valid_from, p.recorded_at AS recorded_at, p.confidence AS confidence, p.embedding AS embedding,
        [(p)-[:MENTIONS]->(c:Concept {space: $space}) | c.id] AS concept_ids,
        [e IN proofs | e.speaker] AS speakers, [e IN proofs | COUNT { (e)<-[:PROVEN_BY]-() }] AS yields

@@ -73,7 +73,7 @@ class Clause:
 
     @property
     def frame(self) -> str:
-        return frame_of(self.predicate, self.value_head, self.value_type, self.slot_noun)
+        return frame_of(self.predicate, self.value_type, self.slot_noun)
 
     @property
     def is_fact(self) -> bool:
@@ -188,7 +188,10 @@ def _value_phrase(token: Token) -> str:
     called Juniper" keeps its name)."""
     skip: set[int] = set()
     for t in token.children:
-        if t.dep_ in ("relcl", "advmod", "punct", "appos") and t.i > token.i:
+        if t.i > token.i and (
+            t.dep_ in ("relcl", "advmod", "punct", "appos", "cc", "conj")
+            or (t.dep_ == "prep" and t.lower_ in _TARGET_PREPS | _SOURCE_PREPS)
+        ):
             skip.update(s.i for s in t.subtree)
     words = [t for t in token.subtree if t.i not in skip]
     while words and (words[0].dep_ in ("det", "poss", "case") or words[0].lower_ in ("my", "his", "her", "their")):
@@ -210,24 +213,35 @@ def _verb_key(head: Token) -> str:
 
 
 def _objects(head: Token) -> list[tuple[str, Token]]:
-    """(role, token) of the head's values: direct ones ("" role) and prepositional ones (the preposition)."""
+    """(role, token) of the head's values: direct ones ("" role) and prepositional ones (the preposition). A change's
+    source and target may hang below a direct object or an open complement ("switched jobs from X to Y", "replaced X
+    with Y", "stopped volunteering at X"): those are the head's too."""
     found: list[tuple[str, Token]] = []
+
+    def prepositional(prep: Token) -> None:
+        for grand in prep.children:
+            if grand.dep_ in ("pobj", "pcomp"):
+                found.append((prep.lower_, grand))
+                for nested in grand.children:  # "from X to Y": "to" below X
+                    if nested.dep_ == "prep" and nested.lower_ in _TARGET_PREPS | _SOURCE_PREPS:
+                        prepositional(nested)
+
     for child in head.children:
         if child.dep_ in _OBJECT_DEPS:
             found.append(("", child))
+            for nested in child.children:
+                if nested.dep_ == "prep" and nested.lower_ in _TARGET_PREPS | _SOURCE_PREPS:
+                    prepositional(nested)
         elif child.dep_ == "agent":  # "is employed by X"
             found.extend(("by", g) for g in child.children if g.dep_ == "pobj")
         elif child.dep_ == "prep":
-            for grand in child.children:
-                if grand.dep_ in ("pobj", "pcomp"):
-                    found.append((child.lower_, grand))
-        elif child.dep_ == "xcomp":  # "stopped being a nurse", "took up the cello"
+            prepositional(child)
+        elif child.dep_ == "xcomp":  # "stopped being a nurse", "stopped volunteering at the food bank"
             for grand in child.children:
                 if grand.dep_ in _OBJECT_DEPS:
                     found.append(("", grand))
-        elif child.dep_ == "prt" and child.lower_ == "in":  # "traded in X for Y": "in" parsed as a particle
-            continue
-    # A coordinated value names one more ("my cat and my dog"): the first stands for the list.
+                elif grand.dep_ == "prep":
+                    prepositional(grand)
     return found
 
 
@@ -287,7 +301,9 @@ def _read(clause: Clause, head: Token, subject: Token | None) -> None:
         clause.value_type = _value_type(value)
     clause.ends = [p for p in (_value_phrase(t) for t in ends) if p]
     if head.lemma_ == "be" and clause.value:
-        attribute = clause.slot_noun or (_noun(value) if value is not None and value.pos_ == "NOUN" else "")
+        attribute = clause.slot_noun or (
+            _noun(value) if value is not None and value.pos_ == "NOUN" and not role else ""
+        )
         if clause.slot_noun == "" and value is not None and any(c.dep_ == "poss" for c in value.children):
             # "Ottoline is my boss": the value is the subject, the attribute the possessed noun
             clause.slot_noun = _noun(value)

@@ -1,57 +1,103 @@
 """Slots: which attribute of its subject a fact fills, named by the meaning of its frame (engram/facts/frames.py), not
 by a list of predicates.
 
-A small set of seed slots, each with a few frames (`SEED_SLOTS`), names the common attributes: a fact whose frame is
-close in meaning to a seed frame (sentence-embedding cosine >= `SlotNamer.seed_cosine`) fills that slot, whatever its
-verb ("be based in a place" and "have an apartment in a place" fill `home`). Any other fact fills a slot named by its
-own frame, so the same predicate with the same kind of value is the same attribute ("play for a company"), and a kind
-no seed foresaw still has one. Changes that name the old value ("traded X for Y") give the new value the old one's
-slot whatever its frame (graph/consolidation/fact_changes.py). docs/supersession.md lists the seeds."""
+A small set of seed slots (`SEED_SLOTS`) names the common attributes, each by a few frames: a verb with its
+preposition and the kind of value it takes ("live in :place"), or an attribute noun ("home"). A fact fills a seed slot
+when its frame has the seed's preposition and kind of value and a verb close in meaning to the seed's (sentence-
+embedding cosine >= `SlotNamer.verb_cosine`: "be based in a place" and "settle in a place" fill `home`), or when its
+attribute noun is close to the seed's (>= `noun_cosine`). The preposition and the kind decide as much as the verb:
+"work on a laptop" is no employer, "be on a team" no home. Any other fact fills a slot named by its own frame, so the
+same predicate with the same kind of value is the same attribute, and a kind no seed foresaw still has one. A change
+that names the old value ("traded X for Y") gives the new value the old one's slot whatever its frame
+(graph/consolidation/fact_changes.py). docs/supersession.md lists the seeds."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
+from engram.facts.frames import KINDS
+
 EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
 
 SEED_SLOTS: dict[str, tuple[str, ...]] = {
-    "home": ("live in a place", "be based in a place", "have an apartment in a place", "move to a place",
-             "relocate to a place", "settle in a place", "home"),
-    "employer": ("work at a company", "work for a company", "be employed by a company", "join a company",
-                 "start at a company", "employer"),
-    "role": ("work as a job", "job title", "role", "be promoted to a job", "profession"),
-    "partner": ("date someone", "be in a relationship with someone", "partner", "girlfriend", "boyfriend",
-                "husband", "wife"),
-    "pet": ("pet", "have a dog", "adopt a cat", "own a pet"),
-    "car": ("drive a car", "car", "buy a car"),
-    "phone": ("phone", "use a phone"),
-    "school": ("study at a school", "be enrolled at a university", "school", "college"),
-    "diet": ("diet", "be vegetarian"),
+    "home": ("live in :place", "be based in :place", "have an apartment in :place", "move to :place",
+             "relocate to :place", "settle in :place", "home", "hometown"),
+    "employer": ("work at :organisation", "work for :organisation", "be employed by :organisation",
+                 "start at :organisation", "employer"),
+    "role": ("work as :thing", "job title", "role", "profession", "occupation"),
+    "partner": ("date :person", "be in a relationship with :person", "marry :person", "partner", "girlfriend",
+                "boyfriend", "husband", "wife", "spouse"),
+    "pet": ("pet", "adopt :thing"),
+    "car": ("drive :thing", "car"),
+    "phone": ("phone", "mobile"),
+    "school": ("study at :organisation", "be enrolled at :organisation", "attend :organisation", "school",
+               "college", "university"),
+    "diet": ("diet",),
 }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A frame's parts: its verb, its preposition and the kind of value, or its attribute noun alone."""
+
+    verb: str
+    preposition: str
+    kind: str
+
+    @classmethod
+    def parse(cls, frame: str) -> Frame:
+        """ "live in :place" -> (live, in, place); "home" -> (home, "", "") (a noun)."""
+        words = frame.split()
+        kind = words.pop()[1:] if words and words[-1].startswith(":") else ""
+        if not kind:
+            return cls(" ".join(words), "", "")
+        preposition = words.pop() if len(words) > 1 and words[-1] in _PREPOSITIONS else ""
+        return cls(" ".join(words), preposition, kind)
+
+    @property
+    def is_noun(self) -> bool:
+        return not self.kind
+
+
+_PREPOSITIONS = frozenset(
+    {"in", "at", "on", "for", "by", "with", "to", "from", "as", "of", "into", "about", "under", "over", "near"}
+)
 
 
 class SlotNamer:
     """Names the slots of frames, with the seed frames embedded once."""
 
-    def __init__(self, embed: EmbedFn, seed_cosine: float = 0.7) -> None:
+    def __init__(self, embed: EmbedFn, verb_cosine: float = 0.75, noun_cosine: float = 0.8) -> None:
         self._embed = embed
-        self.seed_cosine = seed_cosine
-        self._seeds = [(slot, frame) for slot, frames in SEED_SLOTS.items() for frame in frames]
-        self._seed_vectors = _unit(embed([frame for _, frame in self._seeds]))
+        self.verb_cosine = verb_cosine
+        self.noun_cosine = noun_cosine
+        self._seeds = [(slot, Frame.parse(text)) for slot, texts in SEED_SLOTS.items() for text in texts]
+        self._seed_vectors = _unit(embed([frame.verb for _, frame in self._seeds]))
 
     def name(self, frames: Sequence[str]) -> list[str]:
         """The slot of each frame ("" for an empty frame): the seed slot it means, else its own frame."""
         wanted = sorted({f for f in frames if f})
         if not wanted:
             return ["" for _ in frames]
-        cosines = _unit(self._embed(wanted)) @ self._seed_vectors.T
+        parsed = [Frame.parse(f) for f in wanted]
+        cosines = _unit(self._embed([p.verb for p in parsed])) @ self._seed_vectors.T
         named = {}
-        for frame, row in zip(wanted, cosines, strict=True):
-            best = int(np.argmax(row))
-            named[frame] = self._seeds[best][0] if float(row[best]) >= self.seed_cosine else frame
+        for text, frame, row in zip(wanted, parsed, cosines, strict=True):
+            named[text] = text
+            best = -1.0
+            for (slot, seed), cosine in zip(self._seeds, row.tolist(), strict=True):
+                if seed.is_noun != frame.is_noun or cosine <= best:
+                    continue
+                if (frame.is_noun and cosine >= self.noun_cosine) or (
+                    not frame.is_noun
+                    and (seed.preposition, seed.kind) == (frame.preposition, frame.kind)
+                    and cosine >= self.verb_cosine
+                ):
+                    named[text], best = slot, cosine
         return [named.get(f, "") for f in frames]
 
 
@@ -60,3 +106,6 @@ def _unit(matrix: NDArray[np.float32]) -> NDArray[np.float32]:
     norms[norms == 0] = 1.0
     out: NDArray[np.float32] = (matrix / norms).astype(np.float32)
     return out
+
+
+__all__ = ["KINDS", "SEED_SLOTS", "Frame", "SlotNamer"]

@@ -81,17 +81,17 @@ def plan_fact_changes(facts: Sequence[FactRow]) -> FactChanges:
     for fact in facts:
         by_subject.setdefault(fact.subject, []).append(fact)
     for told in by_subject.values():
-        # 1. changes that name the old value
-        for change in told:
+        # 1. changes that name the old value: those with a new value first, which then stands for what it ended
+        for change in sorted(told, key=lambda f: not f.value):
             for named in change.ends:
+                if change.value and names_value(named, change.value):
+                    continue  # "switched from the early shift to the late shift" names both
                 for old in told:
-                    if old.id == change.id or old.id in ended or not old.is_state or not names_value(named, old.value):
+                    if old.id == change.id or not old.is_state or not names_value(named, old.value):
                         continue
-                    if change.value and names_value(named, change.value):
-                        continue  # "switched from the early shift to the late shift" names both
-                    ended[old.id] = change.id
                     if change.value and old.slot and change.id not in slots:
                         slots[change.id] = slots.get(old.id, old.slot)
+                    ended.setdefault(old.id, change.id)
         # 2. same slot, a new value later in the world
         by_slot: dict[str, list[FactRow]] = {}
         for fact in told:

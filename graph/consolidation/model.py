@@ -27,6 +27,7 @@ class PropositionView:
     support: int = 1  # episodes that prove it
     source_quality: float = DEFAULT_SOURCE_QUALITY
     concept_ids: frozenset[str] = field(default_factory=frozenset)
+    fact: bool = False  # an atomic fact (engram/facts/): its changes are planned from its fields (fact_changes.py)
 
 
 def native(value: Any) -> Any:
@@ -48,6 +49,7 @@ def view_of(row: dict[str, Any]) -> PropositionView:
         support=int(row.get("support") or 0),
         source_quality=quality,
         concept_ids=frozenset(row.get("concept_ids") or []),
+        fact=bool(row.get("fact")),
     )
 
 

@@ -65,6 +65,7 @@ class Statement:
     valid_from: datetime | None
     concepts: frozenset[str]  # concept ids, the subject's own key left out
     statements: int = 1  # the fewest statements an utterance proving it yielded
+    fact: bool = False  # an atomic fact: fact_changes.py decides what replaces it, by its slot and value
 
 
 def _names(text: str, name: str) -> bool:
@@ -102,11 +103,13 @@ def statements(
         subject = self_subject(view, told_by, tellers)
         concepts = frozenset(c for c in view.concept_ids if keys.get(c, "").casefold() != subject)
         told_in = (yields or {}).get(view.id, 1)
-        out.append(Statement(view.id, view.text, subject, told_by, view.valid_from, concepts, told_in))
+        out.append(Statement(view.id, view.text, subject, told_by, view.valid_from, concepts, told_in, view.fact))
     return out
 
 
 def _claims(statement: Statement, rules: RevisionRules) -> bool:
+    if statement.fact:
+        return False
     if not (statement.subject and statement.speakers and statement.valid_from is not None):
         return False
     if rules.max_statements and statement.statements > rules.max_statements:

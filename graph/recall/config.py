@@ -345,10 +345,10 @@ class RecallConfig(BaseSettings):
         default=True, description="a question about a state now is answered from its subject's facts (facts first)"
     )
     fact_min_similarity: float = Field(
-        default=0.3,
+        default=0.25,
         ge=-1,
         le=1,
-        description="the least cosine of the subject's closest fact to the question (below: nothing fills the slot)",
+        description="the least cosine of what the question asks to its subject's closest fact (below: none fills it)",
     )
 
     # -- relevance (graph/recall/relevance_model.py) ------------------------------------------------------------------

@@ -46,6 +46,7 @@ class QuestionReading:
     subject: str | None
     asked: str
     form: Form
+    content: str = ""  # what it asks, without its subject and its function words ("subscribe to for films")
     windows: list[Span] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
@@ -71,7 +72,8 @@ def read_question(
     windows = question_spans(query, now) if now is not None else []
     if now is None and any(t.ent_type_ in ("DATE", "TIME") for t in doc):
         unresolved.append("a time, without the moment it is relative to (now)")
-    return QuestionReading(subject, _asked(doc), _form(doc, query, windows, as_of), windows, names, unresolved)
+    form = _form(doc, query, windows, as_of)
+    return QuestionReading(subject, _asked(doc), form, _content(doc, subject), windows, names, unresolved)
 
 
 def _names(doc: Doc) -> list[str]:
@@ -125,6 +127,20 @@ def _asked(doc: Doc) -> str:
             return _compound(attribute)
     particle = " ".join(c.lower_ for c in root.children if c.dep_ == "prt")
     return f"{root.lemma_.lower()} {particle}".strip()
+
+
+def _content(doc: Doc, subject: str | None) -> str:
+    """The question's words that say what it asks: not its subject (a name, I/my/me), its wh-word, its auxiliaries,
+    determiners or punctuation."""
+    names = set(subject.split()) if subject else set()
+    kept = [
+        t.text
+        for t in doc
+        if not (t.is_punct or t.tag_ in _WH or t.pos_ in ("AUX", "DET", "PART") or t.dep_ in ("aux", "case"))
+        and t.lower_ not in _FIRST_PERSON
+        and t.text not in names
+    ]
+    return " ".join(kept)
 
 
 def _compound(token: Token) -> str:

@@ -90,7 +90,7 @@ class Searcher(Protocol):
         """What revisions of the propositions `ids` replaced, nearest first: rows {current, id, valid_to}."""
 
     def subject_facts(self, subject: str, vector: list[float]) -> list[dict[str, Any]]:
-        """Every version of the facts about `subject` (case-folded), oldest first: rows {id, slot, frame, value,
+        """Every version of the facts about `subject` (case-folded), oldest first: rows {id, text, slot, frame, value,
         event, current (holds now, or at the searcher's time), valid_from, similarity (cosine to `vector`)}."""
 
     def current_versions(self, ids: Sequence[str]) -> list[dict[str, Any]]:

@@ -1055,7 +1055,7 @@ class MemorySearcher:
         facts.sort(key=lambda p: (p.valid_from or EPOCH, p.id))
         return [
             {
-                "id": p.id, "slot": p.slot, "frame": p.frame, "value": p.value, "event": p.event,
+                "id": p.id, "text": p.text, "slot": p.slot, "frame": p.frame, "value": p.value, "event": p.event,
                 "current": self._current(p), "valid_from": p.valid_from.isoformat() if p.valid_from else None,
                 "similarity": similarity(p.embedding) or 0.5,
             }

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from engram.extraction.assimilation import Assimilator, SchemaKey
 from engram.extraction.base import DraftProposition, EpisodeContext, PropositionExtractor
 from engram.extraction.trajectory import StepView, whole_procedure
-from engram.facts.slots import SlotNamer
+from engram.facts.slots import SEED_SLOTS, SlotNamer
 from engram.ids import normalize_text, stable_id
 from engram.models import Concept, Episode, FactAspect, Intent, Prescription, Proposition, SourceKind
 from workers.pipeline.standardize import StandardizedBatch
@@ -84,7 +84,7 @@ def extract_propositions(
             object=draft.object,
             slot=slot_of.get(draft.frame, ""),
             value_type=draft.value_type,
-            aspect=(FactAspect.EVENT if draft.event else FactAspect.STATE) if draft.frame else None,
+            aspect=_aspect(draft, slot_of.get(draft.frame, "")),
             polarity=draft.polarity,
             ends=draft.ends,
             adds=draft.adds,
@@ -96,6 +96,14 @@ def extract_propositions(
             concept_keys=concept_keys,
         )
     return list(merged.values()), how
+
+
+def _aspect(draft: DraftProposition, slot: str) -> FactAspect | None:
+    """State or event; a fact that fills a seed slot sets a state even when told as an event ("I moved to Lisbon",
+    "I started at a shipping firm")."""
+    if not draft.frame:
+        return None
+    return FactAspect.STATE if not draft.event or slot in SEED_SLOTS else FactAspect.EVENT
 
 
 def _frames_and_slots(drafts: Sequence[DraftProposition], slots: SlotNamer | None) -> tuple[list[str], list[str]]:

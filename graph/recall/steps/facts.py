@@ -12,7 +12,10 @@ prune returns nothing unless the request sets its own `minRelevance` (graph/reca
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+import numpy as np
 
 from graph.recall.candidates import Ranked
 from graph.recall.models import ItemKind
@@ -30,19 +33,30 @@ class FactsFirst(Step[list[dict[str, Any]]]):
         return run.config.fact_answers and reading.form is Form.STATE_NOW and bool(reading.subject)
 
     def find(self, run: RecallRun) -> list[dict[str, Any]]:
-        assert run.reading.subject is not None  # runs()
-        return run.searcher.subject_facts(run.reading.subject, run.vector)
+        """The subject's state facts, each with the cosine between what the question asks and what the fact says,
+        both without the subject: the name they share says nothing of which attribute is asked."""
+        subject = run.reading.subject
+        assert subject is not None  # runs()
+        states = [f for f in run.searcher.subject_facts(subject, run.vector) if f["slot"] and not f["event"]]
+        if states:
+            texts = [run.reading.content or run.request.query] + [without_subject(f["text"], subject) for f in states]
+            vectors = run.tools.embed(texts)
+            unit = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+            for fact, cosine in zip(states, (unit[1:] @ unit[0]).tolist(), strict=True):
+                fact["cosine"] = cosine
+        return states
 
     def apply(self, run: RecallRun, found: list[dict[str, Any]] | None) -> None:
-        states = [f for f in found or [] if f["slot"] and not f["event"]]
+        states = found or []
         reading = run.reading
         if not states:
             run.trace.add(self.name, subject=reading.subject, facts=0)
             return
-        best = max(states, key=lambda f: (f["similarity"], f["valid_from"] or "", f["id"]))
-        cosine = 2 * float(best["similarity"]) - 1  # Neo4j's vector score is (1 + cosine) / 2
+        best = max(states, key=lambda f: (f["cosine"], f["valid_from"] or "", f["id"]))
+        cosine = float(best["cosine"])
         if cosine < run.config.fact_min_similarity:
-            run.unfilled = f"nothing known about {reading.subject}'s {reading.asked}".rstrip("'s ")
+            asked = f"{reading.subject}'s {reading.asked}" if reading.asked else str(reading.subject)
+            run.unfilled = f"nothing known about {asked}"
             run.trace.add(self.name, subject=reading.subject, facts=len(states), closest=best["id"],
                           cosine=round(cosine, 4), unfilled=run.unfilled)  # fmt: skip
             return
@@ -84,3 +98,12 @@ def _brought_in(run: RecallRun, item_id: str, top: Ranked | None) -> Ranked | No
         superseded_by=row.get("superseded_by"),
         valid_to=row.get("valid_to"),
     )
+
+
+def without_subject(text: str, subject: str) -> str:
+    """A fact's text without its subject's name, possessive or "<teller> said:" ("Maribel's dentist is Dr. Moreau."
+    -> "dentist is Dr. Moreau.")."""
+    text = re.sub(r"^[^:]{1,80} said: ", "", text)
+    for word in subject.split():
+        text = re.sub(rf"\b{re.escape(word)}(?:['\u2019]s?)?(?!\w)", "", text)
+    return " ".join(text.split())
