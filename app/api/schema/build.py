@@ -25,6 +25,7 @@ from app.api.schema.associate import AssociateQuery
 from app.api.schema.maintenance import MaintenanceMutation, MaintenanceQuery
 from app.api.schema.mutation import MemoryMutation
 from app.api.schema.nodes import Concept, Dimension, Episode, Intent, Prescription, Proposition, Source
+from app.api.schema.profile_types import ProfileQuery
 from app.api.schema.query import MemoryQuery
 from app.api.schema.scalars import DateTime
 from app.api.schema.scope_types import ScopeMutation, ScopeQuery, VectorExportQuery
@@ -47,7 +48,7 @@ class Neo4jCost(SchemaExtension):
 
 
 @strawberry.type
-class Query(MemoryQuery, AssociateQuery, MaintenanceQuery, ScopeQuery, VectorExportQuery):
+class Query(MemoryQuery, AssociateQuery, MaintenanceQuery, ScopeQuery, VectorExportQuery, ProfileQuery):
     pass
 
 

@@ -102,6 +102,7 @@ from .forget import (
     ForgetForgetInvalidInput,
     ForgetForgetOverBudget,
 )
+from .fragments import ProfileFactFields, ProfileFactFieldsProvenance
 from .history import (
     History,
     HistoryHistoryHistory,
@@ -141,6 +142,16 @@ from .memory import (
     MemoryNodePropositionConcepts,
     MemoryNodePropositionProvenance,
     MemoryNodePropositionProvenanceSource,
+)
+from .profile import (
+    Profile,
+    ProfileProfileInvalidInput,
+    ProfileProfileProfile,
+    ProfileProfileProfileSubjects,
+    ProfileProfileProfileSubjectsSlots,
+    ProfileProfileProfileSubjectsSlotsAlsoCurrent,
+    ProfileProfileProfileSubjectsSlotsCurrent,
+    ProfileProfileProfileSubjectsSlotsHistory,
 )
 from .recall import (
     Recall,
@@ -322,6 +333,16 @@ __all__ = [
     "MemoryNodePropositionProvenanceSource",
     "MemoryType",
     "PathKind",
+    "Profile",
+    "ProfileFactFields",
+    "ProfileFactFieldsProvenance",
+    "ProfileProfileInvalidInput",
+    "ProfileProfileProfile",
+    "ProfileProfileProfileSubjects",
+    "ProfileProfileProfileSubjectsSlots",
+    "ProfileProfileProfileSubjectsSlotsAlsoCurrent",
+    "ProfileProfileProfileSubjectsSlotsCurrent",
+    "ProfileProfileProfileSubjectsSlotsHistory",
     "Recall",
     "RecallRecallInvalidInput",
     "RecallRecallOverBudget",

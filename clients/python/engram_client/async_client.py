@@ -23,6 +23,7 @@ from .job import Job
 from .job_progress import JobProgress
 from .memories import Memories
 from .memory import Memory
+from .profile import Profile
 from .recall import Recall
 from .remember import Remember
 from .revoke_api_key import RevokeApiKey
@@ -863,6 +864,70 @@ class AsyncEngramClient(AsyncBaseClient):
         )
         data = self.get_data(response)
         return Memory.model_validate(data)
+
+    async def profile(
+        self, user: str, subject: Union[Optional[str], UnsetType] = UNSET, **kwargs: Any
+    ) -> Profile:
+        query = gql("""
+            query Profile($user: String!, $subject: String) {
+              profile(user: $user, subject: $subject) {
+                __typename
+                ... on Profile {
+                  user
+                  truncated
+                  subjects {
+                    subject
+                    facts
+                    slots {
+                      subject
+                      slot
+                      current {
+                        ...ProfileFactFields
+                      }
+                      alsoCurrent {
+                        ...ProfileFactFields
+                      }
+                      history {
+                        ...ProfileFactFields
+                      }
+                    }
+                  }
+                }
+                ... on InvalidInput {
+                  message
+                  problems
+                }
+              }
+            }
+
+            fragment ProfileFactFields on ProfileFact {
+              propositionId
+              text
+              predicate
+              value
+              valueType
+              polarity
+              status
+              validFrom
+              validTo
+              supersededBy
+              reason
+              provenance {
+                episodeId
+                externalId
+                sourceId
+                speaker
+                text
+                occurredAt
+              }
+            }
+            """)
+        variables: dict[str, object] = {"user": user, "subject": subject}
+        response = await self.execute(
+            query=query, operation_name="Profile", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Profile.model_validate(data)
 
     async def recall(
         self,

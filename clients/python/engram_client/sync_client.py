@@ -21,6 +21,7 @@ from .ingest import Ingest
 from .job import Job
 from .memories import Memories
 from .memory import Memory
+from .profile import Profile
 from .recall import Recall
 from .remember import Remember
 from .revoke_api_key import RevokeApiKey
@@ -843,6 +844,70 @@ class EngramClient(BaseClient):
         )
         data = self.get_data(response)
         return Memory.model_validate(data)
+
+    def profile(
+        self, user: str, subject: Union[Optional[str], UnsetType] = UNSET, **kwargs: Any
+    ) -> Profile:
+        query = gql("""
+            query Profile($user: String!, $subject: String) {
+              profile(user: $user, subject: $subject) {
+                __typename
+                ... on Profile {
+                  user
+                  truncated
+                  subjects {
+                    subject
+                    facts
+                    slots {
+                      subject
+                      slot
+                      current {
+                        ...ProfileFactFields
+                      }
+                      alsoCurrent {
+                        ...ProfileFactFields
+                      }
+                      history {
+                        ...ProfileFactFields
+                      }
+                    }
+                  }
+                }
+                ... on InvalidInput {
+                  message
+                  problems
+                }
+              }
+            }
+
+            fragment ProfileFactFields on ProfileFact {
+              propositionId
+              text
+              predicate
+              value
+              valueType
+              polarity
+              status
+              validFrom
+              validTo
+              supersededBy
+              reason
+              provenance {
+                episodeId
+                externalId
+                sourceId
+                speaker
+                text
+                occurredAt
+              }
+            }
+            """)
+        variables: dict[str, object] = {"user": user, "subject": subject}
+        response = self.execute(
+            query=query, operation_name="Profile", variables=variables, **kwargs
+        )
+        data = self.get_data(response)
+        return Profile.model_validate(data)
 
     def recall(
         self,

@@ -20,6 +20,7 @@ export {
   JobProgressDocument,
   MemoriesDocument,
   MemoryDocument,
+  ProfileDocument,
   RecallDocument,
   RememberDocument,
   SourcesDocument,
@@ -58,6 +59,10 @@ export type ExportPage = gql.ExportQuery["export"];
 export type MemoryItem = gql.MemoriesQuery["memories"]["edges"][number]["node"];
 export type SourceItem = gql.SourcesQuery["sources"]["edges"][number]["node"];
 export type Stats = gql.StatsQuery["stats"];
+export type ProfileResult = gql.ProfileQuery["profile"];
+/** One slot of a profile: its current fact (null for an ended state), other current values and earlier versions. */
+export type ProfileSlot = Extract<ProfileResult, { __typename: "Profile" }>["subjects"][number]["slots"][number];
+export type ProfileFact = gql.ProfileFactFieldsFragment;
 
 interface Connection<N> {
   totalCount: number | null;
@@ -141,6 +146,12 @@ export class Engram {
   /** One memory's page (a proposition, a prescription or an episode), or null when the id is not in the space. */
   async memory(id: string, options: { user?: string | null } = {}): Promise<MemoryNode> {
     return (await this.request(gql.MemoryDocument, { ...options, id })).node;
+  }
+
+  /** A user's profile: each subject's slots (the user's own first), the fact that holds now and what it replaced;
+   * `subject` narrows it to one subject. An unknown user's is empty. */
+  async profile(user: string, options: Options<typeof gql.ProfileDocument, "user"> = {}): Promise<ProfileResult> {
+    return (await this.request(gql.ProfileDocument, { ...options, user })).profile;
   }
 
   async job(id: string): Promise<JobResult> {

@@ -33,6 +33,10 @@ test("one user's memory through the TypeScript client", { skip: !url || !apiKey 
     const users = [];
     for await (const name of engram.users()) users.push(name);
     assert.ok(users.includes(user));
+    const profile = await engram.profile(user);
+    assert.equal(profile.__typename, "Profile");
+    const blank = await engram.profile(" ");
+    assert.equal(blank.__typename, "InvalidInput");
 
     const propositions = [];
     for await (const memory of engram.memories({ user, kinds: ["PROPOSITION"] })) propositions.push(memory);

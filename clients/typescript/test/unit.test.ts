@@ -141,6 +141,31 @@ describe("the facade", () => {
     );
   });
 
+  test("profile() sends the user and the subject and answers the profile's slots", async () => {
+    const fact = {
+      __typename: "ProfileFact", propositionId: "p2", text: "lena moved to Graz.", predicate: "move to", value: "Graz",
+      valueType: "GPE", polarity: true, status: "active", validFrom: "2025-08-01T00:00:00+00:00", validTo: null,
+      supersededBy: null, reason: null, provenance: [],
+    };
+    answer = () => ({
+      body: {
+        data: {
+          profile: {
+            __typename: "Profile", user: "lena", truncated: false,
+            subjects: [{ __typename: "ProfileSubject", subject: "lena", facts: 1, slots: [
+              { __typename: "ProfileSlot", subject: "lena", slot: "home", current: fact, alsoCurrent: [], history: [] },
+            ] }],
+          },
+        },
+      },
+    });
+    const profile = await new Engram({ url, apiKey: "k" }).profile("lena", { subject: "Lena" });
+    assert.equal(profile.__typename, "Profile");
+    if (profile.__typename === "Profile") assert.equal(profile.subjects[0]?.slots[0]?.current?.value, "Graz");
+    assert.deepEqual(seen.at(-1)!.body.variables, { subject: "Lena", user: "lena" });
+    assert.match(seen.at(-1)!.body.query, /query Profile[\s\S]*fragment ProfileFactFields/);
+  });
+
   test("export() yields pages until the cursor ends", async () => {
     answer = ({ body }) => ({
       body: {

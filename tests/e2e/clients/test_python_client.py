@@ -88,6 +88,10 @@ def _one_users_memory(client: Any) -> None:
     exported = client.export(user="ana").export
     assert exported.records == 1 and exported.end_cursor is None and "garden shed" in exported.jsonl
     assert [u.user for u in client.users().users] == ["ana"]
+    profile = client.profile(user="ana").profile
+    assert profile.typename__ == "Profile" and profile.user == "ana"
+    nobody = client.profile(user="nobody").profile
+    assert nobody.typename__ == "Profile" and nobody.subjects == []  # an unknown user: an empty profile
     gone = client.forget(user="ana").forget
     assert gone.typename__ == "Forgotten" and gone.episodes_removed == 1
     assert client.sources(user="ana").sources.total_count == 0

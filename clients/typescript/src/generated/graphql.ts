@@ -284,6 +284,19 @@ export type MemoryQuery = { __typename: 'Query', node:
     | { __typename: 'Source', id: string }
    | null };
 
+export type ProfileQueryVariables = Exact<{
+  user: string;
+  subject?: string | null | undefined;
+}>;
+
+
+export type ProfileQuery = { __typename: 'Query', profile:
+    | { __typename: 'InvalidInput', message: string, problems: Array<string> }
+    | { __typename: 'Profile', user: string, truncated: boolean, subjects: Array<{ __typename: 'ProfileSubject', subject: string, facts: number, slots: Array<{ __typename: 'ProfileSlot', subject: string, slot: string, current: { __typename: 'ProfileFact', propositionId: string, text: string, predicate: string, value: string, valueType: string, polarity: boolean, status: string, validFrom: string | null, validTo: string | null, supersededBy: string | null, reason: string | null, provenance: Array<{ __typename: 'ProvenanceEpisode', episodeId: string, externalId: string, sourceId: string, speaker: string, text: string, occurredAt: string | null }> } | null, alsoCurrent: Array<{ __typename: 'ProfileFact', propositionId: string, text: string, predicate: string, value: string, valueType: string, polarity: boolean, status: string, validFrom: string | null, validTo: string | null, supersededBy: string | null, reason: string | null, provenance: Array<{ __typename: 'ProvenanceEpisode', episodeId: string, externalId: string, sourceId: string, speaker: string, text: string, occurredAt: string | null }> }>, history: Array<{ __typename: 'ProfileFact', propositionId: string, text: string, predicate: string, value: string, valueType: string, polarity: boolean, status: string, validFrom: string | null, validTo: string | null, supersededBy: string | null, reason: string | null, provenance: Array<{ __typename: 'ProvenanceEpisode', episodeId: string, externalId: string, sourceId: string, speaker: string, text: string, occurredAt: string | null }> }> }> }> }
+   };
+
+export type ProfileFactFieldsFragment = { __typename: 'ProfileFact', propositionId: string, text: string, predicate: string, value: string, valueType: string, polarity: boolean, status: string, validFrom: string | null, validTo: string | null, supersededBy: string | null, reason: string | null, provenance: Array<{ __typename: 'ProvenanceEpisode', episodeId: string, externalId: string, sourceId: string, speaker: string, text: string, occurredAt: string | null }> };
+
 export type RecallQueryVariables = Exact<{
   query: string;
   tokenBudget?: number | null | undefined;
@@ -399,7 +412,29 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-
+export const ProfileFactFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ProfileFactFields on ProfileFact {
+  propositionId
+  text
+  predicate
+  value
+  valueType
+  polarity
+  status
+  validFrom
+  validTo
+  supersededBy
+  reason
+  provenance {
+    episodeId
+    externalId
+    sourceId
+    speaker
+    text
+    occurredAt
+  }
+}
+    `, {"fragmentName":"ProfileFactFields"}) as unknown as TypedDocumentString<ProfileFactFieldsFragment, unknown>;
 export const CreateApiKeyDocument = new TypedDocumentString(`
     mutation CreateApiKey($label: String!, $role: ApiKeyRole) {
   createApiKey(label: $label, role: $role) {
@@ -942,6 +977,58 @@ export const MemoryDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MemoryQuery, MemoryQueryVariables>;
+export const ProfileDocument = new TypedDocumentString(`
+    query Profile($user: String!, $subject: String) {
+  profile(user: $user, subject: $subject) {
+    __typename
+    ... on Profile {
+      user
+      truncated
+      subjects {
+        subject
+        facts
+        slots {
+          subject
+          slot
+          current {
+            ...ProfileFactFields
+          }
+          alsoCurrent {
+            ...ProfileFactFields
+          }
+          history {
+            ...ProfileFactFields
+          }
+        }
+      }
+    }
+    ... on InvalidInput {
+      message
+      problems
+    }
+  }
+}
+    fragment ProfileFactFields on ProfileFact {
+  propositionId
+  text
+  predicate
+  value
+  valueType
+  polarity
+  status
+  validFrom
+  validTo
+  supersededBy
+  reason
+  provenance {
+    episodeId
+    externalId
+    sourceId
+    speaker
+    text
+    occurredAt
+  }
+}`) as unknown as TypedDocumentString<ProfileQuery, ProfileQueryVariables>;
 export const RecallDocument = new TypedDocumentString(`
     query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float, $user: String, $agent: String, $session: String, $metadata: JSON, $recipe: String) {
   recall(
