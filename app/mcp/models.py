@@ -216,3 +216,41 @@ class AssociateAnswer(BaseModel):
     memories: list[AssociatedMemory]
     context: str = Field(description="the memories as compact numbered text with their paths, for a model's context")
     reason: str | None = Field(default=None, description="why nothing is brought up, when nothing is")
+
+
+class ProfileFactEntry(BaseModel):
+    """One version of a slot's value, with the episodes that told it."""
+
+    proposition_id: str
+    text: str
+    predicate: str
+    value: str = Field(description="the value ('Graz'); empty for a correction that named none (read `text`)")
+    value_type: str = Field(description="PERSON, ORG, GPE, DATE, QUANTITY, THING, ...")
+    polarity: bool = Field(description="false for a negated fact")
+    valid_from: datetime | None = Field(description="when it became true")
+    valid_to: datetime | None = Field(description="when it stopped being true (an earlier version)")
+    superseded_by: str | None = Field(description="the proposition that replaced it")
+    provenance: list[Evidence]
+
+
+class ProfileSlotEntry(BaseModel):
+    """One attribute of a subject: the fact that holds now and what it replaced."""
+
+    slot: str = Field(description="home, employer, ... or an open slot named by its frame")
+    current: ProfileFactEntry | None = Field(description="null: every version was replaced (an ended state)")
+    also_current: list[ProfileFactEntry] = Field(description="other values that hold now too (a plural slot)")
+    history: list[ProfileFactEntry] = Field(description="earlier versions, newest first")
+
+
+class ProfileSubjectEntry(BaseModel):
+    subject: str = Field(description="whose attributes: the user, or someone or something they told of")
+    slots: list[ProfileSlotEntry]
+
+
+class ProfileAnswer(BaseModel):
+    """What memory believes about a user now, slot by slot, and what it believed before."""
+
+    user: str
+    subjects: list[ProfileSubjectEntry] = Field(description="the user's own facts first")
+    truncated: bool = Field(description="more facts than one profile shows: ask for one subject")
+    context: str = Field(description="the profile as compact text, a line per slot, for a model's context")

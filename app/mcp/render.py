@@ -1,8 +1,9 @@
-"""Recalled items as compact numbered text for a model's context: statement, kind, score, first evidence."""
+"""Recalled items as compact numbered text for a model's context: statement, kind, score, first evidence; a profile
+as a line per slot."""
 
 from __future__ import annotations
 
-from app.mcp.models import AggregateAnswer, RecalledItem
+from app.mcp.models import AggregateAnswer, ProfileAnswer, ProfileFactEntry, RecalledItem
 
 MAX_EVIDENCE_CHARS = 160
 
@@ -49,3 +50,27 @@ def render_aggregate(answer: AggregateAnswer) -> str:
     if answer.reason:
         parts.append(answer.reason)
     return "; ".join(parts)
+
+
+def render_profile(answer: ProfileAnswer) -> str:
+    """A line per slot: `subject · slot: value (since ...; id ...)`, then what it replaced; an empty profile says so."""
+    lines = []
+    for subject in answer.subjects:
+        for slot in subject.slots:
+            now = [f for f in (slot.current, *slot.also_current) if f is not None]
+            held = "; ".join(_held(f) for f in now) if now else "nothing now (ended)"
+            before = "; ".join(_held(f, until=True) for f in slot.history)
+            lines.append(f"{subject.subject} · {slot.slot}: {held}" + (f" | before: {before}" if before else ""))
+    if not lines:
+        return f"(no facts in the profile of {answer.user!r})"
+    if answer.truncated:
+        lines.append("(more facts than shown: ask for one subject)")
+    return "\n".join(lines)
+
+
+def _held(fact: ProfileFactEntry, until: bool = False) -> str:
+    value = fact.value or fact.text
+    value = value if fact.polarity else f"not {value}"
+    since = f" since {fact.valid_from:%Y-%m-%d}" if fact.valid_from else ""
+    to = f" until {fact.valid_to:%Y-%m-%d}" if until and fact.valid_to else ""
+    return f"{value} ({(since + to).strip() or 'undated'}; id {fact.proposition_id})"

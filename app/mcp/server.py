@@ -29,6 +29,7 @@ from app.mcp.models import (
     JobReport,
     LinkedNode,
     MemoryList,
+    ProfileAnswer,
     RecallAnswer,
 )
 from app.mcp.tools import ForgetScope, ListScope, MemoryTools, TextScope, ToolFailure, api_failure, unreachable
@@ -38,8 +39,9 @@ INSTRUCTIONS = """Engram is your long-term memory. Use `remember` to store what 
 conversation turns, a document, an agent trajectory), `recall` before answering anything that may depend on the past
 (it returns knowledge best first, each item with the episodes that prove it, and a compact `context` text; pass
 `asker`, the user's name as they speak in memory, when the query says "I" or "my"), `forget` and `correct` when the
-user asks, `list_memories` to see what is kept, and the explore tools (`list_dimensions`, `concept_page`,
-`follow_link`) to walk memory step by step. Your API key selects your memory space; every memory tool takes `user`:
+user asks, `list_memories` to see what is kept, `profile` for what memory believes about a user now (each slot's
+current fact and its history), and the explore tools (`list_dimensions`, `concept_page`, `follow_link`) to walk
+memory step by step. Your API key selects your memory space; every memory tool takes `user`:
 each user of the space has a memory of their own, apart from the others'."""
 
 T = TypeVar("T")
@@ -278,6 +280,17 @@ async def export_memory(
     return await _run(ctx, lambda tools: tools.export(listing, vectors))
 
 
+async def profile(
+    user: Annotated[str, Field(min_length=1, max_length=200, description="whose profile: a user of the space")],
+    ctx: Context[Any, Any, Any],
+    subject: Annotated[
+        str | None,
+        Field(min_length=1, max_length=200, description="only this subject (as memory names it); null: all"),
+    ] = None,
+) -> ProfileAnswer:
+    return await _run(ctx, lambda tools: tools.profile(user, subject))
+
+
 @dataclass(frozen=True)
 class ToolDefinition:
     """One memory tool: the function (its parameters are the tool's input schema) and what the agent reads about it."""
@@ -351,6 +364,14 @@ TOOLS: tuple[ToolDefinition, ...] = (
         "List what a memory keeps, newest first, a page at a time: facts and procedures (kinds "
         "PROPOSITION, PRESCRIPTION; the default) and what was said or done (EPISODE), each with the app's ids of "
         "the episodes and sources it comes from; filtered by session, agent, metadata and time.",
+    ),
+    ToolDefinition(
+        profile,
+        "What memory believes about a user now, and what it believed before: for each subject (the user first, "
+        "then the people and things they told of) and each slot (home, employer, partner, ...), the fact that holds "
+        "now with its value, since when and the episode that told it, and the earlier versions it replaced, with "
+        "when they stopped holding. A slot with no current fact ended ('I sold my car'). Events are not listed "
+        "(use recall). `context` is the same as a line per slot. An unknown user has an empty profile.",
     ),
     ToolDefinition(
         export_memory,

@@ -29,11 +29,15 @@ from app.mcp.models import (
     LinkedNode,
     MemoryEntry,
     MemoryList,
+    ProfileAnswer,
+    ProfileFactEntry,
+    ProfileSlotEntry,
+    ProfileSubjectEntry,
     RecallAnswer,
     RecalledItem,
     WrittenSource,
 )
-from app.mcp.render import render_aggregate, render_context
+from app.mcp.render import render_aggregate, render_context, render_profile
 from engram.formats.records import Record
 
 FINISHED = {"SUCCEEDED", "FAILED"}
@@ -310,6 +314,38 @@ class MemoryTools:
             memories=[_entry(edge.node) for edge in page.edges],
             next_cursor=page.page_info.end_cursor if page.page_info.has_next_page else None,
         )
+
+    async def profile(self, user: str, subject: str | None = None) -> ProfileAnswer:
+        """What memory believes about `user` now, slot by slot, and what it believed before."""
+        found = (await self._client.profile(user=user, subject=subject)).profile
+        if found.typename__ != "Profile":
+            raise _refused(found)
+
+        def fact(f: Any) -> ProfileFactEntry:
+            return ProfileFactEntry(
+                proposition_id=f.proposition_id, text=f.text, predicate=f.predicate, value=f.value,
+                value_type=f.value_type, polarity=f.polarity, valid_from=f.valid_from, valid_to=f.valid_to,
+                superseded_by=f.superseded_by,
+                provenance=[Evidence.model_validate(p.model_dump()) for p in f.provenance],
+            )  # fmt: skip
+
+        subjects = [
+            ProfileSubjectEntry(
+                subject=s.subject,
+                slots=[
+                    ProfileSlotEntry(
+                        slot=slot.slot,
+                        current=fact(slot.current) if slot.current else None,
+                        also_current=[fact(f) for f in slot.also_current],
+                        history=[fact(f) for f in slot.history],
+                    )
+                    for slot in s.slots
+                ],
+            )
+            for s in found.subjects
+        ]
+        answer = ProfileAnswer(user=found.user, subjects=subjects, truncated=found.truncated, context="")
+        return answer.model_copy(update={"context": render_profile(answer)})
 
     async def export(self, listing: ListScope, vectors: bool = False) -> ExportPage:
         if vectors:

@@ -21,6 +21,7 @@ EXPECTED_TOOLS = {
     "job_status",
     "list_memories",
     "export_memory",
+    "profile",
 }
 
 

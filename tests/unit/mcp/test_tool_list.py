@@ -12,7 +12,7 @@ def test_every_listed_tool_is_registered_once_with_its_description_and_no_contex
     server = build_mcp_server(lambda ctx: None)  # type: ignore[arg-type,return-value]
     tools = asyncio.run(server.list_tools())
     assert [t.name for t in tools] == [d.function.__name__ for d in TOOLS]
-    assert len({t.name for t in tools}) == len(TOOLS) == 11
+    assert len({t.name for t in tools}) == len(TOOLS) == 12
     for tool, listed in zip(tools, TOOLS, strict=True):
         assert tool.description == listed.description
         assert "ctx" not in tool.inputSchema.get("properties", {})
