@@ -4,6 +4,7 @@ import { hrefOf, parsePlace, type Place } from "./nav";
 import { clientFor, describe, forgetKey, storedKey, storeKey } from "./session";
 import { MemoriesView } from "./views/Memories";
 import { MemoryView } from "./views/Memory";
+import { ProfileView } from "./views/Profile";
 import { RememberView } from "./views/Remember";
 import { SearchView } from "./views/Search";
 import { UsersView } from "./views/Users";
@@ -94,6 +95,7 @@ export function App() {
   const tabs: Array<[Place["view"], string]> = [
     ["users", "Users"],
     ["memories", "Memories"],
+    ["profile", "Profile"],
     ["search", "Search"],
     ["remember", "Remember"],
     ["explorer", "GraphQL"],
@@ -142,6 +144,7 @@ export function App() {
         {place.view === "users" && <UsersView />}
         {place.view === "memories" && <MemoriesView key={place.user} user={place.user} />}
         {place.view === "memory" && <MemoryView key={place.id} user={place.user} id={place.id} />}
+        {place.view === "profile" && <ProfileView key={place.user} user={place.user} />}
         {place.view === "search" && <SearchView user={place.user} />}
         {place.view === "remember" && <RememberView user={place.user} />}
         {place.view === "explorer" && (

@@ -3,6 +3,7 @@ export type Place =
   | { view: "users" }
   | { view: "explorer" }
   | { view: "memories"; user: string }
+  | { view: "profile"; user: string }
   | { view: "memory"; user: string; id: string }
   | { view: "search"; user: string }
   | { view: "remember"; user: string }
@@ -15,6 +16,7 @@ export function parsePlace(hash: string): Place {
   const id = params.get("id") ?? "";
   switch (view) {
     case "memories":
+    case "profile":
     case "search":
     case "remember":
       return { view, user };

@@ -95,6 +95,11 @@ export function UsersView() {
                 </td>
                 <td>{row.stats?.sources}</td>
                 <td className="actions">
+                  {row.user && (
+                    <>
+                      <a href={hrefOf({ view: "profile", user: row.user })}>Profile</a>{" "}
+                    </>
+                  )}
                   <a href={hrefOf({ view: "search", user: row.user })}>Search</a>{" "}
                   <button type="button" onClick={() => void exportUser(row.user)}>
                     Export
