@@ -93,6 +93,7 @@ class Proposition(Node):
     polarity: bool = True
     ends: list[str] = Field(default_factory=list, description="old values it names in a source role")
     adds: bool = Field(default=False, description="an addition to a plural attribute ('we also got a cat')")
+    renews: bool = Field(default=False, description="told as new ('now', 'instead'): it replaces the slot's value")
     frame: str = Field(default="", description="what names its attribute: 'live in a city', 'manager'")
     valid_from: datetime | None = None
     valid_to: datetime | None = None

@@ -6,6 +6,6 @@ WITH collect(DISTINCT toLower(given.subject)) AS subjects
 MATCH (p:Proposition {space: $space, status: 'active'})
 WHERE toLower(p.subject) IN subjects AND (coalesce(p.frame, '') <> '' OR size(coalesce(p.ends, [])) > 0)
 RETURN p.id AS id, toLower(p.subject) AS subject, coalesce(p.slot, '') AS slot, coalesce(p.object, '') AS value,
-       coalesce(p.ends, []) AS ends, coalesce(p.adds, false) AS adds, p.aspect = 'event' AS event,
+       coalesce(p.ends, []) AS ends, coalesce(p.adds, false) AS adds, coalesce(p.renews, false) AS renews, p.aspect = 'event' AS event,
        coalesce(p.polarity, true) AS polarity, p.valid_from AS valid_from, p.recorded_at AS recorded_at
 ORDER BY p.valid_from, p.recorded_at, p.id

@@ -6,7 +6,7 @@ MERGE (n:Proposition {space: $space, id: p.id})
   ON CREATE SET n.recorded_at = datetime(), n.status = 'active', n.valid_from = p.valid_from,
                 n.text = p.text, n.subject = p.subject, n.predicate = p.predicate, n.object = p.object,
                 n.slot = p.slot, n.value_type = p.value_type, n.aspect = p.aspect, n.polarity = p.polarity,
-                n.ends = p.ends, n.adds = p.adds, n.frame = p.frame,
+                n.ends = p.ends, n.adds = p.adds, n.renews = p.renews, n.frame = p.frame,
                 n.confidence = p.confidence, n.importance = p.importance
 WITH n, p
 CALL (n, p) {  // a new statement's embedding, in 32-bit floats as in ingest/merge_concepts

@@ -59,6 +59,7 @@ class DraftProposition:
     polarity: bool = True
     ends: list[str] = field(default_factory=list)
     adds: bool = False
+    renews: bool = False
 
 
 class PropositionExtractor(Protocol):

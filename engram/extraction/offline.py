@@ -148,6 +148,8 @@ _GROUP_PRONOUNS = frozenset({"we", "us", "our", "ours"})
 def _as_fact(draft: DraftProposition, clause: Clause, teller: str, text: str) -> None:
     """The draft's fact fields from its clause: whose attribute (the teller for I/my/we, a name as written, the person
     a pronoun was resolved to), which, what value, what it ends."""
+    if not clause.personal:
+        return  # "My neighbour's dog barked": not the teller's attribute, nor a named person's
     who = (clause.owner or clause.subject).strip()
     if clause.first_person or who.lower() in _GROUP_PRONOUNS:
         subject = teller
@@ -166,3 +168,4 @@ def _as_fact(draft: DraftProposition, clause: Clause, teller: str, text: str) ->
     draft.polarity = clause.polarity
     draft.ends = list(clause.ends)
     draft.adds = clause.adds
+    draft.renews = clause.renews

@@ -43,10 +43,15 @@ _SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "expl"})
 _OBJECT_DEPS = ("dobj", "attr", "oprd", "acomp", "dative")
 # Prepositions whose object is where a change goes: the new value ("moved to Graz", "traded X for Y").
 _TARGET_PREPS = frozenset({"to", "into", "for", "with"})
-_SOURCE_PREPS = frozenset({"from"})
+_SOURCE_PREPS = frozenset({"from", "off"})  # "moved from X", "I am off the early shift"
 _FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
+_GROUP = frozenset({"we", "us", "our"})
+_THIRD = frozenset({"he", "she", "they", "him", "her", "his", "their", "them"})
+_RENEWING = frozenset({"now", "instead", "nowadays", "anymore", "days"})  # "these days"
 # "also", "too", "another": an addition to what the subject has, not a replacement.
 _ADDITIVE = frozenset({"also", "too", "another", "additionally", "as well"})
+# Words that link a clause to the one before and say nothing of its own: "..., so Rudolf is my boss now".
+_LINKING = frozenset({"so", "and", "but", "then", "also"})
 _CLAUSE_LINKS = frozenset({"conj", "parataxis", "ccomp", "acl", "advcl"})
 
 
@@ -57,6 +62,10 @@ class Clause:
     text: str  # the clause's own words, its subject written out ("I work at a bakery near the station.")
     subject: str  # as written: "I", "Maribel", "my sister" ("" when the clause has none: its teller's)
     owner: str = ""  # a possessor that owns the attribute ("my" in "my manager is X", "Maribel" in "Maribel's car")
+    # Whether the subject (or its owner) is a person named or the teller: "my neighbour's dog", "the traffic" are
+    # someone's or something's else, whose attributes memory does not keep as facts.
+    personal: bool = True
+    renews: bool = False  # told as new ("now", "instead", "these days"): it replaces the slot's earlier value
     predicate: str = ""
     value: str = ""
     value_type: str = ""
@@ -164,7 +173,7 @@ def _clause_tokens(head: Token, heads: list[Token]) -> list[Token]:
     words = [t for t in head.subtree if t.i not in excluded]
     # "... , and I started": the coordinator and commas that joined the next clause belong to neither.
     words = [t for t in words if not (t.dep_ == "cc" and t.head.i == head.i)]
-    while words and (words[0].is_punct or words[0].dep_ == "cc"):
+    while words and (words[0].is_punct or words[0].dep_ == "cc" or words[0].lower_ in _LINKING):
         words.pop(0)
     while words and (words[-1].is_punct or words[-1].dep_ == "cc"):
         words.pop()
@@ -220,7 +229,9 @@ def _objects(head: Token) -> list[tuple[str, Token]]:
 
     def prepositional(prep: Token) -> None:
         for grand in prep.children:
-            if grand.dep_ in ("pobj", "pcomp"):
+            if grand.dep_ == "prep" and grand.lower_ in _TARGET_PREPS | _SOURCE_PREPS:  # "from X to Y": "to" below
+                prepositional(grand)  # "from"
+            elif grand.dep_ in ("pobj", "pcomp"):
                 found.append((prep.lower_, grand))
                 for nested in grand.children:  # "from X to Y": "to" below X
                     if nested.dep_ == "prep" and nested.lower_ in _TARGET_PREPS | _SOURCE_PREPS:
@@ -265,6 +276,7 @@ def _read(clause: Clause, head: Token, subject: Token | None) -> None:
         if owner is not None and subject.pos_ == "NOUN":
             clause.owner = owner.text
             clause.slot_noun = _noun(subject)
+        clause.personal = _personal(owner if owner is not None else subject)
     ends: list[Token] = []
     value: Token | None = None
     role = ""
@@ -276,7 +288,7 @@ def _read(clause: Clause, head: Token, subject: Token | None) -> None:
         old = direct or [tok for r, tok in objects if r not in _TARGET_PREPS or (r == "with" and not direct)]
         ends = old[:1] if old else []
         new = [(r, tok) for r, tok in targets if not ends or tok.i != ends[0].i]
-        if new and new[0][0] in ("for", "with") and ends:
+        if new and new[0][0] in ("for", "with", "to") and ends:  # "traded X for Y", "upgraded X to Y"
             role, value = new[0]
     elif (
         head.lemma_.lower() in _SUBJECT_ENDING_VERBS
@@ -288,13 +300,19 @@ def _read(clause: Clause, head: Token, subject: Token | None) -> None:
     elif no_longer and direct:  # "I no longer have X"
         ends = direct[:1]
         clause.polarity = True  # the end is what it says, not a negated state
+    elif sources and (head.lemma_ == "be" or verb in _ENDING_VERBS):  # "I am off X", "retired from X"
+        ends = sources[:1]
     if value is None and not ends:
         # A date says when, not what: "on Monday I start at Brindle Foods" has Brindle Foods for its value.
-        undated = [(r, tok) for r, tok in objects if _value_type(tok) != "DATE"] or objects
+        # A pronoun stands for a value said elsewhere: "watches everything on Mubi" has Mubi for its value.
+        undated = [(r, tok) for r, tok in objects if _value_type(tok) != "DATE" and tok.pos_ != "PRON"] or objects
         picked = [tok for r, tok in undated if r == ""][:1] or [tok for r, tok in undated][:1]
         if picked:
             value = picked[0]
             role = next((r for r, tok in objects if tok.i == value.i), "")
+    if value is None and not ends:
+        # A name the parser took for an adverb is still a name: "I am learning Turkish" (Turkish: advmod).
+        value = next((c for c in head.children if c.dep_ in ("advmod", "npadvmod") and c.text[:1].isupper()), None)
     if value is not None:
         clause.value_head = value.lemma_.lower()
         clause.value = _value_phrase(value)
@@ -307,7 +325,9 @@ def _read(clause: Clause, head: Token, subject: Token | None) -> None:
         if clause.slot_noun == "" and value is not None and any(c.dep_ == "poss" for c in value.children):
             # "Ottoline is my boss": the value is the subject, the attribute the possessed noun
             clause.slot_noun = _noun(value)
-            clause.owner = next(c.text for c in value.children if c.dep_ == "poss")
+            possessor = next(c for c in value.children if c.dep_ == "poss")
+            clause.owner = possessor.text
+            clause.personal = _personal(possessor)
             if subject is not None:
                 clause.value, clause.value_type = _value_phrase(subject), _value_type(subject)
                 clause.value_head = subject.lemma_.lower()
@@ -315,11 +335,17 @@ def _read(clause: Clause, head: Token, subject: Token | None) -> None:
         clause.predicate = f"be {attribute or role}".strip()
     else:
         clause.predicate = f"{verb} {role}".strip()
+    # "I rent from Harlow Lettings now", "... instead": a state told as new, which replaces the one before it.
+    clause.renews = any(c.lower_ in _RENEWING for c in head.subtree if c.dep_ in ("advmod", "npadvmod"))
     # A state: what holds in the present, or the new value of a change; an event: what happened.
     auxiliaries = [c.tag_ for c in head.children if c.dep_ in ("aux", "auxpass")]
     past = head.tag_ == "VBD" or "VBD" in auxiliaries or (head.tag_ == "VBN" and not auxiliaries)
     changes = bool(clause.ends)
     clause.event = (past and not (changes and clause.value)) or (changes and not clause.value)
+
+
+def _personal(who: Token) -> bool:
+    return who.pos_ == "PROPN" or who.lower_ in _FIRST_PERSON | _GROUP | _THIRD
 
 
 def _noun(token: Token) -> str:

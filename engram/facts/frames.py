@@ -3,13 +3,15 @@
 
 An attribute noun names it when the statement has one ("My manager is X" -> "manager"); else the predicate with the
 kind of value it takes ("live in" + a place -> "live in :place", "drive" + "a Volvo estate" -> "drive :thing"): the
-same predicate with another kind of value is another attribute ("work at :organisation", "work as :thing")."""
+same predicate with another kind of value is another attribute ("work at :someone", "work as :thing")."""
 
 from __future__ import annotations
 
 # The kind of value of each value type.
 KINDS = {
-    "GPE": "place", "PERSON": "person", "ORG": "organisation", "NORP": "thing", "DATE": "time", "QUANTITY": "amount",
+    # A person and an organisation are one kind: a name's entity label confuses them ("rents from Mrs. Abernathy",
+    # "rents from Harlow Lettings"), and the verb and preposition tell the attributes apart.
+    "GPE": "place", "PERSON": "someone", "ORG": "someone", "NORP": "thing", "DATE": "time", "QUANTITY": "amount",
     "LANGUAGE": "thing", "THING": "thing",
 }  # fmt: skip
 

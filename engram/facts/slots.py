@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,18 +25,19 @@ from engram.facts.frames import KINDS
 EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
 
 SEED_SLOTS: dict[str, tuple[str, ...]] = {
-    "home": ("live in :place", "be based in :place", "have an apartment in :place", "move to :place",
-             "relocate to :place", "settle in :place", "home", "hometown"),
-    "employer": ("work at :organisation", "work for :organisation", "be employed by :organisation",
-                 "start at :organisation", "employer"),
+    # Written as ingestion writes a predicate: the verb's lemma, a passive without its "be" ("is employed by X":
+    # "employ by"), the preposition of the value.
+    "home": ("live in :place", "base in :place", "reside in :place", "move to :place", "relocate to :place",
+             "settle in :place", "home", "hometown"),
+    "employer": ("work at :someone", "work for :someone", "employ by :someone",
+                 "start at :someone", "employer"),
     "role": ("work as :thing", "job title", "role", "profession", "occupation"),
-    "partner": ("date :person", "be in a relationship with :person", "marry :person", "partner", "girlfriend",
-                "boyfriend", "husband", "wife", "spouse"),
+    "partner": ("date :someone", "marry :someone", "partner", "girlfriend", "boyfriend", "husband", "wife", "spouse"),
     "pet": ("pet", "adopt :thing"),
     "car": ("drive :thing", "car"),
     "phone": ("phone", "mobile"),
-    "school": ("study at :organisation", "be enrolled at :organisation", "attend :organisation", "school",
-               "college", "university"),
+    "school": ("study at :someone", "enrol at :someone", "attend :someone", "school", "college",
+               "university"),
     "diet": ("diet",),
 }  # fmt: skip
 
@@ -76,7 +78,11 @@ class SlotNamer:
         self.verb_cosine = verb_cosine
         self.noun_cosine = noun_cosine
         self._seeds = [(slot, Frame.parse(text)) for slot, texts in SEED_SLOTS.items() for text in texts]
-        self._seed_vectors = _unit(embed([frame.verb for _, frame in self._seeds]))
+
+    @cached_property
+    def _seed_vectors(self) -> NDArray[np.float32]:
+        """Embedded on first use (a recall engine that is never asked about a state never embeds them)."""
+        return _unit(self._embed([frame.verb for _, frame in self._seeds]))
 
     def name(self, frames: Sequence[str]) -> list[str]:
         """The slot of each frame ("" for an empty frame): the seed slot it means, else its own frame."""

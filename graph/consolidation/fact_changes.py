@@ -5,7 +5,9 @@ value, state or event), deterministically (the same facts give the same superses
   left, so ..."): a fact whose `ends` names a value ends the subject's current state fact holding it, whatever dates the
   two carry (people tell things out of order), and its new value, if it has one, takes the ended fact's slot.
 - **Same slot, new value:** of the subject's current state facts of one slot, each is ended by the next one in world
-  time (`valid_from`) that says another value.
+  time (`valid_from`) that says another value. A slot no seed names (engram/facts/slots.py) is only the same verb with
+  the same preposition and kind of value, which may be two attributes ("I see Dr. Okonkwo", "I'm seeing Tomasz"): there
+  the later value must be told as new ("now", "instead") to end the earlier.
 - **No change where nothing changed:** events end nothing and are never ended by a newer value; an addition to a
   plural attribute ("we also got a cat") replaces nothing; the same value told again is no change.
 
@@ -23,6 +25,7 @@ from typing import Any
 
 import neo4j
 
+from engram.facts.slots import SEED_SLOTS
 from graph.consolidation.duplicates import Supersession, supersede
 from graph.consolidation.model import native
 from graph.cypher import load
@@ -39,6 +42,7 @@ class FactRow:
     value: str
     ends: tuple[str, ...]
     adds: bool
+    renews: bool
     event: bool
     polarity: bool
     valid_from: datetime | None
@@ -47,8 +51,8 @@ class FactRow:
     def of(cls, row: dict[str, Any]) -> FactRow:
         return cls(
             id=row["id"], subject=row["subject"], slot=row["slot"], value=row["value"], ends=tuple(row["ends"]),
-            adds=bool(row["adds"]), event=bool(row["event"]), polarity=bool(row["polarity"]),
-            valid_from=native(row["valid_from"]),
+            adds=bool(row["adds"]), renews=bool(row.get("renews")), event=bool(row["event"]),
+            polarity=bool(row["polarity"]), valid_from=native(row["valid_from"]),
         )  # fmt: skip
 
     @property
@@ -98,12 +102,12 @@ def plan_fact_changes(facts: Sequence[FactRow]) -> FactChanges:
             slot = slots.get(fact.id, fact.slot)
             if slot and fact.is_state and not fact.adds and fact.id not in ended:
                 by_slot.setdefault(slot, []).append(fact)
-        for versions in by_slot.values():
+        for slot, versions in by_slot.items():
+            seeded = slot in SEED_SLOTS
             versions.sort(key=lambda f: (_time(f.valid_from), f.id))
             for older, newer in pairwise(versions):
-                if _time(newer.valid_from) > _time(older.valid_from) and value_words(newer.value) != value_words(
-                    older.value
-                ):
+                later = _time(newer.valid_from) > _time(older.valid_from)
+                if later and value_words(newer.value) != value_words(older.value) and (newer.renews or seeded):
                     ended[older.id] = newer.id
     order = {fact.id: i for i, fact in enumerate(facts)}
     plans = [

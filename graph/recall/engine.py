@@ -14,6 +14,7 @@ from typing import Any
 
 import neo4j
 
+from engram.facts.slots import SlotNamer
 from graph.recall.abstraction import Abstractor, OfflineAbstractor
 from graph.recall.config import RECIPES, RecallConfig
 from graph.recall.controller import HopController
@@ -108,6 +109,7 @@ class RecallEngine:
             abstractor=abstractor or OfflineAbstractor(self.config),
             controller=controller or HopController(self.config.hop_confident_similarity),
             questions=QuestionReader(),
+            slots=SlotNamer(embed),
         )
         if searchers is None:
             if driver is None:

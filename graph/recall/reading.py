@@ -47,6 +47,7 @@ class QuestionReading:
     asked: str
     form: Form
     content: str = ""  # what it asks, without its subject and its function words ("subscribe to for films")
+    frames: list[str] = field(default_factory=list)  # the frames a fact answering it may have (engram/facts/frames.py)
     windows: list[Span] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
@@ -73,7 +74,8 @@ def read_question(
     if now is None and any(t.ent_type_ in ("DATE", "TIME") for t in doc):
         unresolved.append("a time, without the moment it is relative to (now)")
     form = _form(doc, query, windows, as_of)
-    return QuestionReading(subject, _asked(doc), form, _content(doc, subject), windows, names, unresolved)
+    content = _content(doc, subject)
+    return QuestionReading(subject, _asked(doc), form, content, _frames(doc), windows, names, unresolved)
 
 
 def _names(doc: Doc) -> list[str]:
@@ -137,10 +139,61 @@ def _content(doc: Doc, subject: str | None) -> str:
         t.text
         for t in doc
         if not (t.is_punct or t.tag_ in _WH or t.pos_ in ("AUX", "DET", "PART") or t.dep_ in ("aux", "case"))
+        and t.ent_type_ not in ("DATE", "TIME")  # "these days", "now": when, not what
         and t.lower_ not in _FIRST_PERSON
         and t.text not in names
     ]
     return " ".join(kept)
+
+
+# The kinds of value a wh-word asks for, and the prepositions a "where" implies when the question strands none.
+_WH_KINDS = {"who": ("someone",), "whom": ("someone",), "where": ("place", "someone"), "what": ("thing",),
+             "which": ("thing", "someone")}  # fmt: skip
+_WHERE_PREPOSITIONS = ("in", "at")
+
+
+def _frames(doc: Doc) -> list[str]:
+    """The frames of the facts that would answer the question, built as ingestion builds a fact's: the attribute noun
+    it asks for ("Who is my boss?" -> "boss"), and its verb with the preposition and the kinds of value its wh-word
+    asks for ("Where do I study?" -> "study in :place", "study at :someone"; "Who do I rent from?" -> "rent from
+    :someone")."""
+    frames = []
+    noun = next(
+        (t for t in doc if t.pos_ == "NOUN" and (any(c.dep_ == "poss" for c in t.children) or _wh_determined(t))),
+        None,
+    )
+    if noun is not None:
+        frames.append(_compound_lemma(noun))
+    verb = next((t for t in doc if t.pos_ == "VERB" and t.dep_ in ("ROOT", "ccomp", "relcl")), None)
+    if verb is None:
+        root = next((t for t in doc if t.dep_ == "ROOT"), None)
+        verb = root if root is not None and root.lemma_ == "be" else None
+    wh = next((t.lower_ for t in doc if t.tag_ in _WH), "")
+    if verb is not None and wh in _WH_KINDS:
+        particle = " ".join(c.lower_ for c in verb.children if c.dep_ == "prt")
+        # "Who do I rent from?", "Which gym does she go to?": the preposition's object is the wh-phrase, or none.
+        stranded = [
+            c.lower_
+            for c in verb.children
+            if c.dep_ == "prep" and all(g.tag_ in _WH or _wh_determined(g) for g in c.children if g.dep_ == "pobj")
+        ]
+        if verb.lemma_ == "be" and not stranded:
+            return list(dict.fromkeys(frames))  # "Who is my boss?": the attribute noun says it all
+        preps = stranded or (list(_WHERE_PREPOSITIONS) if wh == "where" else [""])
+        kinds = ("someone", "thing") if noun is not None else _WH_KINDS[wh]
+        for prep in preps:
+            for kind in kinds:
+                frames.append(" ".join(w for w in (verb.lemma_.lower(), particle, prep, f":{kind}") if w))
+    return list(dict.fromkeys(frames))
+
+
+def _wh_determined(token: Token) -> bool:
+    return any(c.tag_ in _WH and c.dep_ == "det" for c in token.children)
+
+
+def _compound_lemma(token: Token) -> str:
+    words = [c for c in token.children if c.dep_ == "compound" and c.i < token.i] + [token]
+    return " ".join(t.lemma_.lower() for t in sorted(words, key=lambda t: t.i))
 
 
 def _compound(token: Token) -> str:

@@ -13,6 +13,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 from numpy.typing import NDArray
 
+from engram.facts.slots import SlotNamer
 from graph.aggregate.models import AggregateResult
 from graph.recall.abstraction import Abstractor
 from graph.recall.candidates import Candidate, Ranked
@@ -61,6 +62,7 @@ class RecallTools:
     abstractor: Abstractor
     controller: HopController
     questions: QuestionReader
+    slots: SlotNamer | None = None  # names the slots a question asks, as ingestion names facts' (facts first)
 
 
 @dataclass

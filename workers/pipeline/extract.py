@@ -88,6 +88,7 @@ def extract_propositions(
             polarity=draft.polarity,
             ends=draft.ends,
             adds=draft.adds,
+            renews=draft.renews,
             frame=draft.frame,
             valid_from=draft.valid_from,
             confidence=draft.confidence,

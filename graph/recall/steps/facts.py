@@ -42,8 +42,11 @@ class FactsFirst(Step[list[dict[str, Any]]]):
             texts = [run.reading.content or run.request.query] + [without_subject(f["text"], subject) for f in states]
             vectors = run.tools.embed(texts)
             unit = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+            # A fact whose slot is one the question's frames name answers it whatever the words ("Where do I
+            # study?" names `school`, the slot of "is enrolled at X").
+            asked = set(run.tools.slots.name(run.reading.frames)) if run.tools.slots else set()
             for fact, cosine in zip(states, (unit[1:] @ unit[0]).tolist(), strict=True):
-                fact["cosine"] = cosine
+                fact["cosine"] = max(cosine, 1.0) if fact["slot"] in asked else cosine
         return states
 
     def apply(self, run: RecallRun, found: list[dict[str, Any]] | None) -> None:

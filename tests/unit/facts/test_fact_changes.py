@@ -9,9 +9,9 @@ from graph.consolidation.fact_changes import FactRow, names_value, plan_fact_cha
 
 def fact(
     id_: str, day: int, value: str = "", slot: str = "", ends: tuple[str, ...] = (), event: bool = False,
-    adds: bool = False, subject: str = "lena",
+    adds: bool = False, subject: str = "lena", renews: bool = False,
 ) -> FactRow:  # fmt: skip
-    return FactRow(id_, subject, slot, value, ends, adds, event, True, datetime(2024, 1, day, tzinfo=UTC))
+    return FactRow(id_, subject, slot, value, ends, adds, renews, event, True, datetime(2024, 1, day, tzinfo=UTC))
 
 
 def pairs(facts: list[FactRow]) -> list[tuple[str, str]]:
@@ -57,3 +57,13 @@ def test_value_names_match_by_their_words() -> None:
     assert names_value("Porto", "Porto Alegre")  # one holds the other's words
     assert not names_value("Lisbon", "Tallinn")
     assert not names_value("", "Tallinn")
+
+
+def test_an_open_slot_changes_only_when_the_later_value_is_told_as_new() -> None:
+    seeing = [fact("doctor", 1, "Dr. Okonkwo", "see :someone"), fact("partner", 5, "Tomasz", "see :someone")]
+    assert pairs(seeing) == []
+    renting = [
+        fact("abernathy", 1, "Mrs. Abernathy", "rent from :someone"),
+        fact("harlow", 5, "Harlow Lettings", "rent from :someone", renews=True),
+    ]
+    assert pairs(renting) == [("harlow", "abernathy")]

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from engram.facts.slots import SlotNamer
 from graph.recall.abstraction import OfflineAbstractor
 from graph.recall.candidates import Ranked
 from graph.recall.config import RecallConfig
@@ -144,6 +145,7 @@ def tools(config: RecallConfig) -> RecallTools:
         abstractor=OfflineAbstractor(config),
         controller=HopController(config.hop_confident_similarity),
         questions=QUESTIONS,
+        slots=SlotNamer(embed),
     )
 
 
