@@ -336,7 +336,7 @@ class RecallConfig(BaseSettings):
         description="earlier versions of a returned fact (what a revision replaced) shown just below it (0: off)",
     )
     span_closeness: float = Field(
-        default=0.0,
+        default=0.5,
         ge=0,
         le=1,
         description="an item of the time the query names goes first if it scores this share of the first (0: off)",

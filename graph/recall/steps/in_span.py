@@ -14,6 +14,7 @@ from datetime import date, datetime
 
 from engram.extraction.temporal import Span
 from graph.recall.candidates import Ranked
+from graph.recall.reading import Form
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
 from graph.recall.steps.when import query_spans
@@ -54,6 +55,7 @@ class InSpanFirst(Step[None]):
     def runs(self, run: RecallRun) -> bool:
         return (
             run.config.span_closeness > 0
+            and run.reading.form is Form.EVENT  # what happened then; a state's time is asOf's to read
             and len(run.ranked) > 1
             and bool(query_spans(run.request.query, run.request.now))
         )

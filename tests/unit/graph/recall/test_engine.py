@@ -90,7 +90,7 @@ def test_the_trace_lists_the_pipelines_steps_in_order(make_engine: MakeEngine) -
 
 
 def test_a_time_and_a_state_add_their_steps_in_the_pipelines_order(make_engine: MakeEngine) -> None:
-    query = "Where is Alice now, after hiking yesterday?"
+    query = "Where did Alice hike yesterday, and where is she now?"
     result = make_engine(recall_config(span_closeness=0.5)).recall(request(query, now=SESSION_2 + timedelta(days=1)))
     names = steps(result)
     assert names.index("context") < names.index("pages") < names.index("when") < names.index("participants")
