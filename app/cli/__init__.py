@@ -20,6 +20,7 @@ from app.cli.consolidate_command import consolidate_command
 from app.cli.import_command import import_command, ingest_command
 from app.cli.jobs_command import jobs_app
 from app.cli.mcp_command import mcp_command
+from app.cli.profile_command import profile
 from app.cli.reembed_command import reembed_command
 
 cli = typer.Typer(
@@ -36,6 +37,7 @@ cli.command("recall", rich_help_panel=MEMORY_PANEL)(client_commands.recall)
 cli.command("associate", rich_help_panel=MEMORY_PANEL)(associate)
 cli.command("forget", rich_help_panel=MEMORY_PANEL)(client_commands.forget)
 cli.command("list", rich_help_panel=MEMORY_PANEL)(client_commands.list_command)
+cli.command("profile", rich_help_panel=MEMORY_PANEL)(profile)
 cli.command("export", rich_help_panel=MEMORY_PANEL)(client_commands.export)
 cli.command("import", rich_help_panel=MEMORY_PANEL)(import_command)
 cli.command("ingest", rich_help_panel=MEMORY_PANEL)(ingest_command)

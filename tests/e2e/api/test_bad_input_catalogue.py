@@ -157,6 +157,8 @@ CATALOGUE = [
              _op("recall", {"query": "What did I do two weeks ago?", "now": "two weeks ago"})),
     BadInput("GraphQL", "hopLimit 9", "hop_limit",
              _graphql('{ recall(query: "x", hopLimit: 9) { __typename ... on InvalidInput { problems } } }')),
+    BadInput("GraphQL", "a profile of a 201-character user", "user: at most 200 characters, got 201",
+             _op("profile", {"user": "x" * 201})),
     BadInput("GraphQL", "Cypher in the query text", '"__typename":"Recall"',
              _op("recall", {"query": "'}) MATCH (n) DETACH DELETE n //"})),
     BadInput("GraphQL", "a wrong API key", "UNAUTHENTICATED", _graphql(operation("stats"), key=WRONG_KEY)),
