@@ -90,7 +90,7 @@ def resolve_persons(text: str, speaker: str, addressee: str | None) -> str:
 
     def subject_verb(match: re.Match[str], name: str) -> str:
         adverb, verb = match.group("adv") or "", match.group("verb")
-        before = match.string[: match.start()]
+        before = match.string[max(0, match.start() - 200) : match.start()]  # its clause: bounded, not quadratic
         if _AFTER_AUXILIARY.search(before) or _COMPOUND_SUBJECT.search(before):
             return f"{name} {adverb}{verb}"  # "Should I put", "Tom and I live": the verb's form is right already
         return f"{name} {adverb}{_third_person(verb)}"

@@ -270,13 +270,18 @@ def _read(clause: Clause, head: Token, subject: Token | None) -> None:
     sources = [tok for role, tok in objects if role in _SOURCE_PREPS]
     targets = [(role, tok) for role, tok in objects if role in _TARGET_PREPS]
     direct = [tok for role, tok in objects if role == ""]
-    # The subject's owner: "my manager", "Maribel's car" name the attribute the value fills.
+    # The subject's owner: "my manager is X", "Maribel's car changed from X to Y" name the attribute the value
+    # fills; "my sister lives in Rome" is the sister's, someone memory keeps no facts of.
     if subject is not None:
         owner = next((c for c in subject.children if c.dep_ == "poss"), None)
+        # ... and "my dog died" ends the teller's fact holding the dog
+        owns_attribute = (
+            head.lemma_ == "be" or bool(sources and targets) or head.lemma_.lower() in _SUBJECT_ENDING_VERBS
+        )
         if owner is not None and subject.pos_ == "NOUN":
             clause.owner = owner.text
             clause.slot_noun = _noun(subject)
-        clause.personal = _personal(owner if owner is not None else subject)
+        clause.personal = _personal(owner if owner is not None else subject) and (owner is None or owns_attribute)
     ends: list[Token] = []
     value: Token | None = None
     role = ""

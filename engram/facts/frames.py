@@ -2,18 +2,15 @@
 (engram/facts/slots.py).
 
 An attribute noun names it when the statement has one ("My manager is X" -> "manager"); else the predicate with the
-kind of value it takes ("live in" + a place -> "live in :place", "drive" + "a Volvo estate" -> "drive :thing"): the
-same predicate with another kind of value is another attribute ("work at :someone", "work as :thing")."""
+kind of value it takes ("live in" -> "live in :thing", "started on" + a date -> "start on :time"): the verb and its
+preposition tell attributes apart ("work at :thing", "work as :thing"); of the value, only a time or an amount is
+another kind. A name's entity label is no guide: it confuses people, organisations and places ("rents from Mrs.
+Abernathy" / "from Harlow Lettings"), and a common noun names any of them ("works at a bakery", "lives in a flat")."""
 
 from __future__ import annotations
 
-# The kind of value of each value type.
-KINDS = {
-    # A person and an organisation are one kind: a name's entity label confuses them ("rents from Mrs. Abernathy",
-    # "rents from Harlow Lettings"), and the verb and preposition tell the attributes apart.
-    "GPE": "place", "PERSON": "someone", "ORG": "someone", "NORP": "thing", "DATE": "time", "QUANTITY": "amount",
-    "LANGUAGE": "thing", "THING": "thing",
-}  # fmt: skip
+# The kind of value of each value type; every other value is a thing.
+KINDS = {"DATE": "time", "QUANTITY": "amount"}
 
 
 def frame_of(predicate: str, value_type: str, attribute_noun: str = "") -> str:

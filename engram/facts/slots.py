@@ -2,7 +2,7 @@
 by a list of predicates.
 
 A small set of seed slots (`SEED_SLOTS`) names the common attributes, each by a few frames: a verb with its
-preposition and the kind of value it takes ("live in :place"), or an attribute noun ("home"). A fact fills a seed slot
+preposition and the kind of value it takes ("live in :thing"), or an attribute noun ("home"). A fact fills a seed slot
 when its frame has the seed's preposition and kind of value and a verb close in meaning to the seed's (sentence-
 embedding cosine >= `SlotNamer.verb_cosine`: "be based in a place" and "settle in a place" fill `home`), or when its
 attribute noun is close to the seed's (>= `noun_cosine`). The preposition and the kind decide as much as the verb:
@@ -27,16 +27,16 @@ EmbedFn = Callable[[Sequence[str]], NDArray[np.float32]]
 SEED_SLOTS: dict[str, tuple[str, ...]] = {
     # Written as ingestion writes a predicate: the verb's lemma, a passive without its "be" ("is employed by X":
     # "employ by"), the preposition of the value.
-    "home": ("live in :place", "base in :place", "reside in :place", "move to :place", "relocate to :place",
-             "settle in :place", "home", "hometown"),
-    "employer": ("work at :someone", "work for :someone", "employ by :someone",
-                 "start at :someone", "employer"),
+    "home": ("live in :thing", "base in :thing", "reside in :thing", "move to :thing", "relocate to :thing",
+             "settle in :thing", "home", "hometown"),
+    "employer": ("work at :thing", "work for :thing", "employ by :thing",
+                 "start at :thing", "employer"),
     "role": ("work as :thing", "job title", "role", "profession", "occupation"),
-    "partner": ("date :someone", "marry :someone", "partner", "girlfriend", "boyfriend", "husband", "wife", "spouse"),
+    "partner": ("date :thing", "marry :thing", "partner", "girlfriend", "boyfriend", "husband", "wife", "spouse"),
     "pet": ("pet", "adopt :thing"),
     "car": ("drive :thing", "car"),
     "phone": ("phone", "mobile"),
-    "school": ("study at :someone", "enrol at :someone", "attend :someone", "school", "college",
+    "school": ("study at :thing", "enrol at :thing", "attend :thing", "school", "college",
                "university"),
     "diet": ("diet",),
 }  # fmt: skip
@@ -52,7 +52,7 @@ class Frame:
 
     @classmethod
     def parse(cls, frame: str) -> Frame:
-        """ "live in :place" -> (live, in, place); "home" -> (home, "", "") (a noun)."""
+        """ "live in :thing" -> (live, in, place); "home" -> (home, "", "") (a noun)."""
         words = frame.split()
         kind = words.pop()[1:] if words and words[-1].startswith(":") else ""
         if not kind:
@@ -107,6 +107,18 @@ class SlotNamer:
         return [named.get(f, "") for f in frames]
 
 
+# Verbs too light to name an attribute alone: "Caroline is ready to help", "Gina has had tough times" say no value of
+# one attribute. With a preposition they may ("be into :thing", "be on :thing"), and an attribute noun always does.
+LIGHT_VERBS = frozenset({"be", "have", "do", "make", "feel", "seem", "become"})
+
+
+def names_an_attribute(frame: str) -> bool:
+    """Whether a fact's frame can name an attribute of its subject: an attribute noun, or a verb that is not a bare
+    light verb."""
+    parsed = Frame.parse(frame)
+    return parsed.is_noun or bool(parsed.preposition) or parsed.verb not in LIGHT_VERBS
+
+
 def _unit(matrix: NDArray[np.float32]) -> NDArray[np.float32]:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
@@ -114,4 +126,4 @@ def _unit(matrix: NDArray[np.float32]) -> NDArray[np.float32]:
     return out
 
 
-__all__ = ["KINDS", "SEED_SLOTS", "Frame", "SlotNamer"]
+__all__ = ["KINDS", "LIGHT_VERBS", "SEED_SLOTS", "Frame", "SlotNamer", "names_an_attribute"]

@@ -48,6 +48,7 @@ class QuestionReading:
     form: Form
     content: str = ""  # what it asks, without its subject and its function words ("subscribe to for films")
     frames: list[str] = field(default_factory=list)  # the frames a fact answering it may have (engram/facts/frames.py)
+    nouns: list[str] = field(default_factory=list)  # the things it names besides its subject ("blood", "type")
     windows: list[Span] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
@@ -75,7 +76,9 @@ def read_question(
         unresolved.append("a time, without the moment it is relative to (now)")
     form = _form(doc, query, windows, as_of)
     content = _content(doc, subject)
-    return QuestionReading(subject, _asked(doc), form, content, _frames(doc), windows, names, unresolved)
+    # Nouns, and adjectives (the small model tags a noun before a verb as one: "Gina's tattoo symbolize").
+    nouns = [t.lower_ for t in doc if t.pos_ in ("NOUN", "ADJ") and t.ent_type_ not in ("DATE", "TIME")]
+    return QuestionReading(subject, _asked(doc), form, content, _frames(doc), nouns, windows, names, unresolved)
 
 
 def _names(doc: Doc) -> list[str]:
@@ -147,16 +150,16 @@ def _content(doc: Doc, subject: str | None) -> str:
 
 
 # The kinds of value a wh-word asks for, and the prepositions a "where" implies when the question strands none.
-_WH_KINDS = {"who": ("someone",), "whom": ("someone",), "where": ("place", "someone"), "what": ("thing",),
-             "which": ("thing", "someone")}  # fmt: skip
+_WH_KINDS = {"who": ("thing",), "whom": ("thing",), "where": ("thing",), "what": ("thing",),
+             "which": ("thing",)}  # fmt: skip
 _WHERE_PREPOSITIONS = ("in", "at")
 
 
 def _frames(doc: Doc) -> list[str]:
     """The frames of the facts that would answer the question, built as ingestion builds a fact's: the attribute noun
     it asks for ("Who is my boss?" -> "boss"), and its verb with the preposition and the kinds of value its wh-word
-    asks for ("Where do I study?" -> "study in :place", "study at :someone"; "Who do I rent from?" -> "rent from
-    :someone")."""
+    asks for ("Where do I study?" -> "study in :thing", "study at :thing"; "Who do I rent from?" -> "rent from
+    :thing")."""
     frames = []
     noun = next(
         (t for t in doc if t.pos_ == "NOUN" and (any(c.dep_ == "poss" for c in t.children) or _wh_determined(t))),
@@ -180,7 +183,7 @@ def _frames(doc: Doc) -> list[str]:
         if verb.lemma_ == "be" and not stranded:
             return list(dict.fromkeys(frames))  # "Who is my boss?": the attribute noun says it all
         preps = stranded or (list(_WHERE_PREPOSITIONS) if wh == "where" else [""])
-        kinds = ("someone", "thing") if noun is not None else _WH_KINDS[wh]
+        kinds = _WH_KINDS[wh]
         for prep in preps:
             for kind in kinds:
                 frames.append(" ".join(w for w in (verb.lemma_.lower(), particle, prep, f":{kind}") if w))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated
 
 import strawberry
@@ -104,7 +104,9 @@ class MemoryQuery:
         ] = None,
         asker: Annotated[
             str | None,
-            strawberry.argument(description='Who asks, named as they speak in memory: the query\'s "I", "me", "my".'),
+            strawberry.argument(
+                description='Who asks, named as they speak in memory: the query\'s "I", "me", "my" (default: `user`).'
+            ),
         ] = None,
         addressee: Annotated[
             str | None,
@@ -113,7 +115,8 @@ class MemoryQuery:
         now: Annotated[
             datetime | None,
             strawberry.argument(
-                description='When the query is asked: its relative times ("two weeks ago") are read against it.'
+                description='When the query is asked: its relative times ("two weeks ago") are read against it'
+                " (default: asOf, else the server's clock)."
             ),
         ] = None,
         user: UserArg = None,
@@ -156,9 +159,11 @@ class MemoryQuery:
                 limit=limit,
                 as_of=as_of,
                 known_at=known_at,
-                asker=asker,
+                # A user's own recall asks as that user ("Where do I live?"), as `remember` speaks as them by
+                # default; relative times are read against the question's moment: asOf, else the server's clock.
+                asker=asker or user,
                 addressee=addressee,
-                now=now,
+                now=now or as_of or datetime.now(UTC),
                 min_relevance=min_relevance,
                 scope=scope_filter(agent, session, metadata),
                 recipe=recipe,

@@ -13,10 +13,12 @@ prune returns nothing unless the request sets its own `minRelevance` (graph/reca
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from engram.facts.slots import names_an_attribute
 from graph.recall.candidates import Ranked
 from graph.recall.models import ItemKind
 from graph.recall.reading import Form
@@ -25,45 +27,70 @@ from graph.recall.steps.base import Step
 from graph.recall.steps.rank import hydrate_into
 
 
-class FactsFirst(Step[list[dict[str, Any]]]):
+@dataclass
+class SubjectFacts:
+    states: list[dict[str, Any]]  # the subject's state facts that may name an attribute, each with its "cosine"
+    mentioned: list[str]  # where no fact is close: the question's nouns that memory mentions nonetheless
+
+
+class FactsFirst(Step[SubjectFacts]):
     name = "facts first"
 
     def runs(self, run: RecallRun) -> bool:
         reading = run.reading
         return run.config.fact_answers and reading.form is Form.STATE_NOW and bool(reading.subject)
 
-    def find(self, run: RecallRun) -> list[dict[str, Any]]:
+    def find(self, run: RecallRun) -> SubjectFacts:
         """The subject's state facts, each with the cosine between what the question asks and what the fact says,
         both without the subject: the name they share says nothing of which attribute is asked."""
         subject = run.reading.subject
         assert subject is not None  # runs()
-        states = [f for f in run.searcher.subject_facts(subject, run.vector) if f["slot"] and not f["event"]]
-        if states:
-            texts = [run.reading.content or run.request.query] + [without_subject(f["text"], subject) for f in states]
-            vectors = run.tools.embed(texts)
-            unit = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
-            # A fact whose slot is one the question's frames name answers it whatever the words ("Where do I
-            # study?" names `school`, the slot of "is enrolled at X").
-            asked = set(run.tools.slots.name(run.reading.frames)) if run.tools.slots else set()
-            for fact, cosine in zip(states, (unit[1:] @ unit[0]).tolist(), strict=True):
-                fact["cosine"] = max(cosine, 1.0) if fact["slot"] in asked else cosine
-        return states
-
-    def apply(self, run: RecallRun, found: list[dict[str, Any]] | None) -> None:
-        states = found or []
-        reading = run.reading
+        states = [
+            f
+            for f in run.searcher.subject_facts(subject, run.vector)
+            if f["slot"] and not f["event"] and names_an_attribute(f["frame"])
+        ]
         if not states:
+            return SubjectFacts([], [])
+        texts = [run.reading.content or run.request.query] + [without_subject(f["text"], subject) for f in states]
+        vectors = run.tools.embed(texts)
+        unit = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+        # A fact whose slot is one the question's frames name answers it whatever the words ("Where do I study?"
+        # names `school`, the slot of "is enrolled at X").
+        asked = set(run.tools.slots.name(run.reading.frames)) if run.tools.slots else set()
+        for fact, cosine in zip(states, (unit[1:] @ unit[0]).tolist(), strict=True):
+            fact["cosine"] = max(cosine, 1.0) if fact["slot"] in asked else cosine
+        if max(f["cosine"] for f in states) >= run.config.fact_min_similarity:
+            return SubjectFacts(states, [])
+        # No fact is close: does memory say anything else of what the question names? ("What do sunflowers
+        # represent to Caroline?" in a memory that speaks of sunflowers, not of a fact about them.)
+        nouns = run.reading.nouns
+        unmentioned = set(run.searcher.unmentioned(nouns)) if nouns else set()
+        return SubjectFacts(states, [n for n in nouns if n not in unmentioned])
+
+    def apply(self, run: RecallRun, found: SubjectFacts | None) -> None:
+        states = found.states if found else []
+        reading = run.reading
+        if not states or found is None:
             run.trace.add(self.name, subject=reading.subject, facts=0)
             return
         best = max(states, key=lambda f: (f["cosine"], f["valid_from"] or "", f["id"]))
         cosine = float(best["cosine"])
+        detail: dict[str, Any] = {"subject": reading.subject, "facts": len(states), "closest": best["id"]}
+        detail["cosine"] = round(cosine, 4)
         if cosine < run.config.fact_min_similarity:
+            if found.mentioned:  # memory speaks of it, though in no fact of the subject's: the ranking answers
+                run.trace.add(self.name, **detail, mentioned=found.mentioned)
+                return
             asked = f"{reading.subject}'s {reading.asked}" if reading.asked else str(reading.subject)
             run.unfilled = f"nothing known about {asked}"
-            run.trace.add(self.name, subject=reading.subject, facts=len(states), closest=best["id"],
-                          cosine=round(cosine, 4), unfilled=run.unfilled)  # fmt: skip
+            run.trace.add(self.name, **detail, unfilled=run.unfilled)
             return
         versions = [f for f in states if f["slot"] == best["slot"]]
+        current = [f for f in versions if f["current"]]
+        if len(current) > 1:  # several values hold at once: no one current fact to answer with
+            run.trace.add(self.name, **detail, slot=best["slot"], current=len(current))
+            return
         newest_first = sorted(versions, key=lambda f: (f["valid_from"] or "", f["id"]), reverse=True)
         order = [f["id"] for f in newest_first if f["current"]] + [f["id"] for f in newest_first if not f["current"]]
         ranked = {item.id: item for item in run.ranked}
@@ -81,8 +108,7 @@ class FactsFirst(Step[list[dict[str, Any]]]):
                 item.score = max(item.score, top.score)
                 if top.relevance is not None:
                     item.relevance = max(item.relevance or 0.0, top.relevance)
-        run.trace.add(self.name, subject=reading.subject, slot=best["slot"], closest=best["id"],
-                      cosine=round(cosine, 4), first=[item.id for item in placed])  # fmt: skip
+        run.trace.add(self.name, **detail, slot=best["slot"], first=[item.id for item in placed])
 
 
 def _brought_in(run: RecallRun, item_id: str, top: Ranked | None) -> Ranked | None:

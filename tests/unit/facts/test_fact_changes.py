@@ -60,10 +60,10 @@ def test_value_names_match_by_their_words() -> None:
 
 
 def test_an_open_slot_changes_only_when_the_later_value_is_told_as_new() -> None:
-    seeing = [fact("doctor", 1, "Dr. Okonkwo", "see :someone"), fact("partner", 5, "Tomasz", "see :someone")]
+    seeing = [fact("doctor", 1, "Dr. Okonkwo", "see :thing"), fact("partner", 5, "Tomasz", "see :thing")]
     assert pairs(seeing) == []
     renting = [
-        fact("abernathy", 1, "Mrs. Abernathy", "rent from :someone"),
-        fact("harlow", 5, "Harlow Lettings", "rent from :someone", renews=True),
+        fact("abernathy", 1, "Mrs. Abernathy", "rent from :thing"),
+        fact("harlow", 5, "Harlow Lettings", "rent from :thing", renews=True),
     ]
     assert pairs(renting) == [("harlow", "abernathy")]
