@@ -92,7 +92,13 @@ class OfflineExtractor:
         out: list[list[tuple[str, Clause | None]]] = []
         for i, text in enumerate(stated):
             told = clauses(docs[i]) if i in docs else []
-            out.append([(c.text, c) for c in told] or [(text, None)])
+            facts = [c for c in told if c.is_fact and c.personal]
+            if len(told) > 1 and len(facts) < len(told):
+                # Split only into facts: "I went to a support group yesterday and it was so powerful" stays one
+                # statement (the fact of its first clause), its second clause says nothing alone.
+                out.append([(text, facts[0] if facts else None)])
+            else:
+                out.append([(c.text, c) for c in told] or [(text, None)])
         return out
 
     def _from_statement(
