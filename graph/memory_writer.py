@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engram.embedder_identity import EmbedderIdentity, identity_of
+from engram.extraction.base import EXTRACTION_VERSION
 from engram.ids import stable_id
 from engram.models import Concept, Episode, Intent, Prescription, Proposition, Source, SourceKind
 from engram.scope import metadata_properties
@@ -171,9 +172,11 @@ class MemoryWriter:
         tx.run(load("ingest/record_embedder"), space=space, embedder=embedder)
         tx.run(load("ingest/merge_sources"), space=space, sources=part.sources)
         texts = [{"id": e["id"], "text": e["text"]} for e in episodes]
-        unlinked = tx.run(load("ingest/unlink_changed_episodes"), space=space, episodes=texts).single(strict=True)[0]
+        unlinked = tx.run(
+            load("ingest/unlink_changed_episodes"), space=space, episodes=texts, extraction=EXTRACTION_VERSION
+        ).single(strict=True)[0]
         unlinked = [*unlinked_before, *unlinked]
-        tx.run(load("ingest/merge_episodes"), space=space, episodes=episodes)
+        tx.run(load("ingest/merge_episodes"), space=space, episodes=episodes, extraction=EXTRACTION_VERSION)
         tx.run(load("ingest/link_episode_sequence"), space=space, pairs=part.sequence)
         tx.run(load("ingest/merge_propositions"), space=space, propositions=propositions)
         tx.run(load("ingest/link_mentions"), space=space, mentions=part.mentions)

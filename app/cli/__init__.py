@@ -22,6 +22,7 @@ from app.cli.jobs_command import jobs_app
 from app.cli.mcp_command import mcp_command
 from app.cli.profile_command import profile
 from app.cli.reembed_command import reembed_command
+from app.cli.reextract_command import reextract_command
 
 cli = typer.Typer(
     help="Engram: long-term memory for LLM agents on Neo4j. Remember, recall and forget through the API (a space's "
@@ -122,6 +123,7 @@ def doctor() -> None:
 
 cli.command("consolidate", rich_help_panel=OPERATOR_PANEL)(consolidate_command)
 cli.command("reembed", rich_help_panel=OPERATOR_PANEL)(reembed_command)
+cli.command("reextract", rich_help_panel=OPERATOR_PANEL)(reextract_command)
 cli.add_typer(jobs_app, name="jobs", rich_help_panel=OPERATOR_PANEL)
 
 

@@ -6,7 +6,7 @@ MERGE (ep:Episode {space: $space, id: e.id})
 SET ep.source_id = e.source_id, ep.seq = e.seq, ep.external_id = e.external_id, ep.speaker = e.speaker,
     ep.text = e.text, ep.occurred_at = e.occurred_at, ep.observation = e.observation, ep.action = e.action,
     ep.reward = e.reward, ep.subgoal = e.subgoal, ep.image_caption = e.image_caption, ep.user = e.user,
-    ep.agent = e.agent, ep.session = e.session
+    ep.agent = e.agent, ep.session = e.session, ep.extracted_by = $extraction
 SET ep += coalesce(e.metadata, {})  // the app's metadata as `meta_<key>` properties (engram/scope.py)
 MERGE (ep)-[:PART_OF]->(src)
 WITH ep, e

@@ -8,6 +8,11 @@ MERGE (n:Proposition {space: $space, id: p.id})
                 n.slot = p.slot, n.value_type = p.value_type, n.aspect = p.aspect, n.polarity = p.polarity,
                 n.ends = p.ends, n.adds = p.adds, n.renews = p.renews, n.frame = p.frame,
                 n.confidence = p.confidence, n.importance = p.importance
+  // Drawn again by a later version of extraction (engram reextract): the fact as it reads it now; consolidation
+  // then passes slots on again (consolidate/subject_facts). Status and times stay as memory holds them.
+  ON MATCH SET n.subject = p.subject, n.predicate = p.predicate, n.object = p.object, n.slot = p.slot,
+               n.value_type = p.value_type, n.aspect = p.aspect, n.polarity = p.polarity, n.ends = p.ends,
+               n.adds = p.adds, n.renews = p.renews, n.frame = p.frame
 WITH n, p
 CALL (n, p) {  // a new statement's embedding, in 32-bit floats as in ingest/merge_concepts
   WITH n, p WHERE n.embedding IS NULL

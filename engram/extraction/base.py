@@ -8,6 +8,11 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
+# The version of the rules that draw knowledge from an episode. An episode stores the version its knowledge was drawn
+# by; ingested again under another (`engram reextract`, or any re-ingest), its knowledge is drawn anew and what it no
+# longer proves goes (cypher/ingest/unlink_changed_episodes.cypher). Change it when extraction changes what it draws.
+EXTRACTION_VERSION = "facts-1"
+
 
 class ExtractionError(RuntimeError):
     """Extraction could not give a valid answer (a model's output, its schema's compilation, its server): the job

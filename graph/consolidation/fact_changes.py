@@ -46,13 +46,14 @@ class FactRow:
     event: bool
     polarity: bool
     valid_from: datetime | None
+    current: bool = True
 
     @classmethod
     def of(cls, row: dict[str, Any]) -> FactRow:
         return cls(
             id=row["id"], subject=row["subject"], slot=row["slot"], value=row["value"], ends=tuple(row["ends"]),
             adds=bool(row["adds"]), renews=bool(row.get("renews")), event=bool(row["event"]),
-            polarity=bool(row["polarity"]), valid_from=native(row["valid_from"]),
+            polarity=bool(row["polarity"]), valid_from=native(row["valid_from"]), current=bool(row["current"]),
         )  # fmt: skip
 
     @property
@@ -78,7 +79,8 @@ class FactChanges:
 
 
 def plan_fact_changes(facts: Sequence[FactRow]) -> FactChanges:
-    """The supersessions among one space's current facts (of any subjects), oldest change first."""
+    """The supersessions among one space's facts (of any subjects), oldest change first, and the slots changes take
+    from the values they ended."""
     ended: dict[str, str] = {}  # replaced id -> survivor id
     slots: dict[str, str] = {}
     by_subject: dict[str, list[FactRow]] = {}
@@ -95,12 +97,13 @@ def plan_fact_changes(facts: Sequence[FactRow]) -> FactChanges:
                         continue
                     if change.value and old.slot and change.id not in slots:
                         slots[change.id] = slots.get(old.id, old.slot)
-                    ended.setdefault(old.id, change.id)
+                    if change.current and old.current:
+                        ended.setdefault(old.id, change.id)
         # 2. same slot, a new value later in the world
         by_slot: dict[str, list[FactRow]] = {}
         for fact in told:
             slot = slots.get(fact.id, fact.slot)
-            if slot and fact.is_state and not fact.adds and fact.id not in ended:
+            if slot and fact.current and fact.is_state and not fact.adds and fact.id not in ended:
                 by_slot.setdefault(slot, []).append(fact)
         for slot, versions in by_slot.items():
             seeded = slot in SEED_SLOTS

@@ -28,7 +28,8 @@ WRITES: list[tuple[str, str, str, str, dict[str, Any]]] = [
         "Episode",
         "e1",
         "CREATE (:Source {space: $space, id: 's1'})",
-        {"episodes": [{"id": "e1", "source_id": "s1", "seq": 0, "text": "Ana: tea?", "embedding": GIVEN}]},
+        {"episodes": [{"id": "e1", "source_id": "s1", "seq": 0, "text": "Ana: tea?", "embedding": GIVEN}],
+         "extraction": "test"},
     ),
     (
         "ingest/merge_propositions",
