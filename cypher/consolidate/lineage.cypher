@@ -2,7 +2,8 @@
 // Merges that share ancestors give many paths between two propositions, exponentially many with the depth of the
 // history, so nothing here enumerates paths or leaves it to the planner not to: APOC's breadth-first traversals
 // visit each proposition once (NODE_GLOBAL), and the spanning tree's path to a proposition is a shortest one, whose
-// last link says what replaced it.
+// last link says what replaced it. Each replaced proposition comes with the properties of the atomic fact it states
+// (the API's HistoryStep.fact; graph/consolidation/lineage.py leaves them out).
 MATCH (p:Proposition {space: $space, id: $id})
 USING INDEX p:Proposition(space, id)
 CALL (p) {
@@ -20,6 +21,7 @@ CALL (p) {
   ORDER BY depth, older.id
   RETURN collect({id: older.id, text: older.text, status: older.status, reason: link.reason,
                   replaced_by: startNode(link).id, valid_from: older.valid_from, valid_to: older.valid_to,
-                  expired_at: older.expired_at}) AS replaced
+                  expired_at: older.expired_at,
+                  fact: older {.subject, .slot, .object, .value_type, .aspect, .polarity, .ends}}) AS replaced
 }
 RETURN p.id AS id, p.status AS status, current, replaced

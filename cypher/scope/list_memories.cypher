@@ -1,7 +1,8 @@
 // A page of a memory space's memories, newest first: current knowledge (propositions, prescriptions; superseded ones
 // with $include_superseded) and episodes, of the kinds asked, in a time span ($since inclusive, $until exclusive, on
 // when it was true or happened, else when it was recorded), proven by (or being) an episode whose scope labels match
-// the filter. Each with the app's ids of the episodes and sources it comes from.
+// the filter. Each with the app's ids of the episodes and sources it comes from, and a proposition with the properties
+// of the atomic fact it states (null for the other kinds; Fact.of in app/api/schema/nodes.py reads them).
 CALL () {
   MATCH (m:Proposition {space: $space}) WHERE 'proposition' IN $kinds AND ($include_superseded OR m.status = 'active')
   RETURN m, 'proposition' AS kind
@@ -26,6 +27,8 @@ WITH collect({m: m, kind: kind, at: at, proofs: proofs}) AS matching
 RETURN size(matching) AS total, [row IN matching[$skip..$skip + $limit] | {
   id: row.m.id, kind: row.kind, text: row.m.text, status: coalesce(row.m.status, 'active'), at: row.at,
   valid_to: row.m.valid_to, recorded_at: row.m.recorded_at,
+  fact: CASE row.kind WHEN 'proposition' THEN {subject: row.m.subject, slot: row.m.slot, object: row.m.object,
+    value_type: row.m.value_type, aspect: row.m.aspect, polarity: row.m.polarity, ends: row.m.ends} END,
   episodes: [e IN row.proofs | {id: e.id, external_id: e.external_id,
     source: head([(e)-[:PART_OF]->(s:Source {space: $space}) | s {.id, .external_id}])}]
 }] AS rows

@@ -10,7 +10,7 @@ from typing import Annotated
 import strawberry
 from strawberry.scalars import JSON
 
-from app.api.schema.nodes import Info, Proposition
+from app.api.schema.nodes import Fact, Info, Proposition
 from app.api.schema.outcomes import InvalidInput, NotFound, invalid
 from app.api.schema.scope_args import UserArg
 from graph.api_keys import KeyRole
@@ -21,7 +21,9 @@ from graph.consolidation.correction import (
     UnknownProposition,
     correct,
 )
-from graph.consolidation.lineage import lineage
+from graph.consolidation.lineage import Lineage, LineageStep
+from graph.consolidation.model import native
+from graph.lookup import GraphReader
 
 CONSOLIDATION_TTL_S = 7 * 24 * 3600
 
@@ -61,6 +63,7 @@ class HistoryStep:
     valid_from: datetime | None
     valid_to: datetime | None
     expired_at: datetime | None
+    fact: Fact | None = strawberry.field(description="the atomic fact it stated; null for a proposition that is none")
 
 
 @strawberry.type(description="A fact's history: the proposition that stands for it now and what it replaced.")
@@ -81,6 +84,24 @@ class Consolidation:
 CorrectPayload = Annotated[Corrected | NotFound | InvalidInput, strawberry.union("CorrectPayload")]
 HistoryResult = Annotated[History | NotFound, strawberry.union("HistoryResult")]
 ConsolidationResult = Annotated[Consolidation | NotFound, strawberry.union("ConsolidationResult")]
+
+
+def _lineage(reader: GraphReader, proposition_id: str) -> tuple[Lineage, dict[str, Fact | None]] | None:
+    """graph.consolidation.lineage's reading, in the request's reader (a read transaction of its memory), with the
+    fact each replaced proposition states, read in the same statement; None when the space has no such proposition."""
+    records = reader.run("consolidate/lineage", id=proposition_id)
+    if not records:
+        return None
+    row = records[0]
+    steps = [step for step in row["replaced"] if step["id"] is not None]
+    times = ("valid_from", "valid_to", "expired_at")
+    found = Lineage(
+        id=row["id"],
+        status=row["status"],
+        current=row["current"],
+        replaced=[LineageStep(**{**step, **{k: native(step[k]) for k in times}}) for step in steps],
+    )
+    return found, {step["id"]: Fact.of(step.get("fact")) for step in steps}
 
 
 def _space_key(task_id: str) -> str:
@@ -149,13 +170,10 @@ class MaintenanceQuery:
     @strawberry.field(description="A fact's history: what stands for it now and what it replaced.")
     async def history(self, info: Info, proposition_id: strawberry.ID, user: UserArg = None) -> HistoryResult:
         info.context.for_user(user)
-        services = info.context.services
-        found = await asyncio.to_thread(
-            lineage, info.context.space, str(proposition_id), driver=services.driver, database=services.database
-        )
-        info.context.extra_queries += 1
-        if found is None:
+        read = await asyncio.to_thread(_lineage, info.context.reader, str(proposition_id))
+        if read is None:
             return NotFound(message=f"no proposition {proposition_id!r} in this space", id=str(proposition_id))
+        found, facts = read
         return History(
             proposition_id=strawberry.ID(found.id),
             status=found.status,
@@ -170,6 +188,7 @@ class MaintenanceQuery:
                     valid_from=s.valid_from,
                     valid_to=s.valid_to,
                     expired_at=s.expired_at,
+                    fact=facts.get(s.id),
                 )
                 for s in found.replaced
             ],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -63,6 +64,46 @@ class Episode(Node):
         return [knowledge_from_row(row["label"], row) for row in rows]
 
 
+_KIND = re.compile(r"\s+:[a-z]+$")  # an open slot's kind of value: "rent from :thing" (engram/facts/frames.py)
+
+
+def attribute_of(slot: str) -> str:
+    """A slot as a reader names the attribute: a seed slot as it is ("home"), an open one without its kind of value
+    ("rent from :thing" -> "rent from")."""
+    return _KIND.sub("", slot).strip() or slot
+
+
+@strawberry.type(description="A proposition read as an atomic fact (docs/supersession.md, 'Facts'): whose attribute, "
+                 "which attribute, what value.")  # fmt: skip
+class Fact:
+    subject: str = strawberry.field(description="whose attribute: the teller's name for 'I', or who they told of")
+    attribute: str = strawberry.field(
+        description="the attribute it fills, readable: a seed slot (home, employer, partner, car, ...) or the verb and "
+        "preposition it is told with ('rent from')"
+    )
+    value: str = strawberry.field(description="the value ('Graz'); empty where the statement named none")
+    value_type: str | None = strawberry.field(description="PERSON, ORG, GPE, DATE, QUANTITY, THING, ... (null: none)")
+    aspect: str | None = strawberry.field(description="'state' (holds until replaced) or 'event' (happened)")
+    polarity: bool = strawberry.field(description="false for a negated fact ('I don't own a car')")
+    ends: list[str] = strawberry.field(description="old values it names as ended ('moved from Porto': Porto)")
+
+    @staticmethod
+    def of(row: Row | None) -> Fact | None:
+        """The fact a proposition's properties hold (subject, slot, object, value_type, aspect, polarity, ends); None
+        for a proposition that is no fact (no slot: a sentence that parsed into none, a correction)."""
+        if not row or not row.get("slot"):
+            return None
+        return Fact(
+            subject=str(row.get("subject") or ""),
+            attribute=attribute_of(str(row["slot"])),
+            value=str(row.get("object") or ""),
+            value_type=row.get("value_type") or None,
+            aspect=row.get("aspect") or None,
+            polarity=row.get("polarity") is not False,
+            ends=[str(v) for v in row.get("ends") or []],
+        )
+
+
 @strawberry.type(description="One self-contained fact ('knowing that'), proven by episodes.")
 class Proposition(Node):
     text: str
@@ -74,6 +115,10 @@ class Proposition(Node):
     expired_at: datetime | None = strawberry.field(description="when the memory stopped believing it")
     confidence: float
     importance: float
+    superseded_by: strawberry.ID | None = strawberry.field(
+        description="the proposition that replaced it (a superseded one: a later fact, an update or a correction)"
+    )
+    fact: Fact | None = strawberry.field(description="the atomic fact it states; null for a proposition that is none")
 
     @staticmethod
     def from_row(row: Row) -> Proposition:
@@ -88,6 +133,8 @@ class Proposition(Node):
             expired_at=row.get("expired_at"),
             confidence=float(row.get("confidence", 0.7) or 0.0),
             importance=float(row.get("importance", 0.5) or 0.0),
+            superseded_by=strawberry.ID(row["superseded_by"]) if row.get("superseded_by") else None,
+            fact=Fact.of(row),
         )
 
     @strawberry.field(description="The episodes that prove it (provenance), in time order.")

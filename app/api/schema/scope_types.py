@@ -16,7 +16,7 @@ from app.api.erasure import erase_whole
 from app.api.errors import InvalidArgument
 from app.api.pagination import Connection, decode_cursor, encode_cursor, page_size
 from app.api.schema.json import to_json
-from app.api.schema.nodes import Info
+from app.api.schema.nodes import Fact, Info
 from app.api.schema.outcomes import NotFound
 from app.api.schema.scope_args import AgentArg, MetadataArg, SessionArg, UserArg, scope_filter
 from engram.ids import validate_space
@@ -84,6 +84,10 @@ class Memory:
     at: datetime | None = strawberry.field(description="when it was true or happened (else when it was recorded)")
     valid_to: datetime | None
     origins: list[MemoryOrigin]
+    fact: Fact | None = strawberry.field(
+        description="a proposition's atomic fact (subject, attribute, value); null for one that is no fact, a "
+        "procedure or an episode"
+    )
 
     @staticmethod
     def of(row: dict[str, Any]) -> Memory:
@@ -103,6 +107,7 @@ class Memory:
                 )
                 for e in row["episodes"]
             ],
+            fact=Fact.of(row.get("fact")),
         )
 
 

@@ -107,6 +107,7 @@ from .history import (
     History,
     HistoryHistoryHistory,
     HistoryHistoryHistoryReplaced,
+    HistoryHistoryHistoryReplacedFact,
     HistoryHistoryNotFound,
 )
 from .ingest import (
@@ -125,6 +126,7 @@ from .memories import (
     MemoriesMemories,
     MemoriesMemoriesEdges,
     MemoriesMemoriesEdgesNode,
+    MemoriesMemoriesEdgesNodeFact,
     MemoriesMemoriesEdgesNodeOrigins,
     MemoriesMemoriesPageInfo,
 )
@@ -140,6 +142,7 @@ from .memory import (
     MemoryNodePrescriptionProvenanceSource,
     MemoryNodeProposition,
     MemoryNodePropositionConcepts,
+    MemoryNodePropositionFact,
     MemoryNodePropositionProvenance,
     MemoryNodePropositionProvenanceSource,
 )
@@ -294,6 +297,7 @@ __all__ = [
     "History",
     "HistoryHistoryHistory",
     "HistoryHistoryHistoryReplaced",
+    "HistoryHistoryHistoryReplacedFact",
     "HistoryHistoryNotFound",
     "Ingest",
     "IngestIngestInvalidInput",
@@ -315,6 +319,7 @@ __all__ = [
     "MemoriesMemories",
     "MemoriesMemoriesEdges",
     "MemoriesMemoriesEdgesNode",
+    "MemoriesMemoriesEdgesNodeFact",
     "MemoriesMemoriesEdgesNodeOrigins",
     "MemoriesMemoriesPageInfo",
     "Memory",
@@ -329,6 +334,7 @@ __all__ = [
     "MemoryNodePrescriptionProvenanceSource",
     "MemoryNodeProposition",
     "MemoryNodePropositionConcepts",
+    "MemoryNodePropositionFact",
     "MemoryNodePropositionProvenance",
     "MemoryNodePropositionProvenanceSource",
     "MemoryType",

@@ -607,6 +607,15 @@ class AsyncEngramClient(AsyncBaseClient):
                     validFrom
                     validTo
                     expiredAt
+                    fact {
+                      subject
+                      attribute
+                      value
+                      valueType
+                      aspect
+                      polarity
+                      ends
+                    }
                   }
                 }
                 ... on NotFound {
@@ -757,6 +766,15 @@ class AsyncEngramClient(AsyncBaseClient):
                       sourceId
                       sourceExternalId
                     }
+                    fact {
+                      subject
+                      attribute
+                      value
+                      valueType
+                      aspect
+                      polarity
+                      ends
+                    }
                   }
                 }
               }
@@ -797,6 +815,16 @@ class AsyncEngramClient(AsyncBaseClient):
                   recordedAt
                   expiredAt
                   confidence
+                  supersededBy
+                  fact {
+                    subject
+                    attribute
+                    value
+                    valueType
+                    aspect
+                    polarity
+                    ends
+                  }
                   concepts {
                     key
                   }

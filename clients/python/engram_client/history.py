@@ -29,6 +29,17 @@ class HistoryHistoryHistoryReplaced(BaseModel):
     valid_from: Optional[datetime] = Field(alias="validFrom")
     valid_to: Optional[datetime] = Field(alias="validTo")
     expired_at: Optional[datetime] = Field(alias="expiredAt")
+    fact: Optional["HistoryHistoryHistoryReplacedFact"]
+
+
+class HistoryHistoryHistoryReplacedFact(BaseModel):
+    subject: str
+    attribute: str
+    value: str
+    value_type: Optional[str] = Field(alias="valueType")
+    aspect: Optional[str]
+    polarity: bool
+    ends: list[str]
 
 
 class HistoryHistoryNotFound(BaseModel):
@@ -39,3 +50,4 @@ class HistoryHistoryNotFound(BaseModel):
 
 History.model_rebuild()
 HistoryHistoryHistory.model_rebuild()
+HistoryHistoryHistoryReplaced.model_rebuild()

@@ -34,6 +34,7 @@ class MemoriesMemoriesEdgesNode(BaseModel):
     at: Optional[datetime]
     valid_to: Optional[datetime] = Field(alias="validTo")
     origins: list["MemoriesMemoriesEdgesNodeOrigins"]
+    fact: Optional["MemoriesMemoriesEdgesNodeFact"]
 
 
 class MemoriesMemoriesEdgesNodeOrigins(BaseModel):
@@ -41,6 +42,16 @@ class MemoriesMemoriesEdgesNodeOrigins(BaseModel):
     episode_external_id: str = Field(alias="episodeExternalId")
     source_id: Optional[str] = Field(alias="sourceId")
     source_external_id: Optional[str] = Field(alias="sourceExternalId")
+
+
+class MemoriesMemoriesEdgesNodeFact(BaseModel):
+    subject: str
+    attribute: str
+    value: str
+    value_type: Optional[str] = Field(alias="valueType")
+    aspect: Optional[str]
+    polarity: bool
+    ends: list[str]
 
 
 Memories.model_rebuild()

@@ -102,8 +102,20 @@ class MemoryNodeProposition(BaseModel):
     recorded_at: Optional[datetime] = Field(alias="recordedAt")
     expired_at: Optional[datetime] = Field(alias="expiredAt")
     confidence: float
+    superseded_by: Optional[str] = Field(alias="supersededBy")
+    fact: Optional["MemoryNodePropositionFact"]
     concepts: list["MemoryNodePropositionConcepts"]
     provenance: list["MemoryNodePropositionProvenance"]
+
+
+class MemoryNodePropositionFact(BaseModel):
+    subject: str
+    attribute: str
+    value: str
+    value_type: Optional[str] = Field(alias="valueType")
+    aspect: Optional[str]
+    polarity: bool
+    ends: list[str]
 
 
 class MemoryNodePropositionConcepts(BaseModel):

@@ -605,6 +605,15 @@ class EngramClient(BaseClient):
                     validFrom
                     validTo
                     expiredAt
+                    fact {
+                      subject
+                      attribute
+                      value
+                      valueType
+                      aspect
+                      polarity
+                      ends
+                    }
                   }
                 }
                 ... on NotFound {
@@ -737,6 +746,15 @@ class EngramClient(BaseClient):
                       sourceId
                       sourceExternalId
                     }
+                    fact {
+                      subject
+                      attribute
+                      value
+                      valueType
+                      aspect
+                      polarity
+                      ends
+                    }
                   }
                 }
               }
@@ -777,6 +795,16 @@ class EngramClient(BaseClient):
                   recordedAt
                   expiredAt
                   confidence
+                  supersededBy
+                  fact {
+                    subject
+                    attribute
+                    value
+                    valueType
+                    aspect
+                    polarity
+                    ends
+                  }
                   concepts {
                     key
                   }

@@ -217,7 +217,7 @@ export type HistoryQueryVariables = Exact<{
 
 
 export type HistoryQuery = { __typename: 'Query', history:
-    | { __typename: 'History', propositionId: string, status: string, currentId: string | null, replaced: Array<{ __typename: 'HistoryStep', propositionId: string, text: string, status: string, reason: string, replacedBy: string, validFrom: string | null, validTo: string | null, expiredAt: string | null }> }
+    | { __typename: 'History', propositionId: string, status: string, currentId: string | null, replaced: Array<{ __typename: 'HistoryStep', propositionId: string, text: string, status: string, reason: string, replacedBy: string, validFrom: string | null, validTo: string | null, expiredAt: string | null, fact: { __typename: 'Fact', subject: string, attribute: string, value: string, valueType: string | null, aspect: string | null, polarity: boolean, ends: Array<string> } | null }> }
     | { __typename: 'NotFound', message: string, id: string }
    };
 
@@ -263,7 +263,7 @@ export type MemoriesQueryVariables = Exact<{
 }>;
 
 
-export type MemoriesQuery = { __typename: 'Query', memories: { __typename: 'MemoryConnection', totalCount: number | null, pageInfo: { __typename: 'PageInfo', hasNextPage: boolean, endCursor: string | null }, edges: Array<{ __typename: 'MemoryEdge', node: { __typename: 'Memory', id: string, kind: MemoryKind, text: string, status: string, at: string | null, validTo: string | null, origins: Array<{ __typename: 'MemoryOrigin', episodeId: string, episodeExternalId: string, sourceId: string | null, sourceExternalId: string | null }> } }> } };
+export type MemoriesQuery = { __typename: 'Query', memories: { __typename: 'MemoryConnection', totalCount: number | null, pageInfo: { __typename: 'PageInfo', hasNextPage: boolean, endCursor: string | null }, edges: Array<{ __typename: 'MemoryEdge', node: { __typename: 'Memory', id: string, kind: MemoryKind, text: string, status: string, at: string | null, validTo: string | null, origins: Array<{ __typename: 'MemoryOrigin', episodeId: string, episodeExternalId: string, sourceId: string | null, sourceExternalId: string | null }>, fact: { __typename: 'Fact', subject: string, attribute: string, value: string, valueType: string | null, aspect: string | null, polarity: boolean, ends: Array<string> } | null } }> } };
 
 export type MemoryQueryVariables = Exact<{
   id: string;
@@ -280,7 +280,7 @@ export type MemoryQuery = { __typename: 'Query', node:
       > }
     | { __typename: 'Intent', id: string }
     | { __typename: 'Prescription', text: string, steps: Array<string>, id: string, provenance: Array<{ __typename: 'Episode', id: string, externalId: string, speaker: string, text: string, occurredAt: string | null, source: { __typename: 'Source', id: string, externalId: string, kind: string, title: string } | null }> }
-    | { __typename: 'Proposition', text: string, status: KnowledgeStatus, subject: string, validFrom: string | null, validTo: string | null, recordedAt: string | null, expiredAt: string | null, confidence: number, id: string, concepts: Array<{ __typename: 'Concept', key: string }>, provenance: Array<{ __typename: 'Episode', id: string, externalId: string, speaker: string, text: string, occurredAt: string | null, source: { __typename: 'Source', id: string, externalId: string, kind: string, title: string } | null }> }
+    | { __typename: 'Proposition', text: string, status: KnowledgeStatus, subject: string, validFrom: string | null, validTo: string | null, recordedAt: string | null, expiredAt: string | null, confidence: number, supersededBy: string | null, id: string, fact: { __typename: 'Fact', subject: string, attribute: string, value: string, valueType: string | null, aspect: string | null, polarity: boolean, ends: Array<string> } | null, concepts: Array<{ __typename: 'Concept', key: string }>, provenance: Array<{ __typename: 'Episode', id: string, externalId: string, speaker: string, text: string, occurredAt: string | null, source: { __typename: 'Source', id: string, externalId: string, kind: string, title: string } | null }> }
     | { __typename: 'Source', id: string }
    | null };
 
@@ -791,6 +791,15 @@ export const HistoryDocument = new TypedDocumentString(`
         validFrom
         validTo
         expiredAt
+        fact {
+          subject
+          attribute
+          value
+          valueType
+          aspect
+          polarity
+          ends
+        }
       }
     }
     ... on NotFound {
@@ -897,6 +906,15 @@ export const MemoriesDocument = new TypedDocumentString(`
           sourceId
           sourceExternalId
         }
+        fact {
+          subject
+          attribute
+          value
+          valueType
+          aspect
+          polarity
+          ends
+        }
       }
     }
   }
@@ -916,6 +934,16 @@ export const MemoryDocument = new TypedDocumentString(`
       recordedAt
       expiredAt
       confidence
+      supersededBy
+      fact {
+        subject
+        attribute
+        value
+        valueType
+        aspect
+        polarity
+        ends
+      }
       concepts {
         key
       }
