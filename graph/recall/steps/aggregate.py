@@ -85,8 +85,10 @@ class Aggregate(Step[AggregateFound]):
         )  # fmt: skip
         rows = restricted(reader.matching(query), intent, config.min_similarity_alone)
         best = max((item.relevance for item in run.ranked if item.relevance is not None), default=None)
-        if not worded(rows, intent, config.min_term_share) and (best is None or best < config.min_relevance):
-            why = nothing_relevant(run.coverage or QueryCoverage([], {}, [], []), best, config.min_relevance)
+        # The request's bar where it sets one (one abstention decision for recall and its figure), else the path's own.
+        bar = config.min_relevance if request.min_relevance is None else request.min_relevance
+        if not worded(rows, intent, config.min_term_share) and (best is None or best < bar):
+            why = nothing_relevant(run.coverage or QueryCoverage([], {}, [], []), best, bar)
             return AggregateFound(intent, [], [], _NO_TALLY, windows, speakers, why)
         units, usual = asked_units(intent), usual_unit(intent, rows)
         matches = [as_match(row, units, _time, usual) for row in rows]
