@@ -49,3 +49,30 @@ export function download(name: string, text: string): void {
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/** A proposition's atomic fact as the API gives it (`fact` of a memory, a proposition, a history step). */
+export interface FactFields {
+  subject: string;
+  attribute: string;
+  value: string;
+  valueType: string | null;
+  aspect: string | null;
+  polarity: boolean;
+  ends: string[];
+}
+
+/** A fact's value as read: a negated one says so, one that named none reads as a dash. */
+export function factValue(fact: FactFields): string {
+  const value = fact.value || "—";
+  return fact.polarity ? value : `not ${value}`;
+}
+
+/** "attribute · value", or with `subject` "subject · attribute · value": text, never markup (it is users' input). */
+export function FactLine({ fact, subject = false }: { fact: FactFields; subject?: boolean }) {
+  const parts = [...(subject ? [fact.subject || "?"] : []), fact.attribute, factValue(fact)];
+  return (
+    <span className="fact" data-attribute={fact.attribute} data-value={fact.value}>
+      {parts.join(" · ")}
+    </span>
+  );
+}

@@ -3,7 +3,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { useApi, useRun } from "../context";
 import { hrefOf } from "../nav";
-import { Empty, when } from "../ui";
+import { Empty, FactLine, when } from "../ui";
 
 const PAGE = 100;
 const KINDS: MemoryKind[] = ["PROPOSITION", "PRESCRIPTION", "EPISODE"];
@@ -174,6 +174,7 @@ export function MemoriesView({ user }: { user: string }) {
                   data-index={row.index}
                 >
                   <span className="kind">{memory.kind.toLowerCase()}</span>
+                  {memory.fact && <FactLine fact={memory.fact} />}
                   <a href={hrefOf({ view: "memory", user, id: memory.id })} className="text">
                     {memory.text.length > 200 ? `${memory.text.slice(0, 200)}…` : memory.text}
                   </a>

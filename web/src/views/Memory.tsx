@@ -2,16 +2,18 @@ import type { HistoryResult, MemoryNode } from "@engram/client";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { useApi, useRun } from "../context";
 import { go, hrefOf } from "../nav";
-import { Confirm, Empty, LongText, when } from "../ui";
+import { Confirm, Empty, FactLine, LongText, when } from "../ui";
 
 type Doomed = { what: string; input: { knowledgeIds?: string[]; sourceIds?: string[]; episodeIds?: string[] } };
 
-/** One memory: its text, validity, the turns that prove it, its supersession chain, and correct / forget in place. */
+/** One memory: its text, its fact (subject · attribute · value), validity, the turns that prove it, its supersession
+ * chain and what ended it, and correct / forget in place. */
 export function MemoryView({ user, id }: { user: string; id: string }) {
   const { client } = useApi();
   const run = useRun();
   const [memory, setMemory] = useState<MemoryNode | undefined>(undefined);
   const [history, setHistory] = useState<HistoryResult | null>(null);
+  const [endedBy, setEndedBy] = useState<MemoryNode>(null);
   const [text, setText] = useState("");
   const [reason, setReason] = useState("");
   const [note, setNote] = useState("");
@@ -22,9 +24,15 @@ export function MemoryView({ user, id }: { user: string; id: string }) {
     const node = await run(() => client.memory(id, { user: user || null }));
     if (node === undefined) return;
     setMemory(node);
+    setEndedBy(null);
     if (node?.__typename === "Proposition") {
-      const chain = await run(() => client.history(id, { user: user || null }));
+      const successor = node.supersededBy;
+      const [chain, later] = await Promise.all([
+        run(() => client.history(id, { user: user || null })),
+        successor ? run(() => client.memory(successor, { user: user || null })) : Promise.resolve(null),
+      ]);
       setHistory(chain ?? null);
+      setEndedBy(later ?? null);
     }
   }, [client, run, id, user]);
   useEffect(() => void load(), [load]);
@@ -68,12 +76,50 @@ export function MemoryView({ user, id }: { user: string; id: string }) {
       </blockquote>
       {memory.__typename === "Proposition" && (
         <dl className="validity">
+          {memory.fact && (
+            <>
+              <dt>Fact</dt>
+              <dd className="fact-of">
+                <FactLine fact={memory.fact} subject />
+                {(memory.fact.aspect || memory.fact.valueType) && (
+                  <span className="meta">
+                    {" "}
+                    ({[memory.fact.aspect, memory.fact.valueType].filter(Boolean).join(", ")})
+                  </span>
+                )}
+              </dd>
+              {memory.fact.ends.length > 0 && (
+                <>
+                  <dt>Ends</dt>
+                  <dd>{memory.fact.ends.join(", ")}</dd>
+                </>
+              )}
+            </>
+          )}
           <dt>Status</dt>
           <dd className="status">{memory.status.toLowerCase()}</dd>
           <dt>Valid from</dt>
           <dd>{when(memory.validFrom)}</dd>
           <dt>Valid to</dt>
           <dd>{when(memory.validTo)}</dd>
+          {memory.supersededBy && (
+            <>
+              <dt>Ended by</dt>
+              <dd className="ended-by">
+                <a href={hrefOf({ view: "memory", user, id: memory.supersededBy })}>
+                  {endedBy?.__typename === "Proposition" ? (
+                    endedBy.fact ? (
+                      <FactLine fact={endedBy.fact} />
+                    ) : (
+                      <LongText text={endedBy.text} />
+                    )
+                  ) : (
+                    "the later fact"
+                  )}
+                </a>
+              </dd>
+            </>
+          )}
           <dt>Recorded</dt>
           <dd>{when(memory.recordedAt)}</dd>
           <dt>Concepts</dt>
@@ -153,6 +199,11 @@ export function MemoryView({ user, id }: { user: string; id: string }) {
                   <a href={hrefOf({ view: "memory", user, id: step.propositionId })}>
                     <LongText text={step.text} />
                   </a>{" "}
+                  {step.fact && (
+                    <>
+                      <FactLine fact={step.fact} />{" "}
+                    </>
+                  )}
                   <span className="reason">({step.reason}, {step.status.toLowerCase()}, until {when(step.validTo ?? step.expiredAt)})</span>
                 </li>
               ))}
