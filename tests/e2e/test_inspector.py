@@ -1,6 +1,7 @@
 """The memory inspector (web/, served by the API at /inspector) in Debian's headless Chromium against the test stack:
 sign in (a wrong key first), remember three texts for a user watching each job finish over the subscription, find the
-user with counts, search and open a result's provenance, correct a fact and see the chain, draw the graph view,
+user with counts, list the memories (a fact's attribute and value), search and open a result's fact (subject, attribute
+and value as the API holds them) and provenance, correct it and see the chain and what ended it, draw the graph view,
 forget the user and see them gone from the list, from search and from the export. Memory text holding HTML and
 scripts is shown as text and runs nothing; the Content-Security-Policy blocks an inline script; axe-core (from npm,
 web/node_modules) finds no serious or critical violation on any page of the inspector visited; GraphiQL's tab opens.
@@ -19,6 +20,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import neo4j
@@ -142,6 +144,18 @@ def _remember(page: Page, user: str, text: str, done: int) -> None:
     )
 
 
+def _fact_of(origin: str, key: str, user: str, memory_id: str) -> dict[str, Any]:
+    """The fact the API holds for a memory (the page must show it as it is)."""
+    query = (
+        "query($id: ID!, $u: String) { node(id: $id, user: $u) { ... on Proposition { fact { subject attribute value } "
+        "} } }"
+    )
+    with httpx.Client(base_url=origin, timeout=60) as http:
+        node = GraphQL(http, key)(query, {"id": memory_id, "u": user})["node"]
+    assert node and node["fact"], f"{memory_id} is no fact: {node}"
+    return node["fact"]  # type: ignore[no-any-return]
+
+
 def test_the_inspector_flow_in_chromium(settings: EngramSettings, space_key: str, tmp_path: Path) -> None:
     origin = f"http://{settings.api.host}:{settings.api.port}"
     served = httpx.get(f"{origin}/inspector/")
@@ -176,6 +190,8 @@ def test_the_inspector_flow_in_chromium(settings: EngramSettings, space_key: str
 
         page.go(f"#/memories?user={user}")
         page.wait.until(lambda b: int(page.find(".scroller").get_attribute("data-loaded") or 0) > 0)
+        listed = [row.text for row in page.browser.find_elements("css selector", ".row")]
+        bike_row = next(row for row in listed if "bike" in row)
         page.check("memories")
         page.find("form.filters button[type=button]").click()  # the timeline of episodes
         page.until_text("is what I typed")
@@ -195,6 +211,15 @@ def test_the_inspector_flow_in_chromium(settings: EngramSettings, space_key: str
         page.until_text("garden shed")
         provenance = page.find("table.provenance").text
         assert user in provenance and "remember" in provenance  # the speaker and the source
+        # The fact it states, as text: subject · attribute · value (the row in the list showed attribute · value).
+        bike_id = parse_qs(urlsplit(page.browser.current_url).fragment.split("?", 1)[1])["id"][0]
+        fact = _fact_of(origin, space_key, user, bike_id)
+        assert "bike" in fact["value"], fact
+        shown = page.find(".fact-of .fact")
+        assert shown.text == f"{fact['subject']} · {fact['attribute']} · {fact['value']}"
+        assert shown.get_attribute("data-attribute") == fact["attribute"]
+        assert f"{fact['attribute']} · {fact['value']}" in bike_row
+        assert "Valid from" in page.text() and "Ended by" not in page.text()
         page.check("memory")
 
         page.fill("#correct-text", "I keep my blue bike in the garage.")
@@ -208,6 +233,8 @@ def test_the_inspector_flow_in_chromium(settings: EngramSettings, space_key: str
 
         page.find("ol.chain a").click()  # the fact it replaced: superseded, with its turn and concepts
         page.until_text("superseded")
+        assert page.find(".fact-of .fact").get_attribute("data-value") == fact["value"]
+        page.wait.until(lambda b: "blue bike" in page.find(".ended-by a").text, "no 'ended by' the correction")
         page.find("a[href*='#/graph']").click()
         page.wait.until(lambda b: page.find(".graph").get_attribute("data-ready") == "yes")
         drawn = int(page.find(".graph").get_attribute("data-nodes"))

@@ -1,5 +1,6 @@
 """The GraphQL API end to end: ingest through the worker, recall with provenance, navigation, pagination,
-forget, and bounded Neo4j round trips for nested queries."""
+forget, bounded Neo4j round trips for nested queries, and memories that are facts (their subject, attribute and value
+in `memories`, `node` and `history`)."""
 
 from __future__ import annotations
 
@@ -223,3 +224,55 @@ def test_a_prescription_names_the_intent_it_solves(gql: GraphQL, trajectory: dic
     )["node"]
     # The trajectory's task: its subgoals are parts of the one procedure (test_procedures_whole.py).
     assert node["intentId"] and node["intent"] == {"id": node["intentId"], "text": "prepare dinner"}
+
+
+FACT_TOLD = (
+    ("porto", "2025-03-01T10:00:00Z", "I live in Porto and work at a bakery near the station."),
+    ("graz", "2025-09-10T10:00:00Z", "Big news: I moved from Porto to Graz last month."),
+    ("rain", "2025-09-11T10:00:00Z", "It rained a lot this week, the garden loved it."),
+)
+
+
+def test_a_memory_that_is_a_fact_shows_its_subject_attribute_and_value(gql: GraphQL) -> None:
+    """Lena's home moved from Porto to Graz: each of the two memories is a fact of the slot `home` (her name as the
+    app gave it for "I", the speaker), Porto superseded by Graz when the move began; a statement that is no fact and an
+    episode have `fact: null`. Listing, opening and the history read the fact with the memory, in one statement."""
+    for id, at, text in FACT_TOLD:
+        job = gql(operation("remember"), {"text": text, "at": at, "session": id, "id": id, "user": "lena"})["remember"]
+        assert job["__typename"] == "Job", job
+        gql.wait_for_job(job["id"], timeout_s=600)  # a shared worker may be busy
+
+    variables = {"user": "lena", "kinds": ["PROPOSITION", "EPISODE"], "includeSuperseded": True, "first": 50}
+    answer = gql.raw(operation("memories"), variables).json()
+    assert answer["extensions"]["cost"]["neo4jQueries"] == 1, answer
+    memories = [edge["node"] for edge in answer["data"]["memories"]["edges"]]
+    homes = {m["fact"]["value"]: m for m in memories if m["fact"] and m["fact"]["attribute"] == "home"}
+    assert set(homes) == {"Porto", "Graz"}, memories
+    graz, porto = homes["Graz"], homes["Porto"]
+    assert graz["fact"]["subject"].lower() == "lena" and porto["fact"]["subject"].lower() == "lena"
+    assert graz["fact"] | {"subject": "lena"} == {
+        "subject": "lena", "attribute": "home", "value": "Graz", "valueType": "GPE", "aspect": "state",
+        "polarity": True, "ends": ["Porto"],
+    }  # fmt: skip
+    assert (graz["status"], graz["validTo"]) == ("active", None) and graz["at"].startswith("2025-08-01")
+    assert porto["status"] == "superseded" and porto["validTo"] == graz["at"]  # ended when the move began
+    assert porto["at"].startswith("2025-03-01") and porto["fact"]["ends"] == []
+    assert any(m["fact"] and m["fact"]["attribute"] == "employer" for m in memories)  # the bakery, a fact too
+    rain = [m for m in memories if m["kind"] == "PROPOSITION" and "rained" in m["text"]]
+    assert rain and all(m["fact"] is None for m in rain), rain  # no one's attribute
+    episodes = [m for m in memories if m["kind"] == "EPISODE"]
+    assert len(episodes) == 3 and all(m["fact"] is None for m in episodes)
+
+    opened = gql(operation("memory"), {"id": porto["id"], "user": "lena"})["node"]
+    assert opened["__typename"] == "Proposition" and opened["status"] == "SUPERSEDED"
+    assert opened["fact"] == porto["fact"] and opened["validTo"] == porto["validTo"]
+    assert opened["supersededBy"] == graz["id"]
+    assert gql(operation("memory"), {"id": graz["id"], "user": "lena"})["node"]["fact"] == graz["fact"]
+    assert gql(operation("memory"), {"id": rain[0]["id"], "user": "lena"})["node"]["fact"] is None
+
+    answer = gql.raw(operation("history"), {"propositionId": graz["id"], "user": "lena"}).json()
+    assert answer["extensions"]["cost"]["neo4jQueries"] == 1, answer
+    history = answer["data"]["history"]
+    assert history["currentId"] == graz["id"]
+    step = next(s for s in history["replaced"] if s["propositionId"] == porto["id"])
+    assert (step["reason"], step["fact"], step["validTo"]) == ("changed", porto["fact"], porto["validTo"])
