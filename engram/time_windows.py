@@ -268,17 +268,15 @@ def _duration(duck: _Duckling, body: str, now: datetime) -> tuple[int, str] | No
 
 
 def _ago(duck: _Duckling, body: str, now: datetime) -> Span | None:
-    """A time ago, as wide as the unit it is counted in: the day; the week (Monday to Sunday) of that day; half a
-    month either side of it; half a year either side of it. It dates that day."""
+    """A time ago, as wide as the unit it is counted in: the day; three days either side of it (a week around it, as
+    ingestion dates "two weeks ago" said in a turn: engram/extraction/temporal.py, so a question and a memory agree);
+    half a month either side of it; half a year either side of it. It dates that day."""
     length = _duration(duck, body, now)
     if length is None:
         return None
     count, unit = length
     day = _back(now.date(), count, unit)
-    if unit == "week":
-        monday = day - timedelta(days=day.weekday())
-        return Span(monday, monday + _WEEK, at=day)
-    half = {"month": 15, "year": 182}.get(unit, 0)
+    half = {"week": 3, "month": 15, "year": 182}.get(unit, 0)
     return Span(day - timedelta(days=half), day + timedelta(days=half + 1), at=day)
 
 

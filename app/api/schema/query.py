@@ -161,7 +161,7 @@ class MemoryQuery:
                 known_at=known_at,
                 # A user's own recall asks as that user ("Where do I live?"), as `remember` speaks as them by
                 # default; relative times are read against the question's moment: asOf, else the server's clock.
-                asker=asker or user,
+                asker=user if asker is None else asker,
                 addressee=addressee,
                 now=now or as_of or datetime.now(UTC),
                 min_relevance=min_relevance,

@@ -79,7 +79,9 @@ class FactsFirst(Step[SubjectFacts]):
         detail: dict[str, Any] = {"subject": reading.subject, "facts": len(states), "closest": best["id"]}
         detail["cosine"] = round(cosine, 4)
         if cosine < run.config.fact_min_similarity:
-            if found.mentioned:  # memory speaks of it, though in no fact of the subject's: the ranking answers
+            if found.mentioned or not reading.nouns:
+                # Memory speaks of what it names, though in no fact of the subject's; or it names nothing to look for
+                # ("What does Melanie do?"): the ranking answers.
                 run.trace.add(self.name, **detail, mentioned=found.mentioned)
                 return
             asked = f"{reading.subject}'s {reading.asked}" if reading.asked else str(reading.subject)

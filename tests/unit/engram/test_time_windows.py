@@ -23,10 +23,10 @@ def d(month: int, day: int, year: int = 2024) -> date:
 
 
 ASKED_ON_WEDNESDAY = {
-    # N weeks ago: the week (Monday to Sunday) of that day, dating the day; a fortnight is two weeks.
-    "Which concert did I go to three weeks ago?": days(d(9, 23), d(9, 30), at=d(9, 25)),
-    "Where did I hike a fortnight ago?": days(d(9, 30), d(10, 7), at=d(10, 2)),
-    "What did I do a couple of weeks ago?": days(d(9, 30), d(10, 7), at=d(10, 2)),
+    # N weeks ago: the week around that day (three days either side), dating the day; a fortnight is two weeks.
+    "Which concert did I go to three weeks ago?": days(d(9, 22), d(9, 29), at=d(9, 25)),
+    "Where did I hike a fortnight ago?": days(d(9, 29), d(10, 6), at=d(10, 2)),
+    "What did I do a couple of weeks ago?": days(d(9, 29), d(10, 6), at=d(10, 2)),
     "What did I buy four months ago?": days(d(6, 1), d(7, 2), at=d(6, 16)),  # half a month either side
     "Where was I three days ago?": days(d(10, 13), d(10, 14), at=d(10, 13)),
     "Where did I live two years ago?": days(d(4, 17, 2022), d(4, 17, 2023), at=d(10, 16, 2022)),
@@ -68,7 +68,7 @@ ASKED_ON_WEDNESDAY = {
 }
 
 ASKED_ON_MONDAY = {
-    "Which concert did I go to three weeks ago?": days(d(2, 9, 2026), d(2, 16, 2026), at=d(2, 9, 2026)),
+    "Which concert did I go to three weeks ago?": days(d(2, 6, 2026), d(2, 13, 2026), at=d(2, 9, 2026)),
     "What did I read last week?": days(d(2, 23, 2026), d(3, 2, 2026)),
     "What did I cook the week before last?": days(d(2, 16, 2026), d(2, 23, 2026)),
     "Where did I go on the weekend?": days(d(2, 28, 2026), d(3, 2, 2026)),
