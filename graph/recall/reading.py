@@ -106,7 +106,11 @@ def _subject(doc: Doc, asker: str | None, unresolved: list[str]) -> str | None:
         for token in doc:
             if token.dep_ in deps and token.pos_ == "PROPN":
                 return _propn_run(token)
-    return None
+    # The small model misreads some roles ("Which city is Tom based in now?": Tom as an adverbial): a person it
+    # names, else its first name of anything, is still whom it asks about.
+    person = next((t for t in doc if t.ent_type_ == "PERSON" and t.pos_ == "PROPN"), None)
+    named = person or next((t for t in doc if t.pos_ == "PROPN" and t.ent_type_ not in ("DATE", "TIME")), None)
+    return _propn_run(named) if named is not None else None
 
 
 def _propn_run(token: Token) -> str:

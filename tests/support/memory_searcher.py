@@ -284,7 +284,7 @@ class MemoryGraph:
         carry = reason in CARRYING_REASONS if carry is None else carry
         old.status, old.expired_at, old.superseded_by = "superseded", _utc(at) or self.now, survivor
         self.supersedes.setdefault(replaced, []).append((survivor, reason, carry))
-        if reason == "updated":
+        if reason in ("updated", "changed"):
             old.valid_to = new.valid_from
         if not carry:
             return
@@ -507,7 +507,9 @@ class MemorySearcher:
 
     def _candidate(self, p: Proposition) -> bool:
         """candidate_proposition.cypher: current knowledge, or a statement a revision replaced (known by `as_of`)."""
-        revised = any(reason == "updated" and not carry for _, reason, carry in self._graph.supersedes.get(p.id, []))
+        revised = any(
+            reason in ("updated", "changed") and not carry for _, reason, carry in self._graph.supersedes.get(p.id, [])
+        )
         return self._current(p) or (revised and self._known(p))
 
     def _replaced(self, p: Proposition) -> bool:
@@ -1025,7 +1027,7 @@ class MemorySearcher:
         replaced: dict[str, list[str]] = {}
         for old_id, survivors in g.supersedes.items():
             for survivor, reason, _ in survivors:
-                if reason in ("updated", "correction"):
+                if reason in ("updated", "changed", "correction"):
                     replaced.setdefault(survivor, []).append(old_id)
         rows = []
         for current in sorted(set(ids)):

@@ -58,8 +58,10 @@ class FactsFirst(Step[SubjectFacts]):
         # A fact whose slot is one the question's frames name answers it whatever the words ("Where do I study?"
         # names `school`, the slot of "is enrolled at X").
         asked = set(run.tools.slots.name(run.reading.frames)) if run.tools.slots else set()
-        for fact, cosine in zip(states, (unit[1:] @ unit[0]).tolist(), strict=True):
-            fact["cosine"] = max(cosine, 1.0) if fact["slot"] in asked else cosine
+        # A noun the question asks by may name the kind of value ("What city does Tom call home?": Madrid is one).
+        kinds = _kinds(run, [str(f["value"]) for f in states])
+        for i, (fact, cosine) in enumerate(zip(states, (unit[1:] @ unit[0]).tolist(), strict=True)):
+            fact["cosine"] = 1.0 if fact["slot"] in asked else max(cosine, kinds[i] if kinds else cosine)
         if max(f["cosine"] for f in states) >= run.config.fact_min_similarity:
             return SubjectFacts(states, [])
         # No fact is close: does memory say anything else of what the question names? ("What do sunflowers
@@ -129,6 +131,22 @@ def _brought_in(run: RecallRun, item_id: str, top: Ranked | None) -> Ranked | No
         superseded_by=row.get("superseded_by"),
         valid_to=row.get("valid_to"),
     )
+
+
+# A noun names the kind of a value from this cosine on ("city" and "Madrid": 0.53; "city" and "Portuguese": 0.31).
+KIND_COSINE = 0.45
+
+
+def _kinds(run: RecallRun, values: list[str]) -> list[float]:
+    """For each value, the cosine to the question's closest asking noun where it names the value's kind (at least
+    KIND_COSINE), else -1; [] when the question asks by no noun."""
+    nouns = run.reading.nouns
+    if not nouns or not values:
+        return []
+    vectors = run.tools.embed([*nouns, *values])
+    unit = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    best = (unit[len(nouns) :] @ unit[: len(nouns)].T).max(axis=1)
+    return [float(c) if c >= KIND_COSINE else -1.0 for c in best.tolist()]
 
 
 def without_subject(text: str, subject: str) -> str:
