@@ -15,7 +15,7 @@ WITH p,
           AND ($known_at IS NULL OR p.expired_at IS NULL OR p.expired_at > $known_at) END AS current
 ORDER BY p.valid_from, p.id
 RETURN collect({
-  id: p.id, text: p.text, slot: coalesce(p.slot, ''), frame: p.frame, value: coalesce(p.object, ''), event: p.aspect = 'event',
+  id: p.id, text: p.text, slot: coalesce(p.slot, ''), frame: p.frame, value: coalesce(p.object, ''), value_type: coalesce(p.value_type, ''), event: p.aspect = 'event',
   current: current, valid_from: toString(p.valid_from),
   similarity: CASE WHEN p.embedding IS NULL THEN 0.0 ELSE vector.similarity.cosine(p.embedding, $vector) END
 }) AS rows

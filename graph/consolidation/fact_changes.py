@@ -72,6 +72,23 @@ def names_value(named: str, value: str) -> bool:
     return bool(a and b) and (a <= b or b <= a)
 
 
+_COUNT_WORDS = frozenset(
+    {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "a", "an"}
+)
+
+
+def recounted(old: str, new: str) -> bool:
+    """Whether two values count the same thing differently ("two cats", "three cats"; "4 paintings", "5 paintings")."""
+
+    def split(value: str) -> tuple[frozenset[str], frozenset[str]]:
+        words = re.findall(r"[\w'-]+", value.casefold())
+        counts = frozenset(w for w in words if w.isdigit() or w in _COUNT_WORDS)
+        return counts, frozenset(w for w in words if w not in counts and w not in _FILLER)
+
+    (old_count, old_thing), (new_count, new_thing) = split(old), split(new)
+    return bool(old_count and new_count and old_thing) and old_thing == new_thing and old_count != new_count
+
+
 @dataclass(frozen=True)
 class FactChanges:
     supersessions: list[Supersession]
@@ -110,7 +127,8 @@ def plan_fact_changes(facts: Sequence[FactRow]) -> FactChanges:
             versions.sort(key=lambda f: (_time(f.valid_from), f.id))
             for older, newer in pairwise(versions):
                 later = _time(newer.valid_from) > _time(older.valid_from)
-                if later and value_words(newer.value) != value_words(older.value) and (newer.renews or seeded):
+                told_new = newer.renews or seeded or recounted(older.value, newer.value)
+                if later and value_words(newer.value) != value_words(older.value) and told_new:
                     ended[older.id] = newer.id
     order = {fact.id: i for i, fact in enumerate(facts)}
     plans = [

@@ -49,6 +49,7 @@ class QuestionReading:
     content: str = ""  # what it asks, without its subject and its function words ("subscribe to for films")
     frames: list[str] = field(default_factory=list)  # the frames a fact answering it may have (engram/facts/frames.py)
     nouns: list[str] = field(default_factory=list)  # the things it names besides its subject ("blood", "type")
+    asked_kinds: list[str] = field(default_factory=list)  # the nouns its wh-word asks by ("Which city ...": city)
     windows: list[Span] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
@@ -76,9 +77,20 @@ def read_question(
         unresolved.append("a time, without the moment it is relative to (now)")
     form = _form(doc, query, windows, as_of)
     content = _content(doc, subject)
-    # Nouns, and adjectives (the small model tags a noun before a verb as one: "Gina's tattoo symbolize").
-    nouns = [t.lower_ for t in doc if t.pos_ in ("NOUN", "ADJ") and t.ent_type_ not in ("DATE", "TIME")]
-    return QuestionReading(subject, _asked(doc), form, content, _frames(doc), nouns, windows, names, unresolved)
+    # The things it names: nouns, or words in a noun's role whatever their tag (the small model tags "tattoo" in "Do I
+    # have a tattoo?" as an adverb, and "Gina's tattoo symbolize" makes it an adjective).
+    named = set(subject.split()) if subject else set()
+    nouns = [
+        t.lower_
+        for t in doc
+        if (t.pos_ in ("NOUN", "ADJ") or t.dep_ in ("dobj", "pobj", "attr", "nsubj", "compound"))
+        and t.pos_ not in ("PRON", "DET", "AUX", "PROPN", "ADP")
+        and t.tag_ not in _WH
+        and t.text not in named
+        and t.ent_type_ not in ("DATE", "TIME")
+    ]
+    kinds = [t.lemma_.lower() for t in doc if t.pos_ == "NOUN" and _wh_determined(t)]
+    return QuestionReading(subject, _asked(doc), form, content, _frames(doc), nouns, kinds, windows, names, unresolved)
 
 
 def _names(doc: Doc) -> list[str]:

@@ -91,7 +91,7 @@ class Searcher(Protocol):
 
     def subject_facts(self, subject: str, vector: list[float]) -> list[dict[str, Any]]:
         """Every version of the facts about `subject` (case-folded), oldest first: rows {id, text, slot, frame, value,
-        event, current (holds now, or at the searcher's time), valid_from, similarity (cosine to `vector`)}."""
+        value_type, event, current (holds now, or at the searcher's time), valid_from, similarity (to `vector`)}."""
 
     def current_versions(self, ids: Sequence[str]) -> list[dict[str, Any]]:
         """The current version of each replaced proposition of `ids` (the nearest along its SUPERSEDES chain): rows

@@ -95,6 +95,7 @@ class Proposition:
     slot: str = ""
     frame: str = ""
     value: str = ""
+    value_type: str = ""
     event: bool = False
 
 
@@ -1057,7 +1058,9 @@ class MemorySearcher:
         facts.sort(key=lambda p: (p.valid_from or EPOCH, p.id))
         return [
             {
-                "id": p.id, "text": p.text, "slot": p.slot, "frame": p.frame, "value": p.value, "event": p.event,
+                "id": p.id, "text": p.text, "slot": p.slot, "frame": p.frame, "value": p.value,
+                "value_type": p.value_type,
+                "event": p.event,
                 "current": self._current(p), "valid_from": p.valid_from.isoformat() if p.valid_from else None,
                 "similarity": similarity(p.embedding) or 0.5,
             }

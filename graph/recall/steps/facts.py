@@ -59,7 +59,7 @@ class FactsFirst(Step[SubjectFacts]):
         # names `school`, the slot of "is enrolled at X").
         asked = set(run.tools.slots.name(run.reading.frames)) if run.tools.slots else set()
         # A noun the question asks by may name the kind of value ("What city does Tom call home?": Madrid is one).
-        kinds = _kinds(run, [str(f["value"]) for f in states])
+        kinds = _kinds(run, [str(f["value"]) if f.get("value_type") in _NAMED_KINDS else "" for f in states])
         for i, (fact, cosine) in enumerate(zip(states, (unit[1:] @ unit[0]).tolist(), strict=True)):
             fact["cosine"] = 1.0 if fact["slot"] in asked else max(cosine, kinds[i] if kinds else cosine)
         if max(f["cosine"] for f in states) >= run.config.fact_min_similarity:
@@ -133,20 +133,22 @@ def _brought_in(run: RecallRun, item_id: str, top: Ranked | None) -> Ranked | No
     )
 
 
-# A noun names the kind of a value from this cosine on ("city" and "Madrid": 0.53; "city" and "Portuguese": 0.31).
-KIND_COSINE = 0.45
+# A noun the wh-word asks by names the kind of a named value from this cosine on ("city" and "Madrid": 0.53, "Lisbon":
+# 0.57; "city" and "Portuguese": 0.31). Only names have a kind a noun can name: a thing's value is its own words.
+KIND_COSINE = 0.5
+_NAMED_KINDS = frozenset({"GPE", "PERSON", "ORG", "NORP", "LANGUAGE"})
 
 
 def _kinds(run: RecallRun, values: list[str]) -> list[float]:
-    """For each value, the cosine to the question's closest asking noun where it names the value's kind (at least
-    KIND_COSINE), else -1; [] when the question asks by no noun."""
-    nouns = run.reading.nouns
-    if not nouns or not values:
+    """For each value ("" for none), the cosine to the noun the question's wh-word asks by where it names the value's
+    kind (at least KIND_COSINE), else -1; [] when the question asks by no noun."""
+    nouns = run.reading.asked_kinds
+    if not nouns or not any(values):
         return []
     vectors = run.tools.embed([*nouns, *values])
     unit = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
     best = (unit[len(nouns) :] @ unit[: len(nouns)].T).max(axis=1)
-    return [float(c) if c >= KIND_COSINE else -1.0 for c in best.tolist()]
+    return [float(c) if c >= KIND_COSINE and v else -1.0 for c, v in zip(best.tolist(), values, strict=True)]
 
 
 def without_subject(text: str, subject: str) -> str:

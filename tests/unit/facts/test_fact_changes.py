@@ -67,3 +67,10 @@ def test_an_open_slot_changes_only_when_the_later_value_is_told_as_new() -> None
         fact("harlow", 5, "Harlow Lettings", "rent from :thing", renews=True),
     ]
     assert pairs(renting) == [("harlow", "abernathy")]
+
+
+def test_a_new_count_of_the_same_thing_is_a_change_in_any_slot() -> None:
+    cats = [fact("two", 1, "two cats", "have :thing"), fact("three", 5, "three cats", "have :thing")]
+    assert pairs(cats) == [("three", "two")]
+    other = [fact("cats", 1, "two cats", "have :thing"), fact("dogs", 5, "three dogs", "have :thing")]
+    assert pairs(other) == []
