@@ -92,7 +92,9 @@ class FactsFirst(Step[SubjectFacts]):
             return
         versions = [f for f in states if f["slot"] == best["slot"]]
         current = [f for f in versions if f["current"]]
-        if len(current) > 1:  # several values hold at once: no one current fact to answer with
+        if len(current) != 1:
+            # Several values hold at once: no one current fact to answer with; or none does (the state ended, or a
+            # correction, which is no fact of the slot, replaced it: the version steps put that one first).
             run.trace.add(self.name, **detail, slot=best["slot"], current=len(current))
             return
         newest_first = sorted(versions, key=lambda f: (f["valid_from"] or "", f["id"]), reverse=True)

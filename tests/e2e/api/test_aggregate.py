@@ -173,8 +173,9 @@ def test_stated_counts_named_things_and_the_usual_unit(gql: GraphQL) -> None:
     # Two things joined by "and": one amount each, not every purchase.
     spent = ask("What is the total amount I spent on the wool coat and the hiking boots?")
     assert (spent["value"], spent["valueUnit"], spent["valueFrom"]) == (250.0, "USD", "sum")
-    # The taxi's statement also says 10 minutes: read in the comparison's usual unit (dollars), it is $15.
+    # The turn also says 10 minutes ("I missed my bus by 10 minutes ... and took a taxi, which cost me $15"): its
+    # facts are apart (the miss, the ride), and the ride is read in the comparison's usual unit (dollars): $15.
     more = ask("How much more did the taxi cost than my daily bus fare?")
     assert (more["value"], more["valueUnit"], more["valueFrom"]) == (12.0, "USD", "difference")
     taxi = next(item for item in more["items"] if "taxi" in item["text"])
-    assert "10 minutes" in taxi["text"] and (taxi["quantity"], taxi["unit"]) == (15.0, "USD")
+    assert (taxi["quantity"], taxi["unit"]) == (15.0, "USD")

@@ -77,8 +77,9 @@ def test_the_earlier_statement_ends_when_the_later_starts_and_stays_in_history(
     assert "Madrid" in current["text"]
     assert old["validTo"] == current["validFrom"]  # the world's time of the move (May 2024), not the server clock
     assert old["validTo"].startswith("2024-05-01")
+    # A fact change (graph/consolidation/fact_changes.py: the move names Lisbon) ended it.
     assert [(s["propositionId"], s["reason"]) for s in gql(HISTORY, {"id": current["id"]})["history"]["replaced"]] == [
-        (revised["lisbon"], "updated")
+        (revised["lisbon"], "changed")
     ]
     # asOf a time while Tom lived in Lisbon (world time: from the Lisbon statement's validFrom until the move), the
     # Lisbon statement is what held.
