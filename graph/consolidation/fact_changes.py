@@ -77,16 +77,34 @@ _COUNT_WORDS = frozenset(
 )
 
 
+def _counted(value: str) -> tuple[frozenset[str], frozenset[str], bool]:
+    """(the counts, the thing counted (singular), whether a count is an ordinal) of a value: "4 painting projects" ->
+    ({4}, {painting, project}, False); "my 5th painting project" -> ({5}, {painting, project}, True)."""
+    words = re.findall(r"[\w'-]+", value.casefold())
+    ordinal = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+    counts = {w for w in words if w.isdigit() or w in _COUNT_WORDS}
+    ordinals = {m.group(1) for w in words if (m := ordinal.match(w))}
+    thing = frozenset(
+        w[:-1] if w.endswith("s") and len(w) > 3 else w
+        for w in words
+        if w not in counts and not ordinal.match(w) and w not in _FILLER
+    )
+    return frozenset(counts | ordinals), thing, bool(ordinals)
+
+
 def recounted(old: str, new: str) -> bool:
-    """Whether two values count the same thing differently ("two cats", "three cats"; "4 paintings", "5 paintings")."""
-
-    def split(value: str) -> tuple[frozenset[str], frozenset[str]]:
-        words = re.findall(r"[\w'-]+", value.casefold())
-        counts = frozenset(w for w in words if w.isdigit() or w in _COUNT_WORDS)
-        return counts, frozenset(w for w in words if w not in counts and w not in _FILLER)
-
-    (old_count, old_thing), (new_count, new_thing) = split(old), split(new)
+    """Whether two values count the same thing differently ("two cats", "three cats"; "4 painting projects", "my 5th
+    painting project")."""
+    (old_count, old_thing, _), (new_count, new_thing, _) = _counted(old), _counted(new)
     return bool(old_count and new_count and old_thing) and old_thing == new_thing and old_count != new_count
+
+
+def _running_count(fact: FactRow) -> bool:
+    """A fact that counts something of the subject's: a state with a count ("I have completed 4 projects"), or an
+    event told by its place in a series ("I just finished my 5th project"); two events counted alike ("ran 5 km",
+    "ran 10 km") are two events."""
+    counts, thing, ordinal = _counted(fact.value)
+    return bool(counts and thing) and fact.current and fact.polarity and (fact.is_state or ordinal)
 
 
 @dataclass(frozen=True)
@@ -130,6 +148,14 @@ def plan_fact_changes(facts: Sequence[FactRow]) -> FactChanges:
                 told_new = newer.renews or seeded or recounted(older.value, newer.value)
                 if later and value_words(newer.value) != value_words(older.value) and told_new:
                     ended[older.id] = newer.id
+        # 3. a new count of the same thing, whatever verb tells it ("completed 4 projects", "finished my 5th project")
+        counting = sorted((f for f in told if _running_count(f)), key=lambda f: (_time(f.valid_from), f.id))
+        for i, older in enumerate(counting):
+            for newer in counting[i + 1 :]:
+                later = _time(newer.valid_from) > _time(older.valid_from)
+                if later and older.id not in ended and recounted(older.value, newer.value):
+                    ended[older.id] = newer.id
+                    break
     order = {fact.id: i for i, fact in enumerate(facts)}
     plans = [
         Supersession(survivor, replaced, "changed", 1.0, carry=False)

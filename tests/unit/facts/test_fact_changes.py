@@ -74,3 +74,13 @@ def test_a_new_count_of_the_same_thing_is_a_change_in_any_slot() -> None:
     assert pairs(cats) == [("three", "two")]
     other = [fact("cats", 1, "two cats", "have :thing"), fact("dogs", 5, "three dogs", "have :thing")]
     assert pairs(other) == []
+
+
+def test_a_running_count_told_by_another_verb_is_a_change_but_two_counted_events_are_two() -> None:
+    projects = [
+        fact("four", 1, "4 painting projects", "complete :thing"),
+        fact("fifth", 5, "my 5th painting project", "finish :thing", event=True),
+    ]
+    assert pairs(projects) == [("fifth", "four")]
+    runs = [fact("r5", 1, "5 km", "run :thing", event=True), fact("r10", 5, "10 km", "run :thing", event=True)]
+    assert pairs(runs) == []
