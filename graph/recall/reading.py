@@ -50,6 +50,7 @@ class QuestionReading:
     frames: list[str] = field(default_factory=list)  # the frames a fact answering it may have (engram/facts/frames.py)
     nouns: list[str] = field(default_factory=list)  # the things it names besides its subject ("blood", "type")
     asked_kinds: list[str] = field(default_factory=list)  # the nouns its wh-word asks by ("Which city ...": city)
+    plural: bool = False  # it asks for things in the plural ("What hobbies does Ana have?"): a set, not one value
     windows: list[Span] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     unresolved: list[str] = field(default_factory=list)
@@ -90,7 +91,10 @@ def read_question(
         and t.ent_type_ not in ("DATE", "TIME")
     ]
     kinds = [t.lemma_.lower() for t in doc if t.pos_ == "NOUN" and _wh_determined(t)]
-    return QuestionReading(subject, _asked(doc), form, content, _frames(doc), nouns, kinds, windows, names, unresolved)
+    plural = any(t.tag_ == "NNS" and t.lower_ in nouns for t in doc)
+    return QuestionReading(
+        subject, _asked(doc), form, content, _frames(doc), nouns, kinds, plural, windows, names, unresolved
+    )
 
 
 def _names(doc: Doc) -> list[str]:

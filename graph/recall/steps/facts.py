@@ -91,9 +91,10 @@ class FactsFirst(Step[SubjectFacts]):
         detail: dict[str, Any] = {"subject": reading.subject, "facts": len(states), "closest": best["id"]}
         detail["cosine"] = round(cosine, 4)
         if cosine < run.config.fact_min_similarity:
-            if found.mentioned or not reading.nouns:
+            if found.mentioned or not reading.nouns or reading.plural:
                 # Memory speaks of what it asks, though in no fact of the subject's; or it names nothing to look for
-                # ("What does Melanie do?"): the ranking answers.
+                # ("What does Melanie do?"), or asks for a set ("What hobbies does Ana have?": bouldering and pottery,
+                # no fact named a hobby): the ranking answers.
                 run.trace.add(self.name, **detail, mentioned=found.mentioned)
                 return
             asked = f"{reading.subject}'s {reading.asked}" if reading.asked else str(reading.subject)
