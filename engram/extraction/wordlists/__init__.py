@@ -5,8 +5,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from engram.word_lists import read_word_list
+
 
 @cache
 def load_wordlist(name: str) -> frozenset[str]:
-    text = (Path(__file__).parent / f"{name}.txt").read_text(encoding="utf-8")
-    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    return read_word_list(Path(__file__).parent / f"{name}.txt")
