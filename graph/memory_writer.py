@@ -25,7 +25,7 @@ from engram.ids import stable_id
 from engram.models import Concept, Episode, Intent, Prescription, Proposition, Source, SourceKind
 from engram.scope import metadata_properties
 from graph.cypher import load
-from graph.deletions import Withheld, fence
+from graph.deletion_fence import Withheld, fence
 from graph.dimension_names import rename_dimensions
 from graph.params import vector_param
 from graph.space_indexes import label_written
@@ -76,7 +76,7 @@ class Written:
     retired_concept_ids: set[str]
     # Texts of the intents retired because a re-ingested trajectory's task changed (every intent trie drops them).
     retired_intents: set[str]
-    # Episodes not written because a deletion begun after the work named them (graph/deletions.py).
+    # Episodes not written because a deletion begun after the work named them (graph/deletion_fence.py).
     withheld_episodes: set[str] = field(default_factory=set)
 
 
@@ -103,7 +103,7 @@ class MemoryWriter:
 
     def write(self, batch: MemoryBatch, progress: ProgressFn | None = None) -> Written:
         """Write the batch; returns the ids of the concepts to refresh (for consolidation). Deletions begun from now
-        on win over it (graph/deletions.py)."""
+        on win over it (graph/deletion_fence.py)."""
         since = datetime.now(UTC)
         self.write_schema(batch, since)
         return self.write_sources(batch, progress, since)

@@ -127,7 +127,7 @@ class JobStatus(BaseModel):
 
     @property
     def created(self) -> datetime:
-        """When the job was submitted: deletions begun later win over its writes (graph/deletions.py)."""
+        """When the job was submitted: deletions begun later win over its writes (graph/deletion_fence.py)."""
         return datetime.fromisoformat(self.created_at)
 
     @property

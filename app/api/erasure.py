@@ -1,5 +1,5 @@
-"""Deletions that hold while ingestion runs: each is recorded before it deletes (graph/deletions.py), stops the jobs
-of what it deletes whole, deletes from Neo4j, then clears what Redis holds of the scope.
+"""Deletions that hold while ingestion runs: each is recorded before it deletes (graph/deletion_fence.py), stops the
+jobs of what it deletes whole, deletes from Neo4j, then clears what Redis holds of the scope.
 
 The record makes every write of work begun earlier obey it, whatever stage that work is in, in any process and after
 any restart; the jobs are stopped so that they neither run on nor keep the scope's text in Redis. Work that a request
@@ -19,7 +19,7 @@ from app.api.security import space_counter_key
 from app.api.services import ApiServices
 from graph.admin import delete_space
 from graph.concept_keys.tries import drop_key_logs
-from graph.deletions import DeletionLog, DeletionScope
+from graph.deletion_fence import DeletionLog, DeletionScope
 from workers.tasks.job_stops import stop_deleted_jobs
 from workers.vector_cache import drop_space_vectors
 

@@ -16,8 +16,8 @@ from engram.embedding import Embedder
 from engram.native_threads import limit_math_threads
 from engram.settings import EngramSettings
 from graph.api_keys import ApiKeyStore
+from graph.cascade_delete import Forgetter
 from graph.concept_keys.tries import reset_key_logs
-from graph.forget import Forgetter
 from graph.recall.abstraction import create_abstractor
 from graph.recall.associate.engine import Associator
 from graph.recall.config import RecallConfig

@@ -13,6 +13,7 @@ import pytest
 
 from engram.embedding import get_embedder
 from engram.formats.loading import validate_records
+from graph.cascade_delete import Forgetter
 from graph.consolidation.correction import (
     InvalidCorrection,
     PropositionNotCurrent,
@@ -22,7 +23,6 @@ from graph.consolidation.correction import (
 from graph.consolidation.duplicates import OfflineJudge, load_active, plan_duplicates
 from graph.consolidation.lineage import lineage
 from graph.consolidation.run import consolidate
-from graph.forget import Forgetter
 from graph.navigation import Navigator
 from graph.recall.engine import RecallEngine
 from graph.recall.models import RecallRequest

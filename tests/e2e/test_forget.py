@@ -8,7 +8,7 @@ from typing import Any
 import neo4j
 
 from engram.embedding import get_embedder
-from graph.forget import Forgetter
+from graph.cascade_delete import Forgetter
 from tests.support.graph_queries import association_errors, rows
 from tests.support.jobs import ingest
 

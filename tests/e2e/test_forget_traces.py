@@ -7,9 +7,9 @@ from typing import Any
 
 import neo4j
 
+from graph.cascade_delete import Forgetter
 from graph.consolidation.run import consolidate
 from graph.dimensions import build_dimensions
-from graph.forget import Forgetter
 from tests.support.graph_queries import association_errors, rows
 from tests.support.jobs import ingest
 

@@ -14,6 +14,7 @@ import neo4j
 import pytest
 
 from engram.embedding import get_embedder
+from graph.cascade_delete import Forgetter
 from graph.consolidation.conflicts import alias_pairs
 from graph.consolidation.correction import correct
 from graph.consolidation.duplicates import Supersession, carry_late_proofs, load_active, supersede
@@ -21,7 +22,6 @@ from graph.consolidation.model import SOURCE_QUALITY
 from graph.consolidation.report import figures
 from graph.cypher import load
 from graph.dimensions import build_dimensions
-from graph.forget import Forgetter
 from graph.lookup import GraphReader
 from graph.navigation import Navigator
 from graph.recall.neo4j_searcher import ConceptHit, GraphSearcher

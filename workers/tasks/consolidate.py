@@ -26,7 +26,7 @@ from graph.admin import delete_space
 from graph.consolidation.report import ConsolidationReport
 from graph.consolidation.run import consolidate
 from graph.cypher import load
-from graph.deletions import DeletionRunning, ScopeDeleted, in_force
+from graph.deletion_fence import DeletionRunning, ScopeDeleted, in_force
 from graph.driver import get_driver
 from workers.celery_app import app
 from workers.held_lock import held_lock

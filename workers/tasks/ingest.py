@@ -39,7 +39,7 @@ from graph.concept_keys.tries import (
 )
 from graph.consolidation.fact_changes import link_fact_changes
 from graph.consolidation.revisions import RevisionRules, link_revisions_of
-from graph.deletions import DeletionRunning, ScopeDeleted, in_force
+from graph.deletion_fence import DeletionRunning, ScopeDeleted, in_force
 from graph.driver import get_driver
 from graph.embedder_record import EmbedderMismatch, check_embedder, reembed_command
 from graph.memory_writer import MemoryBatch, MemoryWriter, Written, plan_parts, refresh_concepts
@@ -56,7 +56,7 @@ TRANSIENT_ERRORS = (
     neo4j.exceptions.TransientError,
     neo4j.exceptions.ServiceUnavailable,
     neo4j.exceptions.SessionExpired,
-    DeletionRunning,  # a job submitted while a deletion of its scope runs waits for it (graph/deletions.py)
+    DeletionRunning,  # a job submitted while a deletion of its scope runs waits for it (graph/deletion_fence.py)
 )
 # Redis errors are waited out in the stage itself (`outlasting_redis`): Celery retries by publishing a new message,
 # which fails while Redis is down, and then drops the stage's message: the job would stay running forever.
@@ -161,8 +161,8 @@ def _stage(store: JobStore, job_id: str, name: str, retrying: bool) -> Iterator[
     it) finds the job's artifacts dropped and has nothing to do, and so does a stage of a job deleted with its scope
     (whose record is gone: `JobStatus.gone`). Marks the job failed when a stage fails for good (a transient error
     that will be retried does not). A deletion of the job's scope begun after it was submitted ends it with nothing
-    left, here or in Neo4j (graph/deletions.py). The job's error, which its tenant reads, names the stage and the job
-    id only: an exception's text can carry internals (queries, paths, other data), so it goes to the worker log,
+    left, here or in Neo4j (graph/deletion_fence.py). The job's error, which its tenant reads, names the stage and the
+    job id only: an exception's text can carry internals (queries, paths, other data), so it goes to the worker log,
     under the job id."""
     started = time.perf_counter()
     try:

@@ -43,7 +43,7 @@ def stop_deleted_jobs(
 ) -> list[str]:
     """For a deletion of a whole memory space (`with_users`: and of its users' partitions) that began at `before`:
     every job of it submitted earlier goes from Redis, status record included, and leaves the scheduler; a stage
-    already running stops at its next write (graph/deletions.py) and writes nothing back to Redis. Jobs submitted
+    already running stops at its next write (graph/deletion_fence.py) and writes nothing back to Redis. Jobs submitted
     later wait for the deletion and are the scope's new life. Returns the ids of the jobs stopped unfinished."""
     store = store or get_job_store()
     stopped: list[str] = []

@@ -29,8 +29,8 @@ from engram.formats.records import MAX_DOCUMENT_CHARS, MAX_RECORDS_PER_JOB, Reco
 from engram.ids import validate_space
 from engram.remember import remember_record
 from graph.api_keys import KeyLimitReached, KeyRole, RevokeRefused, check_label
-from graph.deletions import DeletionScope
-from graph.forget import ForgetResult
+from graph.cascade_delete import ForgetResult
+from graph.deletion_fence import DeletionScope
 from workers.jobs import PendingLimit
 from workers.tasks.ingest import submit_ingest
 

@@ -1,4 +1,4 @@
-"""What a write obeys of the deletions on record (graph/deletions.py), and what a part withholds for them
+"""What a write obeys of the deletions on record (graph/deletion_fence.py), and what a part withholds for them
 (graph/memory_writer.py `WritePart.without`)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from neo4j.time import DateTime
 
 from engram.models import Episode, Proposition, Source, SourceKind
-from graph.deletions import DeletionRunning, ScopeDeleted, Withheld, _obeyed
+from graph.deletion_fence import DeletionRunning, ScopeDeleted, Withheld, _obeyed
 from graph.memory_writer import MemoryBatch, plan_parts
 
 SPACE = "s/0123456789abcdef"
