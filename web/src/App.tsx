@@ -34,7 +34,7 @@ function SignIn(props: { onKey: (key: string) => void; message: string }) {
   return (
     <main className="signin">
       <h1>Engram memory inspector</h1>
-      <form onSubmit={submit}>
+      <form onSubmit={(event) => void submit(event)}>
         <label htmlFor="space-key">Space key</label>
         <input
           id="space-key"

@@ -38,7 +38,12 @@ export function Confirm(props: { what: string; onYes: () => void; onNo: () => vo
 export function when(value: string | null | undefined): string {
   if (!value) return "—";
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z");
+  return Number.isNaN(date.getTime())
+    ? value
+    : date
+        .toISOString()
+        .replace("T", " ")
+        .replace(/\.\d+Z$/, "Z");
 }
 
 export function download(name: string, text: string): void {

@@ -1,5 +1,5 @@
 import type { FollowResult, LinkType } from "@engram/client";
-import cytoscape, { type Core, type ElementDefinition } from "cytoscape";
+import cytoscape, { type Core, type ElementDefinition, type NodeSingular } from "cytoscape";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useApi, useRun } from "../context";
 import { hrefOf } from "../nav";
@@ -75,74 +75,154 @@ function markCytoscapeStylesheet(): void {
   document.head.appendChild(marker);
 }
 
-/** The neighbourhood of a memory or a concept: typed links, nodes expanding on click, at most NODE_CAP of them. */
+/** Nodes expanded at once by "Expand to the cap" (each is LINK_TYPES.length requests; the browser runs six at once). */
+const EXPAND_AT_ONCE = 4;
+
+/** What one expansion adds: the new nodes (at most `room`) and the links between drawn or added nodes. */
+export function linksToElements(
+  nodeId: string,
+  answers: readonly FollowResult[],
+  has: (id: string) => boolean,
+  room: number,
+): { added: ElementDefinition[]; dropped: number } {
+  const nodes = new Map<string, ElementDefinition>();
+  const edges = new Map<string, ElementDefinition>();
+  let dropped = 0;
+  for (const answer of answers) {
+    if (answer.__typename !== "Links") continue;
+    for (const link of answer.links) {
+      const node = link.node;
+      if (!node) continue;
+      if (!has(node.id) && !nodes.has(node.id)) {
+        if (nodes.size >= room) {
+          dropped += 1;
+          continue;
+        }
+        nodes.set(node.id, {
+          group: "nodes",
+          data: {
+            id: node.id,
+            label: label(node),
+            type: node.__typename,
+            colour: COLOURS[node.__typename] ?? "#444",
+            text: "text" in node ? node.text : label(node),
+          },
+        });
+      }
+      const [source, target] = link.outgoing ? [nodeId, node.id] : [node.id, nodeId];
+      const edgeId = `${source}-${link.type}-${target}`;
+      if (!has(edgeId)) edges.set(edgeId, { group: "edges", data: { id: edgeId, source, target, type: link.type } });
+    }
+  }
+  const drawn = (id: string) => has(id) || nodes.has(id);
+  const links = [...edges.values()].filter((e) => drawn(String(e.data.source)) && drawn(String(e.data.target)));
+  return { added: [...nodes.values(), ...links], dropped };
+}
+
+/** The neighbourhood of a memory or a concept: typed links, nodes expanding on click (or all at once, breadth first,
+ * until NODE_CAP), at most NODE_CAP of them. */
 export default function GraphView({ user, id }: { user: string; id: string }) {
   const { client } = useApi();
   const run = useRun();
   const box = useRef<HTMLDivElement>(null);
   const graph = useRef<Core | null>(null);
+  const expanded = useRef(new Set<string>());
   const [count, setCount] = useState(0);
   const [note, setNote] = useState("");
   const [selected, setSelected] = useState<{ id: string; type: string; text: string } | null>(null);
   const [ready, setReady] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [expansions, setExpansions] = useState(0);
 
-  const expand = useCallback(
-    async (nodeId: string) => {
+  /** Follows every link type from each node and adds what fits under the cap; false when a call failed. */
+  const grow = useCallback(
+    async (nodeIds: readonly string[]): Promise<boolean> => {
       const answers = await run(() =>
-        Promise.all(LINK_TYPES.map((type) => client.follow(nodeId, type, { user: user || null }))),
+        Promise.all(
+          nodeIds.map((nodeId) =>
+            Promise.all(LINK_TYPES.map((type) => client.follow(nodeId, type, { user: user || null }))),
+          ),
+        ),
       );
       const cy = graph.current;
-      if (!answers || !cy) return;
-      const added: ElementDefinition[] = [];
-      let left = NODE_CAP - cy.nodes().length;
+      if (!answers || !cy) return false;
       let dropped = 0;
-      for (const answer of answers) {
-        if (answer.__typename !== "Links") continue;
-        for (const link of answer.links) {
-          const node = link.node;
-          if (!node) continue;
-          if (cy.getElementById(node.id).empty() && !added.some((e) => e.data.id === node.id)) {
-            if (left <= 0) {
-              dropped += 1;
-              continue;
-            }
-            left -= 1;
-            added.push({
-              group: "nodes",
-              data: { id: node.id, label: label(node), type: node.__typename, colour: COLOURS[node.__typename] ?? "#444", text: "text" in node ? node.text : label(node) },
-            });
-          }
-          const [source, target] = link.outgoing ? [nodeId, node.id] : [node.id, nodeId];
-          const edgeId = `${source}-${link.type}-${target}`;
-          if (cy.getElementById(edgeId).empty() && !added.some((e) => e.data.id === edgeId)) {
-            added.push({ group: "edges", data: { id: edgeId, source, target, type: link.type } });
-          }
-        }
-      }
-      cy.add(added.filter((e) => e.group === "nodes"));
-      cy.add(added.filter((e) => e.group === "edges" && !cy.getElementById(e.data.source).empty() && !cy.getElementById(e.data.target).empty()));
-      cy.layout({ name: "cose", animate: false, randomize: false, fit: true, numIter: 400 }).run();
-      setCount(cy.nodes().length);
+      setExpansions((n) => n + nodeIds.length);
+      answers.forEach((answer, i) => {
+        const nodeId = nodeIds[i]!;
+        expanded.current.add(nodeId);
+        const has = (elementId: string) => !cy.getElementById(elementId).empty();
+        const found = linksToElements(nodeId, answer, has, NODE_CAP - cy.nodes().length);
+        cy.add(found.added);
+        dropped += found.dropped;
+      });
       setNote(dropped ? `${dropped} more neighbours not drawn: the view shows at most ${NODE_CAP} nodes.` : "");
-      setReady(true);
+      return true;
     },
     [client, run, user],
   );
+
+  const settle = useCallback(() => {
+    const cy = graph.current;
+    if (!cy) return;
+    cy.layout({ name: "cose", animate: false, randomize: false, fit: true, numIter: 400 }).run();
+    setCount(cy.nodes().length);
+    setReady(true);
+  }, []);
+
+  const expand = useCallback(
+    async (nodeId: string) => {
+      if (await grow([nodeId])) settle();
+    },
+    [grow, settle],
+  );
+
+  /** Expands the drawn nodes not yet expanded, concepts (the hubs) first, a few at a time, until the cap or nothing
+   * more to follow; one layout at the end. */
+  const expandToCap = useCallback(async () => {
+    const cy = graph.current;
+    if (!cy) return;
+    setBusy(true);
+    setReady(false);
+    for (;;) {
+      const frontier = cy
+        .nodes()
+        .filter((node) => !expanded.current.has(node.id()))
+        .sort((a, b) => Number(b.data("type") === "Concept") - Number(a.data("type") === "Concept"))
+        .map((node) => node.id());
+      if (cy.nodes().length >= NODE_CAP || frontier.length === 0) break;
+      if (!(await grow(frontier.slice(0, EXPAND_AT_ONCE))) || graph.current !== cy) break;
+    }
+    if (graph.current === cy) settle();
+    setBusy(false);
+  }, [grow, settle]);
 
   useEffect(() => {
     if (!box.current) return;
     markCytoscapeStylesheet();
     const cy = cytoscape({ container: box.current, style: STYLE, wheelSensitivity: 0.3 });
     graph.current = cy;
+    expanded.current = new Set();
     cy.on("tap", "node", (event) => {
-      const node = event.target;
-      setSelected({ id: node.id(), type: node.data("type"), text: node.data("text") });
+      const node = event.target as NodeSingular;
+      setSelected({ id: node.id(), type: String(node.data("type")), text: String(node.data("text")) });
       void expand(node.id());
     });
     void (async () => {
       const start = await run(() => client.memory(id, { user: user || null }));
       const text = start && "text" in start ? start.text : id;
-      cy.add({ group: "nodes", classes: "start", data: { id, label: text.slice(0, 40), type: start?.__typename ?? "Node", colour: COLOURS[start?.__typename ?? ""] ?? "#444", text } });
+      if (graph.current !== cy) return;
+      cy.add({
+        group: "nodes",
+        classes: "start",
+        data: {
+          id,
+          label: text.slice(0, 40),
+          type: start?.__typename ?? "Node",
+          colour: COLOURS[start?.__typename ?? ""] ?? "#444",
+          text,
+        },
+      });
       await expand(id);
     })();
     return () => {
@@ -157,7 +237,25 @@ export default function GraphView({ user, id }: { user: string; id: string }) {
       <p role="status" className="count">
         {count} nodes drawn (at most {NODE_CAP}); click a node to expand it. {note}
       </p>
-      <div ref={box} className="graph" data-nodes={count} data-ready={ready ? "yes" : "no"} aria-label="Graph view" role="img" />
+      <p>
+        <button
+          type="button"
+          className="expand-all"
+          disabled={!ready || busy || count >= NODE_CAP}
+          onClick={() => void expandToCap()}
+        >
+          {busy ? "Expanding…" : `Expand to the cap (${NODE_CAP} nodes)`}
+        </button>
+      </p>
+      <div
+        ref={box}
+        className="graph"
+        data-nodes={count}
+        data-ready={ready ? "yes" : "no"}
+        data-expanded={expansions}
+        aria-label="Graph view"
+        role="img"
+      />
       {selected && (
         <aside className="selected">
           <strong>{selected.type}</strong>: <span className="text">{selected.text}</span>{" "}

@@ -109,7 +109,10 @@ export function MemoriesView({ user }: { user: string }) {
   }
 
   const toggle = (kind: MemoryKind) =>
-    setDraft({ ...draft, kinds: draft.kinds.includes(kind) ? draft.kinds.filter((k) => k !== kind) : [...draft.kinds, kind] });
+    setDraft({
+      ...draft,
+      kinds: draft.kinds.includes(kind) ? draft.kinds.filter((k) => k !== kind) : [...draft.kinds, kind],
+    });
 
   return (
     <section aria-labelledby="memories-title">
@@ -134,15 +137,16 @@ export function MemoriesView({ user }: { user: string }) {
         </fieldset>
         {(["session", "agent", "metadata"] as const).map((field) => (
           <label key={field}>
-            {field}{" "}
-            <input value={draft[field]} onChange={(e) => setDraft({ ...draft, [field]: e.target.value })} />
+            {field} <input value={draft[field]} onChange={(e) => setDraft({ ...draft, [field]: e.target.value })} />
           </label>
         ))}
         <label>
-          since <input type="date" value={draft.since} onChange={(e) => setDraft({ ...draft, since: e.target.value })} />
+          since{" "}
+          <input type="date" value={draft.since} onChange={(e) => setDraft({ ...draft, since: e.target.value })} />
         </label>
         <label>
-          until <input type="date" value={draft.until} onChange={(e) => setDraft({ ...draft, until: e.target.value })} />
+          until{" "}
+          <input type="date" value={draft.until} onChange={(e) => setDraft({ ...draft, until: e.target.value })} />
         </label>
         <button type="submit">Filter</button>{" "}
         <button type="button" onClick={() => setFilters({ ...draft, kinds: ["EPISODE"] })}>

@@ -204,7 +204,9 @@ export function MemoryView({ user, id }: { user: string; id: string }) {
                       <FactLine fact={step.fact} />{" "}
                     </>
                   )}
-                  <span className="reason">({step.reason}, {step.status.toLowerCase()}, until {when(step.validTo ?? step.expiredAt)})</span>
+                  <span className="reason">
+                    ({step.reason}, {step.status.toLowerCase()}, until {when(step.validTo ?? step.expiredAt)})
+                  </span>
                 </li>
               ))}
             </ol>
@@ -213,7 +215,7 @@ export function MemoryView({ user, id }: { user: string; id: string }) {
       )}
 
       {memory.__typename === "Proposition" && memory.status === "ACTIVE" && (
-        <form className="correct" onSubmit={correct}>
+        <form className="correct" onSubmit={(event) => void correct(event)}>
           <h2>Correct it</h2>
           <label htmlFor="correct-text">What is true instead</label>
           <textarea id="correct-text" value={text} onChange={(e) => setText(e.target.value)} rows={2} />

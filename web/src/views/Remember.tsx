@@ -61,14 +61,26 @@ export function RememberView({ user: initialUser }: { user: string }) {
   return (
     <section aria-labelledby="remember-title">
       <h1 id="remember-title">Remember</h1>
-      <form className="remember" onSubmit={submit}>
+      <form className="remember" onSubmit={(event) => void submit(event)}>
         <label htmlFor="remember-user">User</label>
-        <input id="remember-user" value={user} onChange={(e) => setUser(e.target.value)} placeholder="(shared memory)" />
+        <input
+          id="remember-user"
+          value={user}
+          onChange={(e) => setUser(e.target.value)}
+          placeholder="(shared memory)"
+        />
         <label htmlFor="remember-session">Session</label>
-        <input id="remember-session" value={session} onChange={(e) => setSession(e.target.value)} placeholder="default" />
+        <input
+          id="remember-session"
+          value={session}
+          onChange={(e) => setSession(e.target.value)}
+          placeholder="default"
+        />
         <label htmlFor="remember-text">Text (a turn the user said)</label>
         <textarea id="remember-text" value={text} rows={4} onChange={(e) => setText(e.target.value)} />
-        <label htmlFor="remember-file">…or a file of records (JSON or JSONL, the ingest format; users as in the file)</label>
+        <label htmlFor="remember-file">
+          …or a file of records (JSON or JSONL, the ingest format; users as in the file)
+        </label>
         <input
           id="remember-file"
           type="file"

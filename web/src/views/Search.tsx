@@ -56,7 +56,7 @@ export function SearchView({ user }: { user: string }) {
   return (
     <section aria-labelledby="search-title" data-searches={searches}>
       <h1 id="search-title">Search {user || "the shared memory"}</h1>
-      <form className="search" onSubmit={search}>
+      <form className="search" onSubmit={(event) => void search(event)}>
         <fieldset>
           <legend>How</legend>
           <label>
@@ -89,7 +89,11 @@ export function SearchView({ user }: { user: string }) {
         </button>
       </form>
 
-      {recall && recall.__typename !== "Recall" && <p className="error" role="alert">{recall.message}</p>}
+      {recall && recall.__typename !== "Recall" && (
+        <p className="error" role="alert">
+          {recall.message}
+        </p>
+      )}
       {recall?.__typename === "Recall" && (
         <div className="results" data-results={recall.items.length}>
           {recall.items.length === 0 ? (
@@ -121,7 +125,11 @@ export function SearchView({ user }: { user: string }) {
         </div>
       )}
 
-      {associate && associate.__typename !== "Associations" && <p className="error" role="alert">{associate.message}</p>}
+      {associate && associate.__typename !== "Associations" && (
+        <p className="error" role="alert">
+          {associate.message}
+        </p>
+      )}
       {associate?.__typename === "Associations" && (
         <div className="results" data-results={associate.associations.length}>
           {associate.associations.length === 0 ? (
@@ -136,7 +144,8 @@ export function SearchView({ user }: { user: string }) {
                   <ul className="paths">
                     {why.map((path, i) => (
                       <li key={i}>
-                        <strong>{path.kind}</strong> {path.detail} {path.concepts.length > 0 && `(${path.concepts.join(", ")})`}
+                        <strong>{path.kind}</strong> {path.detail}{" "}
+                        {path.concepts.length > 0 && `(${path.concepts.join(", ")})`}
                       </li>
                     ))}
                   </ul>

@@ -67,8 +67,8 @@ export function UsersView() {
         <p>Loading…</p>
       ) : rows.length === 0 ? (
         <Empty>
-          Nothing in this space yet. <a href={hrefOf({ view: "remember", user: "" })}>Remember</a>{" "}
-          something for a user to start.
+          Nothing in this space yet. <a href={hrefOf({ view: "remember", user: "" })}>Remember</a> something for a user
+          to start.
         </Empty>
       ) : (
         <table className="users">
