@@ -19,13 +19,13 @@ from app.cli.client_options import (
     UrlOption,
     UserOption,
     api_time,
-    check_names,
-    check_text,
     failures,
     open_client,
     where,
 )
+from app.cli.read_options import checked_variables, read_option, read_text
 from app.cli.recall_command import print_trace
+from graph.recall.arguments import ASSOCIATE_ARGUMENTS, ASSOCIATE_LIMIT, ASSOCIATE_NOW, SPEAKER, UTTERANCE
 
 console = Console()
 
@@ -51,19 +51,11 @@ def print_associations(console: Console, answer: dict[str, Any], remark: str, me
 
 
 def associate(
-    remark: Annotated[str, typer.Argument(help="what the user just said (a remark, not a question)")],
+    remark: Annotated[str, read_text(UTTERANCE)],
     user: UserOption = None,
-    speaker: Annotated[
-        str | None,
-        typer.Option(help="who says the remark, as they are named in memory: their own earlier words come first"),
-    ] = None,
-    now: Annotated[
-        datetime | None,
-        typer.Option(help='when it is said (ISO 8601, with the user\'s zone): "tonight", "Wednesday night again"'),
-    ] = None,
-    limit: Annotated[
-        int | None, typer.Option(min=1, max=50, help="most memories to bring up (default: the API's, 10)")
-    ] = None,
+    speaker: Annotated[str | None, read_option(SPEAKER)] = None,
+    now: Annotated[datetime | None, read_option(ASSOCIATE_NOW)] = None,
+    limit: Annotated[int | None, read_option(ASSOCIATE_LIMIT)] = None,
     trace: Annotated[bool, typer.Option("--trace/--no-trace", help="print the explanation trace")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="print the API's answer as JSON")] = False,
     space: SpaceCheck = None,
@@ -74,12 +66,8 @@ def associate(
     same weekday or time of day, the feeling voiced, two hops through associated concepts, wording), or nothing and
     the reason."""
     with failures(console):
-        check_text("remark", remark)
-        check_names(("--speaker", speaker))
-        variables = {
-            "utterance": remark, "user": user, "speaker": speaker, "limit": limit,
-            "now": api_time(now),
-        }  # fmt: skip
+        values = {"utterance": remark, "speaker": speaker, "limit": limit, "now": api_time(now)}
+        variables = {"user": user, **checked_variables(ASSOCIATE_ARGUMENTS, values)}
         with open_client(url, api_key, space) as client:
             answer = expect(client.call("associate", variables)["associate"], "Associations")
         if as_json:

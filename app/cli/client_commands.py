@@ -28,14 +28,29 @@ from app.cli.client_options import (
     UrlOption,
     UserOption,
     api_time,
-    check_names,
-    check_text,
     failures,
     open_client,
     parse_metadata,
     where,
 )
 from app.cli.client_settings import EXPORT_PAGE_NODES, EXPORT_PAGE_SOURCES, LIST_PAGE
+from app.cli.read_options import checked_variables, read_option, read_text
+from graph.recall.arguments import (
+    ADDRESSEE,
+    AS_OF,
+    ASKER,
+    HOP_LIMIT,
+    KNOWN_AT,
+    LIMIT,
+    MEMORY_TYPES,
+    MIN_RELEVANCE,
+    NOW,
+    QUERY,
+    RECALL_ARGUMENTS,
+    RECIPE,
+    TOKEN_BUDGET,
+    MemoryType,
+)
 
 console = Console()
 
@@ -77,51 +92,37 @@ def remember(
 
 
 def recall(
-    query: Annotated[str, typer.Argument(help="what to remember, in plain words")],
+    query: Annotated[str, read_text(QUERY)],
     user: UserOption = None,
-    budget: Annotated[
-        int | None, typer.Option(min=16, max=32_768, help="token budget of the returned text [default: the API's]")
-    ] = None,
-    hops: Annotated[int | None, typer.Option(min=1, max=4, help="hop limit (1-4)")] = None,
-    limit: Annotated[int, typer.Option(min=1, max=200, help="most items to return")] = 10,
+    token_budget: Annotated[int | None, read_option(TOKEN_BUDGET, "--token-budget", "--budget")] = None,
+    hop_limit: Annotated[int | None, read_option(HOP_LIMIT, "--hop-limit", "--hops")] = None,
+    limit: Annotated[int | None, read_option(LIMIT)] = None,
+    memory_type: Annotated[list[MemoryType] | None, read_option(MEMORY_TYPES, "--memory-type")] = None,
     trace: Annotated[bool, typer.Option("--trace/--no-trace", help="print the explanation trace")] = False,
-    asker: Annotated[
-        str | None, typer.Option(help='who asks, as they speak in memory: the query\'s "I", "me", "my"')
-    ] = None,
-    addressee: Annotated[
-        str | None, typer.Option(help='who is asked, as they speak in memory: the query\'s "you", "your"')
-    ] = None,
-    now: Annotated[
-        datetime | None,
-        typer.Option(help='when the query is asked (ISO 8601): its "two weeks ago" or "last weekend" is read from it'),
-    ] = None,
-    as_of: Annotated[datetime | None, typer.Option(help="recall as memory stood at this time (ISO 8601)")] = None,
-    min_relevance: Annotated[
-        float | None,
-        typer.Option(
-            min=0.0, max=1.0, help="leave out items below this relevance, 0-1 (default: ENGRAM_RECALL_MIN_RELEVANCE)"
-        ),
-    ] = None,
-    recipe: Annotated[
-        str | None,
-        typer.Option(help="a named recall recipe: default, fast, thorough or associate (docs/tuning.md)"),
-    ] = None,
+    asker: Annotated[str | None, read_option(ASKER)] = None,
+    addressee: Annotated[str | None, read_option(ADDRESSEE)] = None,
+    now: Annotated[datetime | None, read_option(NOW)] = None,
+    as_of: Annotated[datetime | None, read_option(AS_OF)] = None,
+    known_at: Annotated[datetime | None, read_option(KNOWN_AT)] = None,
+    min_relevance: Annotated[float | None, read_option(MIN_RELEVANCE)] = None,
+    recipe: Annotated[str | None, read_option(RECIPE)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the API's answer as JSON")] = False,
     space: SpaceCheck = None,
     url: UrlOption = None,
     api_key: KeyOption = None,
 ) -> None:
-    """Recall knowledge for QUERY: items with scores and the episodes that prove them."""
+    """Recall knowledge for QUERY: items with scores and the episodes that prove them. Options left out take the API's
+    defaults."""
     from app.cli.recall_command import print_recall
 
     with failures(console):
-        check_text("query", query)
-        check_names(("--asker", asker), ("--addressee", addressee))
-        variables = {
-            "query": query, "user": user, "tokenBudget": budget, "hopLimit": hops, "limit": limit, "asker": asker,
-            "addressee": addressee, "now": api_time(now), "asOf": api_time(as_of), "minRelevance": min_relevance,
-            "recipe": recipe,
+        values = {
+            "query": query, "token_budget": token_budget, "hop_limit": hop_limit, "limit": limit, "asker": asker,
+            "memory_types": [kind.value.upper() for kind in memory_type] if memory_type else None,
+            "addressee": addressee, "now": api_time(now), "as_of": api_time(as_of), "known_at": api_time(known_at),
+            "min_relevance": min_relevance, "recipe": recipe,
         }  # fmt: skip
+        variables = {"user": user, **checked_variables(RECALL_ARGUMENTS, values)}
         with open_client(url, api_key, space) as client:
             answer = expect(client.call("recall", variables)["recall"], "Recall")
         if as_json:

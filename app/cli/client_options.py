@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from app.cli.api_client import ApiClient, ApiError, MissingKey
-from app.cli.client_settings import MAX_QUERY_CHARS, ClientSettings
+from app.cli.client_settings import ClientSettings
 from engram.ids import validate_space
 
 MEMORY_PANEL = "Memory: through the API (--url, --api-key)"
@@ -116,12 +116,6 @@ def api_time(value: datetime | None) -> str | None:
     if value is None:
         return None
     return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
-
-
-def check_text(name: str, text: str) -> None:
-    """A query or remark as the API takes it: not blank, at most MAX_QUERY_CHARS (refused before any request)."""
-    if not text.strip() or len(text) > MAX_QUERY_CHARS:
-        raise ValueError(f"{name}: 1 to at most {MAX_QUERY_CHARS} characters, got {len(text)}")
 
 
 def check_names(*options: tuple[str, str | None]) -> None:

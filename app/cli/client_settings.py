@@ -11,8 +11,6 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.cli.api_client import api_base
 
-# The API's own limit on a recall query (app/api/schema/query.py), checked here so a typo costs no request.
-MAX_QUERY_CHARS = 2_000
 # One ingest request carries at most this much JSON: under the API's body limit (ENGRAM_API_MAX_BODY_BYTES, 4 MB).
 MAX_REQUEST_BYTES = 3_000_000
 # Sources per export page (the API allows 1-200): a page is one response.

@@ -32,8 +32,27 @@ from app.mcp.models import (
     ProfileAnswer,
     RecallAnswer,
 )
+from app.mcp.read_parameters import read_parameter
 from app.mcp.tools import ForgetScope, ListScope, MemoryTools, TextScope, ToolFailure, api_failure, unreachable
 from engram.formats.records import MAX_RECORDS_PER_JOB, Record
+from graph.recall.arguments import (
+    ADDRESSEE,
+    AS_OF,
+    ASKER,
+    ASSOCIATE_LIMIT,
+    ASSOCIATE_NOW,
+    HOP_LIMIT,
+    KNOWN_AT,
+    LIMIT,
+    MEMORY_TYPES,
+    MIN_RELEVANCE,
+    NOW,
+    QUERY,
+    RECIPE,
+    SPEAKER,
+    TOKEN_BUDGET,
+    UTTERANCE,
+)
 
 INSTRUCTIONS = """Engram is your long-term memory. Use `remember` to store what happened (a plain `text`, or records:
 conversation turns, a document, an agent trajectory), `recall` before answering anything that may depend on the past
@@ -133,62 +152,39 @@ async def remember(
 
 
 async def recall(
-    query: Annotated[str, Field(min_length=1, max_length=2_000, description="a question or a topic")],
+    query: Annotated[str, read_parameter(QUERY)],
     ctx: Context[Any, Any, Any],
-    memory_types: Annotated[
-        list[MemoryType] | None, Field(description="EPISODIC, SEMANTIC and/or PROCEDURAL; null to route")
-    ] = None,
-    token_budget: Annotated[int, Field(ge=1, le=32_768, description="tokens the items may take")] = 1024,
-    limit: Annotated[int, Field(ge=1, le=200, description="at most this many items")] = 10,
-    as_of: Annotated[datetime | None, Field(description="recall as memory stood at this time (ISO 8601)")] = None,
-    asker: Annotated[
-        str | None, Field(min_length=1, max_length=200, description="the speaker the query's I/me/my means")
-    ] = None,
-    addressee: Annotated[
-        str | None, Field(min_length=1, max_length=200, description="the speaker the query's you/your means")
-    ] = None,
-    now: Annotated[
-        datetime | None,
-        Field(description="when the query is asked (ISO 8601): its relative times are read against it"),
-    ] = None,
-    min_relevance: Annotated[
-        float | None,
-        Field(
-            ge=0,
-            le=1,
-            description="leave out items below this relevance (0 to 1; null: the server's default); when none "
-            "reaches it, no item and a reason",
-        ),
-    ] = None,
+    memory_types: Annotated[list[MemoryType] | None, read_parameter(MEMORY_TYPES)] = None,
+    token_budget: Annotated[int | None, read_parameter(TOKEN_BUDGET)] = None,
+    hop_limit: Annotated[int | None, read_parameter(HOP_LIMIT)] = None,
+    limit: Annotated[int | None, read_parameter(LIMIT)] = None,
+    as_of: Annotated[datetime | None, read_parameter(AS_OF)] = None,
+    known_at: Annotated[datetime | None, read_parameter(KNOWN_AT)] = None,
+    asker: Annotated[str | None, read_parameter(ASKER)] = None,
+    addressee: Annotated[str | None, read_parameter(ADDRESSEE)] = None,
+    now: Annotated[datetime | None, read_parameter(NOW)] = None,
+    min_relevance: Annotated[float | None, read_parameter(MIN_RELEVANCE)] = None,
     user: UserParam = None,
-    recipe: Annotated[
-        Recipe | None,
-        Field(
-            description="a named recall recipe: default, fast (one hop, no late steps), thorough (wider, one more "
-            "hop) or associate (further through associated concepts); null: the server's"
-        ),
-    ] = None,
+    recipe: Annotated[Recipe | None, read_parameter(RECIPE)] = None,
 ) -> RecallAnswer:
-    return await _run(
-        ctx,
-        lambda tools: tools.recall(
-            query, memory_types, token_budget, limit, as_of, asker, addressee, now, min_relevance, user, recipe
-        ),
-    )
+    named = {
+        "memory_types": memory_types, "token_budget": token_budget, "hop_limit": hop_limit, "limit": limit,
+        "as_of": as_of, "known_at": known_at, "asker": asker, "addressee": addressee, "now": now,
+        "min_relevance": min_relevance, "user": user, "recipe": recipe,
+    }  # fmt: skip
+    return await _run(ctx, lambda tools: tools.recall(query, named))
 
 
 async def associate(
-    utterance: Annotated[str, Field(min_length=1, max_length=2_000, description="what the user just said")],
+    utterance: Annotated[str, read_parameter(UTTERANCE)],
     ctx: Context[Any, Any, Any],
-    now: Annotated[datetime | None, Field(description="when it is said (ISO 8601, the user's zone)")] = None,
-    limit: Annotated[int, Field(ge=1, le=50, description="at most this many memories")] = 5,
+    now: Annotated[datetime | None, read_parameter(ASSOCIATE_NOW)] = None,
+    limit: Annotated[int | None, read_parameter(ASSOCIATE_LIMIT)] = None,
     user: UserParam = None,
-    speaker: Annotated[
-        str | None,
-        Field(min_length=1, max_length=200, description="the user's name as they speak in memory"),
-    ] = None,
+    speaker: Annotated[str | None, read_parameter(SPEAKER)] = None,
 ) -> AssociateAnswer:
-    return await _run(ctx, lambda tools: tools.associate(utterance, now, limit, user, speaker))
+    named = {"now": now, "limit": limit, "user": user, "speaker": speaker}
+    return await _run(ctx, lambda tools: tools.associate(utterance, named))
 
 
 async def forget(

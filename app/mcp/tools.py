@@ -7,11 +7,12 @@ HTTP endpoint, over HTTP for stdio), so validation, limits, tenancy and auth are
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, TypedDict, cast
 
 import httpx
-from engram_client import AsyncEngramClient, LinkType, MemoryKind, MemoryType
+from engram_client import AsyncEngramClient, LinkType, MemoryKind
 from engram_client.exceptions import GraphQLClientGraphQLMultiError, GraphQLClientHttpError
 from engram_client.memories import MemoriesMemoriesEdgesNode
 
@@ -39,6 +40,7 @@ from app.mcp.models import (
 )
 from app.mcp.render import render_aggregate, render_context, render_profile
 from engram.formats.records import Record
+from graph.recall.arguments import named_only
 
 FINISHED = {"SUCCEEDED", "FAILED"}
 POLL_S = 0.5
@@ -141,35 +143,10 @@ class MemoryTools:
             finished=found.state.value in FINISHED,
         )
 
-    async def recall(
-        self,
-        query: str,
-        memory_types: list[MemoryType] | None,
-        token_budget: int,
-        limit: int,
-        as_of: datetime | None,
-        asker: str | None = None,
-        addressee: str | None = None,
-        now: datetime | None = None,
-        min_relevance: float | None = None,
-        user: str | None = None,
-        recipe: str | None = None,
-    ) -> RecallAnswer:
-        result = (
-            await self._client.recall(
-                query=query,
-                memory_types=memory_types,
-                token_budget=token_budget,
-                limit=limit,
-                as_of=as_of,
-                asker=asker,
-                addressee=addressee,
-                now=now,
-                min_relevance=min_relevance,
-                user=user,
-                recipe=recipe,
-            )
-        ).recall
+    async def recall(self, query: str, named: Mapping[str, Any]) -> RecallAnswer:
+        """Recall with the arguments the caller named; one left out (None) is not sent, so the server's default
+        applies."""
+        result = (await self._client.recall(query=query, **named_only(named))).recall
         if result.typename__ != "Recall":
             raise _refused(result)
         items = [
@@ -199,13 +176,9 @@ class MemoryTools:
             aggregate=aggregate,
         )
 
-    async def associate(
-        self, utterance: str, now: datetime | None, limit: int, user: str | None = None, speaker: str | None = None
-    ) -> AssociateAnswer:
+    async def associate(self, utterance: str, named: Mapping[str, Any]) -> AssociateAnswer:
         """Proactive recall: the memories worth bringing up for what the user just said, each with why."""
-        result = (
-            await self._client.associate(utterance=utterance, now=now, limit=limit, speaker=speaker, user=user)
-        ).associate
+        result = (await self._client.associate(utterance=utterance, **named_only(named))).associate
         if result.typename__ != "Associations":
             raise _refused(result)
         memories = [

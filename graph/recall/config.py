@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from graph.aggregate.config import AggregateConfig
+from graph.recall.arguments import HOP_LIMIT, LIMIT, MIN_RELEVANCE, TOKEN_BUDGET
 
 
 class ValueWeights(BaseModel):
@@ -224,13 +225,12 @@ class RecallConfig(BaseSettings):
     recipe: str = Field(default="default", description="the named preset of user knobs (RECIPES) recall runs with")
 
     # -- request defaults (a request may set its own) ----------------------------------------------------------
-    limit: int = Field(default=25, ge=1, le=200, description="items returned when a request names no limit")
-    token_budget: int = Field(
-        default=1024, ge=16, le=32_768, description="tokens returned when a request names no budget"
-    )
-    hop_limit: int = Field(default=2, ge=1, le=4, description="hops when a request names none")
-    min_relevance: float = Field(
-        default=0.0, ge=0, le=1, description="no item when none reaches this relevance (0: off; fitted: 0.375)"
+    # Bounded as a request's own (graph/recall/arguments.py).
+    limit: int = LIMIT.field(default=25, description="items returned when a request names no limit")
+    token_budget: int = TOKEN_BUDGET.field(default=1024, description="tokens returned when a request names no budget")
+    hop_limit: int = HOP_LIMIT.field(default=2, description="hops when a request names none")
+    min_relevance: float = MIN_RELEVANCE.field(
+        default=0.0, description="no item when none reaches this relevance (0: off; fitted: 0.375)"
     )
 
     # -- seed and fusion ---------------------------------------------------------------------------------------

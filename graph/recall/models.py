@@ -11,13 +11,24 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from engram.scope import ScopeFilter
 from graph.aggregate.models import AggregateResult
 from graph.provenance import Provenance as Provenance  # re-exported: its callers import it from here
+from graph.recall.arguments import (
+    ADDRESSEE,
+    AS_OF,
+    ASKER,
+    HOP_LIMIT,
+    KNOWN_AT,
+    LIMIT,
+    MEMORY_TYPES,
+    MIN_RELEVANCE,
+    NOW,
+    QUERY,
+    RECIPE,
+    TOKEN_BUDGET,
+)
+from graph.recall.arguments import (
+    MemoryType as MemoryType,  # re-exported: its callers import it from here
+)
 from graph.recall.config import RECIPES
-
-
-class MemoryType(StrEnum):
-    EPISODIC = "episodic"  # what happened: episodes
-    SEMANTIC = "semantic"  # knowing that: propositions
-    PROCEDURAL = "procedural"  # knowing how: prescriptions
 
 
 class ItemKind(StrEnum):
@@ -30,31 +41,31 @@ class RecallRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     space: str
-    query: str = Field(min_length=1, max_length=2_000)
-    memory_types: list[MemoryType] | None = None  # None: the router decides
+    query: str = QUERY.field()
+    memory_types: list[MemoryType] | None = MEMORY_TYPES.field()  # None: the router decides
     # None: the engine's configured defaults (graph/recall/config.py).
-    token_budget: int | None = Field(default=None, ge=16, le=32_768)
-    hop_limit: int | None = Field(default=None, ge=1, le=4)
-    limit: int | None = Field(default=None, ge=1, le=200)
+    token_budget: int | None = TOKEN_BUDGET.field()
+    hop_limit: int | None = HOP_LIMIT.field()
+    limit: int | None = LIMIT.field()
     # World time: recall what held then (facts valid then, episodes that had happened by then), by the times memory
     # holds for them (`at`, a record's timestamps, the dates statements name), not when the server recorded them.
-    as_of: datetime | None = None
+    as_of: datetime | None = AS_OF.field()
     # Memory time: recall what memory had recorded by then (and not yet replaced), the server's own clock.
-    known_at: datetime | None = None
+    known_at: datetime | None = KNOWN_AT.field()
     # Who asks and who is asked, as speakers are stored: the query's "I" / "me" / "my" name the asker and its "you" /
     # "your" the addressee ("What is the name of my cat?" asked by the user of a chat).
-    asker: str | None = Field(default=None, min_length=1, max_length=200)
-    addressee: str | None = Field(default=None, min_length=1, max_length=200)
+    asker: str | None = ASKER.field()
+    addressee: str | None = ADDRESSEE.field()
     # When the query is asked: its relative times ("two weeks ago", "last weekend") are read against it, and what
     # happened around then joins the candidates (graph/recall/steps/when.py). None: they are not read.
-    now: datetime | None = None
-    # Items whose relevance (graph/recall/relevance_model.py) is below this are not returned. None: the engine's
-    # default.
-    min_relevance: float | None = Field(default=None, ge=0, le=1)
+    now: datetime | None = NOW.field()
+    # The bar the best item's relevance (graph/recall/relevance_model.py) must reach; below it, no item and a
+    # reason. None: the engine's default.
+    min_relevance: float | None = MIN_RELEVANCE.field()
     # Only what episodes of this agent / session / metadata prove (engram/scope.py); the user is `space` already.
     scope: ScopeFilter = Field(default_factory=ScopeFilter)
     # A named recall recipe (graph/recall/config.py RECIPES: default, fast, thorough, associate). None: the engine's.
-    recipe: str | None = None
+    recipe: str | None = RECIPE.field()
 
     @field_validator("recipe", mode="after")
     @classmethod

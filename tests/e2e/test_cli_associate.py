@@ -37,12 +37,13 @@ def test_associate_prints_what_a_remark_brings_up_and_why(driver: neo4j.Driver, 
 
 def test_associate_rejects_bad_input() -> None:
     empty = engram("associate", "  ", "--space", "some-space")
-    assert empty.returncode == 2 and "remark: 1 to at most 2000 characters" in " ".join(empty.stdout.split())
+    assert empty.returncode == 2 and "utterance must contain at least one non-space" in " ".join(empty.stdout.split())
     too_long = engram("associate", "x" * 2001, "--space", "some-space")
     assert too_long.returncode == 2 and "at most 2000 characters" in " ".join(too_long.stdout.split())
     no_speaker = engram("associate", "Wednesday again", "--space", "some-space", "--speaker", "")
-    assert no_speaker.returncode == 2 and "at least 1 character" in " ".join(no_speaker.stdout.split())
+    flat = " ".join(no_speaker.stdout.split())
+    assert no_speaker.returncode == 2 and "speaker must contain at least one non-space" in flat
     over = engram("associate", "Wednesday again", "--space", "some-space", "--limit", "51")
-    assert over.returncode == 2 and "--limit" in over.stdout + over.stderr
+    assert over.returncode == 2 and "limit must be between 1 and 50, got 51" in over.stdout
     no_time = engram("associate", "Wednesday again", "--space", "some-space", "--now", "tonight")
     assert no_time.returncode == 2 and "--now" in no_time.stdout + no_time.stderr

@@ -5,25 +5,24 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 import strawberry
 from pydantic import ValidationError
 
 from app.api.embedder_guard import require_same_embedder
 from app.api.schema.nodes import Info
-from app.api.schema.outcomes import InvalidInput, OverBudget, invalid
+from app.api.schema.outcomes import InvalidInput, OverBudget
+from app.api.schema.read_arguments import associate_argument, refusal, validation_problems
 from app.api.schema.recall_types import RecallHit, RecallTraceStep
 from app.api.schema.scope_args import AgentArg, MetadataArg, SessionArg, UserArg, scope_filter
+from graph.recall.arguments import ASSOCIATE_ARGUMENTS
 from graph.recall.associate.models import (
-    MAX_UTTERANCE_CHARS,
     AssociateRequest,
     AssociateResult,
     AssociationPath,
     PathKind,
 )
-
-MAX_ASSOCIATE_LIMIT = 50
 
 strawberry.enum(
     PathKind,
@@ -82,52 +81,25 @@ class AssociateQuery:
     async def associate(
         self,
         info: Info,
-        utterance: str,
-        now: Annotated[
-            datetime | None,
-            strawberry.argument(
-                description='When it is said, on the user\'s clock: "tonight", "again" are read by it.'
-            ),
-        ] = None,
-        limit: Annotated[int | None, strawberry.argument(description="Most memories surfaced (default: 10).")] = None,
-        speaker: Annotated[
-            str | None,
-            strawberry.argument(
-                description="Who says it, named as they speak in memory: what they said before comes first."
-            ),
-        ] = None,
+        utterance: Annotated[str, associate_argument("utterance")],
+        now: Annotated[datetime | None, associate_argument("now")] = None,
+        limit: Annotated[int | None, associate_argument("limit")] = None,
+        speaker: Annotated[str | None, associate_argument("speaker")] = None,
         user: UserArg = None,
         agent: AgentArg = None,
         session: SessionArg = None,
         metadata: MetadataArg = None,
     ) -> AssociatePayload:
         info.context.for_user(user)
-        if len(utterance) > MAX_UTTERANCE_CHARS:
-            return OverBudget(
-                message=f"utterance length {len(utterance)} is over the limit of {MAX_UTTERANCE_CHARS}",
-                limit=MAX_UTTERANCE_CHARS,
-                requested=len(utterance),
-            )
-        if limit is not None and limit > MAX_ASSOCIATE_LIMIT:
-            return OverBudget(
-                message=f"limit {limit} is over the limit of {MAX_ASSOCIATE_LIMIT}",
-                limit=MAX_ASSOCIATE_LIMIT,
-                requested=limit,
-            )
-        if not utterance.strip():
-            return invalid(["utterance: must contain at least one non-space character"])
+        values: dict[str, Any] = {"utterance": utterance, "now": now, "limit": limit, "speaker": speaker}
+        refused = refusal(ASSOCIATE_ARGUMENTS, values)
+        if refused is not None:
+            return refused
         await require_same_embedder(info.context)
         try:
-            request = AssociateRequest(
-                space=info.context.space,
-                utterance=utterance,
-                now=now,
-                limit=limit,
-                speaker=speaker,
-                scope=scope_filter(agent, session, metadata),
-            )
+            request = AssociateRequest(space=info.context.space, scope=scope_filter(agent, session, metadata), **values)
         except ValidationError as exc:
-            return invalid([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)])
+            return validation_problems(exc)
         result = await asyncio.to_thread(info.context.services.associator.associate, request)
         info.context.extra_queries += int(result.trace[-1].detail.get("cypher_statements", 0)) if result.trace else 0
         return Associations.of(result)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 import strawberry
 from pydantic import ValidationError
@@ -25,18 +25,16 @@ from app.api.schema.navigation_types import (
     navigator,
 )
 from app.api.schema.nodes import Dimension, Episode, Info, Node, node_from_row
-from app.api.schema.outcomes import InvalidInput, NotFound, OverBudget, invalid
+from app.api.schema.outcomes import InvalidInput, NotFound, OverBudget
+from app.api.schema.read_arguments import recall_argument, refusal, validation_problems
 from app.api.schema.recall_types import Recall
 from app.api.schema.scope_args import AgentArg, MetadataArg, SessionArg, UserArg, scope_filter
 from engram.scope import parent_space
 from graph.navigation import LinkType
 from graph.navigation import NotFound as NavigationNotFound
+from graph.recall.arguments import RECALL_ARGUMENTS
 from graph.recall.models import MemoryType, RecallRequest
 from workers.jobs import UnknownJob
-
-MAX_QUERY_CHARS = 2_000
-MAX_TOKEN_BUDGET = 32_768
-MAX_RECALL_LIMIT = 200
 
 
 @strawberry.type(description="How much a space holds.")
@@ -65,113 +63,46 @@ FollowResult = Annotated[Links | NotFound, strawberry.union("FollowResult")]
 JobResult = Annotated[Job | NotFound, strawberry.union("JobResult")]
 
 
-def _over(name: str, limit: int, requested: int) -> OverBudget:
-    return OverBudget(message=f"{name} {requested} is over the limit of {limit}", limit=limit, requested=requested)
-
-
 @strawberry.type
 class MemoryQuery:
     @strawberry.field(description="What memory recalls for a query, with provenance and an explanation trace.")
     async def recall(
         self,
         info: Info,
-        query: str,
-        memory_types: list[MemoryType] | None = None,
-        token_budget: Annotated[
-            int | None,
-            strawberry.argument(description="Most tokens returned (default: ENGRAM_RECALL_TOKEN_BUDGET, 1024)."),
-        ] = None,
-        hop_limit: Annotated[
-            int | None, strawberry.argument(description="Most hops (default: ENGRAM_RECALL_HOP_LIMIT, 2).")
-        ] = None,
-        limit: Annotated[
-            int | None, strawberry.argument(description="Most items returned (default: ENGRAM_RECALL_LIMIT, 25).")
-        ] = None,
-        as_of: Annotated[
-            datetime | None,
-            strawberry.argument(
-                description="Recall what was true at this time in the world: facts valid then (from their validFrom"
-                " until their validTo, the times memory holds for them: remember's `at`, a record's timestamps, the"
-                " dates statements name) and what had happened by then; not when the server recorded them (knownAt)."
-            ),
-        ] = None,
-        known_at: Annotated[
-            datetime | None,
-            strawberry.argument(
-                description="Recall what memory knew at this time: what the server had recorded by then and not yet"
-                " replaced (its own clock). With asOf, both hold."
-            ),
-        ] = None,
-        asker: Annotated[
-            str | None,
-            strawberry.argument(
-                description='Who asks, named as they speak in memory: the query\'s "I", "me", "my" (default: `user`).'
-            ),
-        ] = None,
-        addressee: Annotated[
-            str | None,
-            strawberry.argument(description='Who is asked, named as they speak in memory: the query\'s "you", "your".'),
-        ] = None,
-        now: Annotated[
-            datetime | None,
-            strawberry.argument(
-                description='When the query is asked: its relative times ("two weeks ago") are read against it'
-                " (default: asOf, else the server's clock)."
-            ),
-        ] = None,
+        query: Annotated[str, recall_argument("query")],
+        memory_types: Annotated[list[MemoryType] | None, recall_argument("memory_types")] = None,
+        token_budget: Annotated[int | None, recall_argument("token_budget")] = None,
+        hop_limit: Annotated[int | None, recall_argument("hop_limit")] = None,
+        limit: Annotated[int | None, recall_argument("limit")] = None,
+        as_of: Annotated[datetime | None, recall_argument("as_of")] = None,
+        known_at: Annotated[datetime | None, recall_argument("known_at")] = None,
+        asker: Annotated[str | None, recall_argument("asker")] = None,
+        addressee: Annotated[str | None, recall_argument("addressee")] = None,
+        now: Annotated[datetime | None, recall_argument("now")] = None,
         user: UserArg = None,
         agent: AgentArg = None,
         session: SessionArg = None,
         metadata: MetadataArg = None,
-        min_relevance: Annotated[
-            float | None,
-            strawberry.argument(
-                description="The bar (0 to 1) the best item must reach: below it, no item and a reason; when it is"
-                " reached, the ranking as usual, each item with its relevance (default: ENGRAM_RECALL_MIN_RELEVANCE)."
-            ),
-        ] = None,
-        recipe: Annotated[
-            str | None,
-            strawberry.argument(
-                description="A named recall recipe: default, fast (one hop, no late steps), thorough (wider, one"
-                " more hop) or associate (further through associated concepts); docs/tuning.md (default: the"
-                " server's, ENGRAM_RECALL_RECIPE)."
-            ),
-        ] = None,
+        min_relevance: Annotated[float | None, recall_argument("min_relevance")] = None,
+        recipe: Annotated[str | None, recall_argument("recipe")] = None,
     ) -> RecallPayload:
         info.context.for_user(user)
-        space = info.context.space
-        if len(query) > MAX_QUERY_CHARS:
-            return _over("query length", MAX_QUERY_CHARS, len(query))
-        if token_budget is not None and token_budget > MAX_TOKEN_BUDGET:
-            return _over("tokenBudget", MAX_TOKEN_BUDGET, token_budget)
-        if limit is not None and limit > MAX_RECALL_LIMIT:
-            return _over("limit", MAX_RECALL_LIMIT, limit)
-        if min_relevance is not None and not 0.0 <= min_relevance <= 1.0:
-            return invalid([f"minRelevance: must be between 0 and 1, got {min_relevance}"])
+        values: dict[str, Any] = {
+            "query": query, "memory_types": memory_types, "token_budget": token_budget, "hop_limit": hop_limit,
+            "limit": limit, "as_of": as_of, "known_at": known_at, "addressee": addressee,
+            "min_relevance": min_relevance, "recipe": recipe,
+            # A user's own recall asks as that user ("Where do I live?"), as `remember` speaks as them by default;
+            # relative times are read against the question's moment: asOf, else the server's clock.
+            "asker": user if asker is None else asker,
+            "now": now or as_of or datetime.now(UTC),
+        }  # fmt: skip
+        refused = refusal(RECALL_ARGUMENTS, values)
+        if refused is not None:
+            return refused
         try:
-            request = RecallRequest(
-                space=space,
-                query=query,
-                memory_types=memory_types,
-                token_budget=token_budget,
-                hop_limit=hop_limit,
-                limit=limit,
-                as_of=as_of,
-                known_at=known_at,
-                # A user's own recall asks as that user ("Where do I live?"), as `remember` speaks as them by
-                # default; relative times are read against the question's moment: asOf, else the server's clock.
-                asker=user if asker is None else asker,
-                addressee=addressee,
-                now=now or as_of or datetime.now(UTC),
-                min_relevance=min_relevance,
-                scope=scope_filter(agent, session, metadata),
-                recipe=recipe,
-            )
+            request = RecallRequest(space=info.context.space, scope=scope_filter(agent, session, metadata), **values)
         except ValidationError as exc:
-            return invalid([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)])
-        if not query.strip():
-            return invalid(["query: must contain at least one non-space character"])
+            return validation_problems(exc)
         await require_same_embedder(info.context)
         with RECALL_SECONDS.time():
             result = await asyncio.to_thread(info.context.services.recall.recall, request)

@@ -942,6 +942,7 @@ class EngramClient(BaseClient):
         query: str,
         token_budget: Union[Optional[int], UnsetType] = UNSET,
         as_of: Union[Optional[datetime], UnsetType] = UNSET,
+        known_at: Union[Optional[datetime], UnsetType] = UNSET,
         memory_types: Union[Optional[list[MemoryType]], UnsetType] = UNSET,
         limit: Union[Optional[int], UnsetType] = UNSET,
         hop_limit: Union[Optional[int], UnsetType] = UNSET,
@@ -957,11 +958,12 @@ class EngramClient(BaseClient):
         **kwargs: Any,
     ) -> Recall:
         _query = gql("""
-            query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float, $user: String, $agent: String, $session: String, $metadata: JSON, $recipe: String) {
+            query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $knownAt: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float, $user: String, $agent: String, $session: String, $metadata: JSON, $recipe: String) {
               recall(
                 query: $query
                 tokenBudget: $tokenBudget
                 asOf: $asOf
+                knownAt: $knownAt
                 memoryTypes: $memoryTypes
                 limit: $limit
                 hopLimit: $hopLimit
@@ -1076,6 +1078,7 @@ class EngramClient(BaseClient):
             "query": query,
             "tokenBudget": token_budget,
             "asOf": as_of,
+            "knownAt": known_at,
             "memoryTypes": memory_types,
             "limit": limit,
             "hopLimit": hop_limit,

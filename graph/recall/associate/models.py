@@ -9,9 +9,10 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field
 
 from engram.scope import ScopeFilter
+from graph.recall.arguments import ASSOCIATE_LIMIT, ASSOCIATE_NOW, SPEAKER, UTTERANCE
 from graph.recall.models import RecallItem, TraceStep
 
-MAX_UTTERANCE_CHARS = 2_000  # a turn as recall reads it (RecallRequest.query)
+MAX_UTTERANCE_CHARS = int(UTTERANCE.maximum or 0)  # a turn as recall reads it (RecallRequest.query)
 
 
 class PathKind(StrEnum):
@@ -35,13 +36,13 @@ class AssociateRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     space: str
-    utterance: str = Field(min_length=1, max_length=MAX_UTTERANCE_CHARS)
+    utterance: str = UTTERANCE.field()
     # When it is said: "tonight" and "again" are read against it, on its clock (its zone is the user's).
-    now: datetime | None = None
-    limit: int | None = Field(default=None, ge=1, le=50)
+    now: datetime | None = ASSOCIATE_NOW.field()
+    limit: int | None = ASSOCIATE_LIMIT.field()
     # Who says it, named as they speak in memory: their own earlier utterances are what they shared (an assistant's
     # replies on the same topic would otherwise outnumber them).
-    speaker: str | None = Field(default=None, min_length=1, max_length=200)
+    speaker: str | None = SPEAKER.field()
     scope: ScopeFilter = Field(default_factory=ScopeFilter)
 
 

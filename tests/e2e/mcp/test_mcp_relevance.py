@@ -28,7 +28,7 @@ async def _agent(api_base: str, key: str) -> None:
         assert everything["items"] and everything["reason"] is None
 
         message = await refused(session, "recall", {"query": UNASKED, "min_relevance": 1.5})
-        assert "min_relevance" in message
+        assert "minRelevance must be between 0 and 1, got 1.5" in message
 
 
 def test_an_agent_is_told_when_memory_holds_nothing_relevant(api_base: str, space_key: str) -> None:

@@ -301,6 +301,7 @@ export type RecallQueryVariables = Exact<{
   query: string;
   tokenBudget?: number | null | undefined;
   asOf?: string | null | undefined;
+  knownAt?: string | null | undefined;
   memoryTypes?: Array<MemoryType> | MemoryType | null | undefined;
   limit?: number | null | undefined;
   hopLimit?: number | null | undefined;
@@ -1058,11 +1059,12 @@ export const ProfileDocument = new TypedDocumentString(`
   }
 }`) as unknown as TypedDocumentString<ProfileQuery, ProfileQueryVariables>;
 export const RecallDocument = new TypedDocumentString(`
-    query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float, $user: String, $agent: String, $session: String, $metadata: JSON, $recipe: String) {
+    query Recall($query: String!, $tokenBudget: Int, $asOf: DateTime, $knownAt: DateTime, $memoryTypes: [MemoryType!], $limit: Int, $hopLimit: Int, $asker: String, $addressee: String, $now: DateTime, $minRelevance: Float, $user: String, $agent: String, $session: String, $metadata: JSON, $recipe: String) {
   recall(
     query: $query
     tokenBudget: $tokenBudget
     asOf: $asOf
+    knownAt: $knownAt
     memoryTypes: $memoryTypes
     limit: $limit
     hopLimit: $hopLimit
