@@ -5,7 +5,7 @@ of `longmemeval_s_abstention10.json.gz`: "table tennis" where only tennis was sa
 questions are the control. Each question's haystack is ingested into a space of its own (as bench/longmemeval.py
 does; spaces already ingested with every turn are reused), and the question recalled once with no minimum relevance
 (`min_relevance=0`), limit 200 and a 32k budget, asked at the question's date by the user of the assistant. From each
-returned item the bench keeps the relevance features (graph/recall/relevance_model.py) and whether its provenance holds
+returned item the bench keeps the relevance features (graph/recall/logic/relevance.py) and whether its provenance holds
 an evidence turn; the calibration and the cut-off are then applied offline:
 
 1. fit: a logistic regression of "memory answers the question" on the features of the first 10 items of each
@@ -54,8 +54,7 @@ from engram.settings import get_settings
 from graph.driver import get_driver
 from graph.recall.config import RecallConfig, RelevanceModel
 from graph.recall.engine import Neo4jSearchers, RecallEngine
-from graph.recall.models import RecallRequest, RecallResult
-from graph.recall.relevance_model import (
+from graph.recall.logic.relevance import (
     FEATURES,
     QueryCoverage,
     calibrated,
@@ -64,6 +63,7 @@ from graph.recall.relevance_model import (
     question_concepts,
     with_support,
 )
+from graph.recall.models import RecallRequest, RecallResult
 from graph.recall.steps.relevance import unmentioned_names
 
 LME_DIR = SHARED_DATA / "longmemeval"

@@ -67,8 +67,8 @@ from engram.models import SourceKind
 from engram.settings import get_settings
 from graph.concept_keys.tries import KeySchemas
 from graph.driver import get_driver
-from graph.recall.abstraction import ConstrainedAbstractor, OfflineAbstractor
 from graph.recall.engine import RecallEngine
+from graph.recall.logic.abstract import ConstrainedAbstractor, OfflineAbstractor
 from graph.recall.models import RecallRequest
 
 WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")

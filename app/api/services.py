@@ -18,10 +18,10 @@ from engram.settings import EngramSettings
 from graph.api_keys import ApiKeyStore
 from graph.cascade_delete import Forgetter
 from graph.concept_keys.tries import reset_key_logs
-from graph.recall.abstraction import create_abstractor
 from graph.recall.associate.engine import Associator
 from graph.recall.config import RecallConfig
 from graph.recall.engine import RecallEngine
+from graph.recall.logic.abstract import create_abstractor
 from graph.scoped import ScopedMemory
 from workers.jobs import JobStore
 from workers.vector_cache import drop_space_vectors

@@ -29,8 +29,8 @@ from engram.local_model import load
 from engram.settings import get_settings
 from graph.concept_keys.tries import KeySchemas
 from graph.driver import get_driver
-from graph.recall.abstraction import ConstrainedAbstractor, OfflineAbstractor
 from graph.recall.engine import RecallEngine
+from graph.recall.logic.abstract import ConstrainedAbstractor, OfflineAbstractor
 from graph.recall.models import RecallRequest
 from workers.jobs import JobState
 from workers.resources import get_job_store

@@ -67,7 +67,7 @@ class SearchLimits(BaseModel):
 
 
 class RelevanceModel(BaseModel):
-    """The logistic calibration of an item's relevance (graph/recall/relevance_model.py): fitted by
+    """The logistic calibration of an item's relevance (graph/recall/logic/relevance.py): fitted by
     bench/abstention.py."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -363,7 +363,7 @@ class RecallConfig(BaseSettings):
         description="the least cosine of what the question asks to its subject's closest fact (below: none fills it)",
     )
 
-    # -- relevance (graph/recall/relevance_model.py) ------------------------------------------------------------------
+    # -- relevance (graph/recall/logic/relevance.py) ------------------------------------------------------------------
     relevance: RelevanceModel = Field(
         default_factory=RelevanceModel, description="the calibration of an item's relevance in [0, 1]"
     )

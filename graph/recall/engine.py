@@ -15,14 +15,14 @@ from typing import Any
 import neo4j
 
 from engram.facts.slots import SlotNamer
-from graph.recall.abstraction import Abstractor, OfflineAbstractor
 from graph.recall.config import RECIPES, RecallConfig
-from graph.recall.controller import HopController
+from graph.recall.logic.abstract import Abstractor, OfflineAbstractor
+from graph.recall.logic.hop import HopController
+from graph.recall.logic.route import Router, RuleRouter
 from graph.recall.models import RecallRequest, RecallResult
 from graph.recall.neo4j_searcher import GraphSearcher, SpaceSizes
 from graph.recall.presentation import browser_cypher, by_source
 from graph.recall.query import QuestionReader
-from graph.recall.router import Router, RuleRouter
 from graph.recall.run import CountTokensFn, EmbedFn, RecallRun, RecallTools
 from graph.recall.searcher import Searcher
 from graph.recall.steps.abstract import Abstract

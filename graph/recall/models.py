@@ -59,7 +59,7 @@ class RecallRequest(BaseModel):
     # When the query is asked: its relative times ("two weeks ago", "last weekend") are read against it, and what
     # happened around then joins the candidates (graph/recall/steps/when.py). None: they are not read.
     now: datetime | None = NOW.field()
-    # The bar the best item's relevance (graph/recall/relevance_model.py) must reach; below it, no item and a
+    # The bar the best item's relevance (graph/recall/logic/relevance.py) must reach; below it, no item and a
     # reason. None: the engine's default.
     min_relevance: float | None = MIN_RELEVANCE.field()
     # Only what episodes of this agent / session / metadata prove (engram/scope.py); the user is `space` already.

@@ -15,16 +15,16 @@ from numpy.typing import NDArray
 
 from engram.facts.slots import SlotNamer
 from graph.aggregate.models import AggregateResult
-from graph.recall.abstraction import Abstractor
 from graph.recall.candidates import Candidate, Ranked
 from graph.recall.config import RecallConfig
-from graph.recall.controller import HopController
 from graph.recall.hits import ConceptHit, Hit
+from graph.recall.logic.abstract import Abstractor
+from graph.recall.logic.hop import HopController
+from graph.recall.logic.relevance import QueryCoverage
+from graph.recall.logic.route import Router
 from graph.recall.models import MemoryType, RecallItem, RecallRequest, TraceStep
 from graph.recall.query import QuestionReader
 from graph.recall.reading import QuestionReading, read_question
-from graph.recall.relevance_model import QueryCoverage
-from graph.recall.router import Router
 from graph.recall.searcher import Searcher
 from graph.recall.threads import RecallThreads
 from graph.recall.value import DENSE_LISTS, LEXICAL_LISTS, distinctive_strength, match_strength

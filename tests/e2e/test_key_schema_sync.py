@@ -24,7 +24,7 @@ from engram.concept_keys.sync import KeyKind, KeyLog
 from engram.embedding import get_embedder
 from engram.settings import EngramSettings, KeySettings
 from graph.concept_keys.tries import Accommodator, ConstrainedKeyNamer, KeySchemas, load_key_strings
-from graph.recall.abstraction import ConstrainedAbstractor, OfflineAbstractor, create_abstractor
+from graph.recall.logic.abstract import ConstrainedAbstractor, OfflineAbstractor, create_abstractor
 from graph.recall.neo4j_searcher import GraphSearcher
 from tests.support.graph_queries import rows
 from tests.support.tiny_lm import build_tiny_lm

@@ -22,12 +22,14 @@ from graph.recall.associate.recurring import Recurrence, recurrence
 from graph.recall.associate.run import AssociateRun, associate_run
 from graph.recall.candidates import Ranked, merge_episode_hits
 from graph.recall.hits import ConceptHit, Hit, TimeWindow, WindowHits
+from graph.recall.logic.abstract import concepts_to_expand, merge_expansion
+from graph.recall.logic.prune import prune
+from graph.recall.participant_search import ParticipantSearch, search_participants
 from graph.recall.query import named_participants
 from graph.recall.run import RecallRun
-from graph.recall.steps.abstract import Abstract, Abstraction, concepts_to_expand, merge_expansion
+from graph.recall.steps.abstract import Abstract, Abstraction
 from graph.recall.steps.base import Step
-from graph.recall.steps.participants import Participants, ParticipantSearch, search_participants
-from graph.recall.steps.prune import prune
+from graph.recall.steps.participants import Participants
 
 
 def _strong_concepts(run: RecallRun, concepts: list[ConceptHit]) -> list[ConceptHit]:

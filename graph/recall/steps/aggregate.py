@@ -30,13 +30,13 @@ from graph.aggregate.dedup import Match, fold_duplicates
 from graph.aggregate.intent import AggregateIntent, aggregate_intent
 from graph.aggregate.store import MatchQuery, ReadsAggregates
 from graph.recall.candidates import Ranked
+from graph.recall.hydration import as_episodes, item_time, provenance_of
+from graph.recall.logic.relevance import QueryCoverage, nothing_relevant
+from graph.recall.logic.when import query_spans
 from graph.recall.models import ItemKind, MemoryType
 from graph.recall.query import persons_meant
-from graph.recall.relevance_model import QueryCoverage, nothing_relevant
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
-from graph.recall.steps.rank import _as_episodes, _provenance, _time
-from graph.recall.steps.when import query_spans
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class Aggregate(Step[AggregateFound]):
             why = nothing_relevant(run.coverage or QueryCoverage([], {}, [], []), best, bar)
             return AggregateFound(intent, [], [], _NO_TALLY, windows, speakers, why)
         units, usual = asked_units(intent), usual_unit(intent, rows)
-        matches = [as_match(row, units, _time, usual) for row in rows]
+        matches = [as_match(row, units, item_time, usual) for row in rows]
         events = fold_duplicates(matches, config.same_event, config.same_source)
         tally = reader.tally(events_param(events), intent.period)
         return AggregateFound(intent, rows, events, tally, windows, speakers)
@@ -101,8 +101,8 @@ class Aggregate(Step[AggregateFound]):
             return
         intent, rows, events = found.intent, found.rows, found.events
         answer = result(
-            intent, rows, events, found.tally, _time, _provenance,
-            lambda count, total, unit: figure(intent, rows, events, count, total, unit, _time),
+            intent, rows, events, found.tally, item_time, provenance_of,
+            lambda count, total, unit: figure(intent, rows, events, count, total, unit, item_time),
         )  # fmt: skip
         if found.unsupported:
             answer.reason = found.unsupported
@@ -152,14 +152,14 @@ def _lead(run: RecallRun, found: AggregateFound) -> list[str]:
             text=rows[i]["text"],
             score=0.0,
             components={"aggregate": round(float(rows[i]["similarity"]), 4)},
-            provenance=[_provenance(p) for p in rows[i]["provenance"]],
-            valid_from=_time(rows[i].get("at")),
+            provenance=[provenance_of(p) for p in rows[i]["provenance"]],
+            valid_from=item_time(rows[i].get("at")),
             found_by=["aggregate"],
         )
         for i in ids
     ]
     if run.types and run.types[0] is MemoryType.EPISODIC:
-        made = _as_episodes(made)
+        made = as_episodes(made)
     ranked = run.ranked
     present = {item.id: item for item in ranked}
     lead = [present.get(item.id, item) for item in made]

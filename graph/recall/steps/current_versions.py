@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from graph.recall.candidates import Ranked
+from graph.recall.hydration import hydrate_into
 from graph.recall.models import ItemKind
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
-from graph.recall.steps.rank import hydrate_into
 
 
 class CurrentVersionsAbove(Step[dict[str, str]]):

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from graph.recall.candidates import Ranked
+from graph.recall.hydration import hydrate_into, item_time
 from graph.recall.models import ItemKind
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
-from graph.recall.steps.rank import _time, hydrate_into
 
 # Versions brought back for a question about an earlier state ("before", "used to"), whatever the configured number:
 # every one the statement reads (three back), since the question asks for them.
@@ -65,7 +65,7 @@ class EarlierVersionsBelow(Step[list[dict[str, Any]]]):
                     valid_from=row["valid_from"],
                     found_by=[f"earlier version of {version['current']}"],
                     superseded_by=version["current"],
-                    valid_to=_time(version["valid_to"]),
+                    valid_to=item_time(version["valid_to"]),
                 )
             )
         ranking: list[Ranked] = []

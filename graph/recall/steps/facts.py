@@ -20,11 +20,11 @@ import numpy as np
 
 from engram.facts.slots import names_an_attribute
 from graph.recall.candidates import Ranked
+from graph.recall.hydration import hydrate_into
 from graph.recall.models import ItemKind
 from graph.recall.reading import Form
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
-from graph.recall.steps.rank import hydrate_into
 
 
 @dataclass

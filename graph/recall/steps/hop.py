@@ -4,9 +4,9 @@ expand them with decayed activation (list "hop:<n>") and rank again."""
 from __future__ import annotations
 
 from graph.recall.candidates import kinds
+from graph.recall.logic.abstract import concepts_to_expand, merge_expansion
 from graph.recall.models import ItemKind
 from graph.recall.run import RecallRun
-from graph.recall.steps.abstract import concepts_to_expand, merge_expansion
 from graph.recall.steps.base import Step
 from graph.recall.steps.rank import rank
 

@@ -14,10 +14,10 @@ from datetime import date, datetime
 
 from engram.extraction.temporal import Span
 from graph.recall.candidates import Ranked
+from graph.recall.logic.when import query_spans
 from graph.recall.reading import Form
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
-from graph.recall.steps.when import query_spans
 
 
 def item_time(item: Ranked) -> datetime | None:

@@ -1,13 +1,12 @@
-"""MMR: reorder the ranking by maximal marginal relevance (graph/recall/diversification.py), so a near-duplicate of an
+"""MMR: reorder the ranking by maximal marginal relevance (graph/recall/logic/mmr.py), so a near-duplicate of an
 item above gives way to the next distinct memory."""
 
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import NDArray
 
-from graph.recall.candidates import Ranked, kinds
-from graph.recall.diversification import mmr_order
+from graph.recall.hydration import ranking_vectors
+from graph.recall.logic.mmr import mmr_order
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
 
@@ -45,22 +44,3 @@ class Mmr(Step[None]):
                 moved_down.append(moved | {"cosine": round(placement.redundancy, 3)})
         run.ranked = [ranked[p.index] for p in placements]
         run.trace.add("mmr", trade_off=trade_off, ranked=len(ranked), moved_down=moved_down[:20])
-
-
-def ranking_vectors(run: RecallRun) -> NDArray[np.float32] | None:
-    """The ranking's embeddings, one row per item in its order (a zero row for an item deleted since it was ranked:
-    it is close to nothing); None when none has one."""
-    vectors = run.searcher.item_vectors(kinds(run.ranked))
-    if not vectors:
-        return None
-    dimensions = len(next(iter(vectors.values())))
-    matrix = np.zeros((len(run.ranked), dimensions), dtype=np.float32)
-    for row, item in enumerate(run.ranked):
-        if item.id in vectors:
-            matrix[row] = vectors[item.id]
-    return matrix
-
-
-def value_scores(ranked: list[Ranked]) -> NDArray[np.float64]:
-    """The value function's scores of a ranking (before MMR's redundancy penalty, where it ran)."""
-    return np.array([item.components.get("value", item.score) for item in ranked], dtype=np.float64)

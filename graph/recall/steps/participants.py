@@ -6,23 +6,12 @@ and the assistant's long replies on the same topic would otherwise outnumber the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from graph.params import vector_param
 from graph.recall.candidates import merge_episode_hits
-from graph.recall.hits import Hit
 from graph.recall.models import MemoryType
-from graph.recall.query import named_participants, persons_meant, without_names
+from graph.recall.participant_search import ParticipantSearch, search_participants
+from graph.recall.query import named_participants, persons_meant
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
-
-
-@dataclass(frozen=True)
-class ParticipantSearch:
-    named: list[str]
-    meant: list[str]
-    content: str
-    lists: dict[str, list[Hit]]
 
 
 class Participants(Step[ParticipantSearch]):
@@ -40,25 +29,6 @@ class Participants(Step[ParticipantSearch]):
     def apply(self, run: RecallRun, found: ParticipantSearch | None) -> None:
         if found is not None:
             join_participants(run, found)
-
-
-def search_participants(run: RecallRun, named: list[str], meant: list[str]) -> ParticipantSearch:
-    """`named`: the speakers the query names (their names are taken out of what is searched); `meant`: those it means
-    by a pronoun (the asker, the addressee)."""
-    participants = named + meant
-    content = without_names(run.request.query, named)
-    if not content:
-        return ParticipantSearch(named, meant, content, {})
-    k = run.config.participant_k
-    if not named:
-        # Nothing was taken out: what anyone said closest to the query is the seeds' episode search already.
-        lists = {"participant": run.searcher.dense("episodes", run.vector, k, participants)}
-        return ParticipantSearch(named, meant, content, lists)
-    vector = vector_param(run.tools.embed([content])[0])
-    own = run.threads.searches.submit(run.searcher.dense, "episodes", vector, k, participants)
-    anyone = run.searcher.dense("episodes", vector, k)
-    lists = {"participant": own.result(), "content": anyone}
-    return ParticipantSearch(named, meant, content, lists)
 
 
 def join_participants(run: RecallRun, search: ParticipantSearch) -> None:

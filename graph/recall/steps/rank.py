@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
-
 from graph.recall.candidates import Ranked
 from graph.recall.goal_match import fit_goals
-from graph.recall.models import ItemKind, MemoryType, Provenance
+from graph.recall.hydration import as_episodes, hydrate_into, item_time
+from graph.recall.models import ItemKind, MemoryType
 from graph.recall.run import RecallRun
 from graph.recall.searcher import TextLabel
 from graph.recall.steps.base import Step
@@ -111,7 +109,7 @@ def rank(run: RecallRun) -> list[Ranked]:
                 found_by=list(candidate.found_by),
                 # A statement a revision replaced is still a candidate; it says so wherever it is returned.
                 superseded_by=row.get("superseded_by"),
-                valid_to=_time(row.get("valid_to")),
+                valid_to=item_time(row.get("valid_to")),
             )
         )
     # Among procedures, those recorded for the task asked (other things in it) before those for another kind of task.
@@ -119,7 +117,7 @@ def rank(run: RecallRun) -> list[Ranked]:
     fit_goals(items, goals, run.request.query, config.goal_substitution, config.goal_strength)
     items.sort(key=lambda item: (-item.score, item.id))
     if run.types and run.types[0] is MemoryType.EPISODIC:
-        return _as_episodes(items)
+        return as_episodes(items)
     return items
 
 
@@ -135,54 +133,3 @@ def admitted_kinds(types: list[MemoryType]) -> set[ItemKind]:
     if MemoryType.PROCEDURAL in types:
         kinds.add(ItemKind.PRESCRIPTION)
     return kinds
-
-
-def hydrate_into(run: RecallRun, label: TextLabel, wanted: list[tuple[str, float | None]]) -> None:
-    """Hydrates (id, similarity if known) pairs into the searcher's row cache, times and provenance parsed."""
-    for row in run.searcher.hydrate(label, wanted, run.vector):
-        row["valid_from"] = _time(row["valid_from"])
-        row["provenance"] = [_provenance(p) for p in row["provenance"]]
-        run.searcher.hydrated[row["id"]] = row
-
-
-def _time(value: Any) -> datetime | None:
-    """A time from a hydrate query: Neo4j's ISO text (`toString`, maybe with a zone name in brackets)."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return datetime.fromisoformat(value.split("[", 1)[0])
-    return value.to_native() if hasattr(value, "to_native") else value  # type: ignore[no-any-return]
-
-
-def _provenance(row: dict[str, Any]) -> Provenance:
-    return Provenance(
-        episode_id=row["id"],
-        external_id=row.get("external_id") or "",
-        source_id=row.get("source_id") or "",
-        speaker=row.get("speaker") or "",
-        text=row.get("text") or "",
-        occurred_at=_time(row.get("occurred_at")),
-    )
-
-
-def _as_episodes(items: list[Ranked]) -> list[Ranked]:
-    """Episodic mode: the episodes behind the ranked knowledge, each at the rank of the best item it proves.
-
-    Best first, not grouped by source (the result's `sources` groups them): in source order a token budget would be
-    spent on a first source's weaker episodes before a second source's best one."""
-    seen: dict[str, Ranked] = {}
-    for item in items:
-        for proof in item.provenance:
-            if proof.episode_id in seen:
-                continue
-            seen[proof.episode_id] = Ranked(
-                id=proof.episode_id,
-                kind=ItemKind.EPISODE,
-                text=proof.text,
-                score=item.score,
-                components=dict(item.components),  # its own: diversification adds to it
-                provenance=[proof],
-                valid_from=proof.occurred_at,
-                found_by=[*item.found_by, f"provenance:{item.id}"],
-            )
-    return list(seen.values())

@@ -1,5 +1,5 @@
 """Relevance: each ranked item's calibrated relevance in [0, 1], the question's concepts that the space's concept
-keys match (graph/recall/relevance_model.py), and the names it uses that nothing the scope remembers mentions. Prune
+keys match (graph/recall/logic/relevance.py), and the names it uses that nothing the scope remembers mentions. Prune
 then leaves out what falls below the request's minimum, or everything where a name is unmentioned, and says why."""
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ from functools import partial
 from typing import Any
 
 from graph.recall.hits import ConceptHit
-from graph.recall.query import name_forms, names_used
-from graph.recall.relevance_model import (
+from graph.recall.logic.relevance import (
     Analysed,
     QueryCoverage,
     calibrated,
@@ -21,6 +20,7 @@ from graph.recall.relevance_model import (
     question_concepts,
     with_support,
 )
+from graph.recall.query import name_forms, names_used
 from graph.recall.run import RecallRun
 from graph.recall.searcher import Searcher
 from graph.recall.steps.base import Step

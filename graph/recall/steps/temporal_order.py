@@ -1,5 +1,5 @@
-"""Temporal ordering of the final ranking (graph/recall/version_order.py): what someone says later updates what they
-said before.
+"""Temporal ordering of the final ranking (graph/recall/logic/temporal_order.py): what someone says later updates
+what they said before.
 
 - Newer restatements first: an item restating one above it (same speaker, close in meaning), said later, goes just
   above it.
@@ -12,12 +12,12 @@ from __future__ import annotations
 from datetime import datetime
 
 from graph.recall.candidates import Ranked
-from graph.recall.diversification import Placement, closest_above
+from graph.recall.hydration import ranking_vectors
+from graph.recall.logic.mmr import Placement, closest_above, value_scores
+from graph.recall.logic.temporal_order import latest_version_first, newer_restatements_first
 from graph.recall.query import asks_for_state
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
-from graph.recall.steps.mmr import ranking_vectors, value_scores
-from graph.recall.version_order import latest_version_first, newer_restatements_first
 
 
 def _times(ranked: list[Ranked]) -> list[datetime | None]:

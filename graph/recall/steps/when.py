@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from engram.extraction.temporal import Span, named_months, resolve_relative_times
-from engram.time_windows import question_spans
+from engram.extraction.temporal import Span
 from graph.recall.candidates import merge_episode_hits
 from graph.recall.hits import Hit, TimeWindow
+from graph.recall.logic.when import query_spans
 from graph.recall.run import RecallRun
 from graph.recall.steps.base import Step
 
@@ -53,15 +53,6 @@ class When(Step[WhenSearch]):
     def apply(self, run: RecallRun, found: WhenSearch | None) -> None:
         if found is not None:
             join_when(run, found)
-
-
-def query_spans(query: str, now: datetime | None) -> list[Span]:
-    """The days each time the query names covers, read against `now` (engram/time_windows.py: Duckling, and the
-    latest "early July" or "Christmas" begun by then); where Duckling finds none, ingestion's relative times ("several
-    weeks ago") and the calendar months named; none without `now`."""
-    if now is None:
-        return []
-    return question_spans(query, now) or resolve_relative_times(query, now).spans + named_months(query, now)
 
 
 def search_when(run: RecallRun) -> WhenSearch:

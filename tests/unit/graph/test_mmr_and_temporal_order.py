@@ -1,5 +1,5 @@
-"""Maximal marginal relevance over the head of a ranking (graph/recall/diversification.py) and its temporal reordering
-(graph/recall/version_order.py)."""
+"""Maximal marginal relevance over the head of a ranking (graph/recall/logic/mmr.py) and its temporal reordering
+(graph/recall/logic/temporal_order.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from graph.recall.diversification import Placement, closest_above, mmr_order
+from graph.recall.logic.mmr import Placement, closest_above, mmr_order
+from graph.recall.logic.temporal_order import latest_version_first, newer_restatements_first
 from graph.recall.query import asks_for_state
-from graph.recall.version_order import latest_version_first, newer_restatements_first
 
 
 def _vectors(*rows: list[float]) -> np.ndarray:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from graph.recall.config import RecallConfig
+from graph.recall.logic.abstract import concepts_to_expand
 from graph.recall.neo4j_searcher import SpaceSizes, _hits
-from graph.recall.steps.abstract import concepts_to_expand
 
 
 def test_expansion_takes_the_most_activated_concepts_within_the_mention_budget() -> None:

@@ -1,6 +1,6 @@
-from graph.recall.controller import HopController
+from graph.recall.logic.hop import HopController
+from graph.recall.logic.route import RuleRouter
 from graph.recall.models import MemoryType
-from graph.recall.router import RuleRouter
 
 
 def test_router() -> None:

@@ -11,7 +11,7 @@ from graph.aggregate.compute import as_match
 from graph.aggregate.dedup import Match, fold_duplicates
 from graph.aggregate.intent import aggregate_intent, counted_phrase
 from graph.aggregate.quantity import Quantity, clock_minutes, stated_counts
-from graph.recall.steps.rank import _time
+from graph.recall.hydration import item_time
 
 A, B = [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]
 
@@ -51,9 +51,9 @@ def test_a_count_the_memory_states_is_its_latest_statement() -> None:
         row("User has completed 4 projects", at="2024-03-01T10:00:00+00:00"),
         row("User liked the last project"),
     ]
-    assert stated_count(rows, intent, _time) == 5
-    assert stated_count([row("User liked the last project")], intent, _time) is None
-    found = figure(intent, rows, [], 2, None, None, _time)
+    assert stated_count(rows, intent, item_time) == 5
+    assert stated_count([row("User liked the last project")], intent, item_time) is None
+    found = figure(intent, rows, [], 2, None, None, item_time)
     assert found is not None and (found.value, found.source) == (5.0, "stated")
 
 
@@ -99,7 +99,7 @@ def test_a_retelling_in_the_same_conversation_without_its_own_date_is_the_same_e
 def test_the_names_a_match_mentions_leave_out_its_speakers_and_sentence_starts() -> None:
     row = {"id": "p", "text": "By the way, User attended Rachel's graduation", "at": None, "embedding": A,
            "provenance": [{"speaker": "User", "source_id": "s1"}]}  # fmt: skip
-    assert as_match(row, None, _time).names == frozenset({"Rachel"})
+    assert as_match(row, None, item_time).names == frozenset({"Rachel"})
 
 
 def test_a_count_of_times_the_memory_states_is_its_latest_statement() -> None:
@@ -110,12 +110,12 @@ def test_a_count_of_times_the_memory_states_is_its_latest_statement() -> None:
         row("User has tried making it at home 5 times now", at="2024-03-01T10:00:00+00:00"),
         row("User makes a Negroni 2 times a week"),  # a rate, not a count
     ]
-    assert stated_count(rows, intent, _time) == 10
+    assert stated_count(rows, intent, item_time) == 10
     # Saying "the first time" of another thing is no count of times: the events are counted.
     first = [row("User used the new oven for the first time to bake cookies")]
     bake = aggregate_intent("How many times did I bake something?")
-    assert bake is not None and stated_count(first, bake, _time) is None
-    found = figure(bake, first, [], 4, None, None, _time)
+    assert bake is not None and stated_count(first, bake, item_time) is None
+    found = figure(bake, first, [], 4, None, None, item_time)
     assert found is not None and (found.value, found.source) == (4.0, "events")
 
 
@@ -129,12 +129,12 @@ def test_a_count_of_items_adds_each_kinds_latest_count() -> None:
         row("User collects rare books, a collection of 5 books"),
         row("User bought 3 new shelves for them"),  # not narrowed by "rare": not a kind counted
     ]
-    assert kinds_count(rows, intent, _time) == 10 + 57 + 5
-    found = figure(intent, rows, [], 4, None, None, _time)
+    assert kinds_count(rows, intent, item_time) == 10 + 57 + 5
+    found = figure(intent, rows, [], 4, None, None, item_time)
     assert found is not None and (found.value, found.source) == (72.0, "stated")
     # A specific head is counted as itself, never by other kinds.
     projects = aggregate_intent("How many rare projects have I done?")
-    assert projects is not None and kinds_count(rows, projects, _time) is None
+    assert projects is not None and kinds_count(rows, projects, item_time) is None
 
 
 def test_a_sum_of_two_named_things_adds_one_amount_each() -> None:

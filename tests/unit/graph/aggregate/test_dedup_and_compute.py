@@ -11,7 +11,7 @@ from graph.aggregate.dedup import Match, fold_duplicates
 from graph.aggregate.intent import aggregate_intent
 from graph.aggregate.quantity import Quantity
 from graph.provenance import Provenance
-from graph.recall.steps.rank import _provenance, _time
+from graph.recall.hydration import item_time, provenance_of
 
 RUN = [1.0, 0.0, 0.0]
 RUN_AGAIN = [0.99, 0.1, 0.0]  # cosine ~0.995 with RUN
@@ -101,8 +101,8 @@ def _row(id_: str, text: str, at: str | None = "2024-03-04T08:00:00Z") -> dict[s
 def _answer(question: str, rows: list[dict[str, Any]], tally: dict[str, Any]) -> Any:
     intent = aggregate_intent(question)
     assert intent is not None
-    events = [as_match(row, None, _time) for row in rows]
-    return result(intent, rows, events, tally, _time, _provenance)
+    events = [as_match(row, None, item_time) for row in rows]
+    return result(intent, rows, events, tally, item_time, provenance_of)
 
 
 def test_no_match_gives_no_number() -> None:
@@ -172,12 +172,12 @@ def test_a_statement_of_several_units_is_read_in_the_usual_one() -> None:
     ]  # fmt: skip
     usual = usual_unit(intent, rows)
     assert usual == {"USD"}
-    taxi = as_match(rows[0], None, _time, usual)
+    taxi = as_match(rows[0], None, item_time, usual)
     assert taxi.quantity is not None and (taxi.quantity.value, taxi.quantity.unit) == (12.0, "USD")
-    assert as_match(rows[0], None, _time).quantity is None  # without it: which amount counts is not guessed
+    assert as_match(rows[0], None, item_time).quantity is None  # without it: which amount counts is not guessed
     # A statement of one amount keeps its unit: mixed units stay listed apart.
     km = {"id": "km", "text": "User ran 5 km", "at": None, "embedding": [1.0, 0.0], "provenance": []}
-    kept = as_match(km, None, _time, usual).quantity
+    kept = as_match(km, None, item_time, usual).quantity
     assert kept is not None and kept.unit == "km"
     # No unit most usual (a tie), or a count: none.
     assert usual_unit(intent, [rows[1], km]) is None

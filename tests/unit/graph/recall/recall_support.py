@@ -21,14 +21,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engram.facts.slots import SlotNamer
-from graph.recall.abstraction import OfflineAbstractor
 from graph.recall.candidates import Ranked
 from graph.recall.config import RecallConfig
-from graph.recall.controller import HopController
 from graph.recall.engine import RecallEngine
+from graph.recall.logic.abstract import OfflineAbstractor
+from graph.recall.logic.hop import HopController
+from graph.recall.logic.route import RuleRouter
 from graph.recall.models import ItemKind, Provenance, RecallRequest
 from graph.recall.query import QuestionReader
-from graph.recall.router import RuleRouter
 from graph.recall.run import RecallRun, RecallTools
 from graph.recall.steps.base import Ahead, Step, Together
 from graph.recall.threads import RecallThreads

@@ -8,10 +8,10 @@ from typing import Any
 
 from engram.extraction.temporal import Span, named_months
 from graph.recall.config import RecallConfig
+from graph.recall.logic.when import query_spans
 from graph.recall.run import RecallRun
 from graph.recall.steps.in_span import InSpanFirst
 from graph.recall.steps.route import Route
-from graph.recall.steps.when import query_spans
 from tests.support.memory_searcher import MemoryGraph
 from tests.unit.graph.recall.recall_support import (
     MakeEngine,

@@ -1,4 +1,4 @@
-"""Relevance (graph/recall/relevance_model.py, steps/relevance.py) and the cut-off with its reason (steps/prune.py),
+"""Relevance (graph/recall/logic/relevance.py, steps/relevance.py) and the cut-off with its reason (steps/prune.py),
 over the in-memory chat memory of recall_support.py: Alice, Bob, Rex the beagle, Berlin / Lisbon, hiking in Sintra."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pydantic import ValidationError
 
 from graph.recall.config import RelevanceModel
 from graph.recall.engine import PIPELINE
-from graph.recall.models import RecallRequest, RecallResult
-from graph.recall.relevance_model import (
+from graph.recall.logic.prune import prune
+from graph.recall.logic.relevance import (
     FEATURES,
     QueryCoverage,
     calibrated,
@@ -26,8 +26,9 @@ from graph.recall.relevance_model import (
     term_coverage,
     with_support,
 )
+from graph.recall.models import RecallRequest, RecallResult
 from graph.recall.steps.earlier_versions import EarlierVersionsBelow
-from graph.recall.steps.prune import Prune, prune
+from graph.recall.steps.prune import Prune
 from graph.recall.steps.relevance import Relevance
 from tests.unit.graph.recall.recall_support import (
     SPACE,

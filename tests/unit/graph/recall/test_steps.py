@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from graph.recall.candidates import Candidate
-from graph.recall.controller import HopController, HopDecision
 from graph.recall.engine import PIPELINE
+from graph.recall.logic.hop import HopController, HopDecision
 from graph.recall.models import ItemKind, MemoryType
 from graph.recall.run import RecallRun
 from graph.recall.steps.abstract import Abstract

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from graph.recall.candidates import Ranked
+
 
 @dataclass(frozen=True)
 class Placement:
@@ -69,3 +71,8 @@ def closest_above(vectors: NDArray[np.float32]) -> list[Placement]:
         redundancy = max(float(above[closest]), 0.0)
         placements.append(Placement(index, redundancy, closest if above[closest] > 0 else None))
     return placements
+
+
+def value_scores(ranked: list[Ranked]) -> NDArray[np.float64]:
+    """The value function's scores of a ranking (before MMR's redundancy penalty, where it ran)."""
+    return np.array([item.components.get("value", item.score) for item in ranked], dtype=np.float64)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import neo4j
 import redis
@@ -19,8 +19,10 @@ from engram.concept_keys.sync import KeyKind
 from engram.extraction.keyphrases import extract_keyphrases, normalize_key
 from engram.settings import KeySettings
 from graph.concept_keys.tries import KeySchemas
+from graph.recall.candidates import Candidate
 from graph.recall.config import RecallConfig
 from graph.recall.hits import ConceptHit
+from graph.recall.models import ItemKind
 from graph.recall.searcher import Searcher
 
 if TYPE_CHECKING:
@@ -93,3 +95,33 @@ def create_abstractor(
     decoder = KeyDecoder(model, settings.max_new_key_tokens)
     schemas = KeySchemas(driver, database, client, settings.reconcile_s)
     return ConstrainedAbstractor(decoder, schemas, settings.beams, offline)
+
+
+def concepts_to_expand(
+    tuning: RecallConfig, activation: dict[str, float], df: dict[str, int], budget: int | None = None
+) -> dict[str, float]:
+    """The most activated concepts that are specific enough to expand, within the expansion's mention budget
+    (`tuning.expand_mentions` unless given; a concept that would overrun it is passed over for rarer ones)."""
+    budget = tuning.expand_mentions if budget is None else budget
+    chosen: dict[str, float] = {}
+    mentions = 0
+    for concept_id, value in sorted(activation.items(), key=lambda kv: (-kv[1], kv[0])):
+        if len(chosen) == tuning.expand_concepts:
+            break
+        concept_df = df.get(concept_id, 0)
+        if concept_df > tuning.max_expand_df or mentions + concept_df > budget:
+            continue
+        chosen[concept_id] = value
+        mentions += concept_df
+    return chosen
+
+
+def merge_expansion(rows: list[dict[str, Any]], candidates: dict[str, Candidate], source: str) -> None:
+    """The mentions an expansion read, ranked by activation x closeness to the query, join as list `source`."""
+    ordered = sorted(rows, key=lambda r: (-(float(r["activation"]) * float(r["similarity"])), r["id"]))
+    for rank, row in enumerate(ordered, start=1):
+        candidate = candidates.setdefault(row["id"], Candidate(row["id"], ItemKind.PROPOSITION))
+        candidate.add(source, rank)
+        candidate.activation = max(candidate.activation, float(row["activation"]))
+        if row["similarity"] is not None:
+            candidate.similarity = float(row["similarity"])

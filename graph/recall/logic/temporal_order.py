@@ -1,6 +1,6 @@
 """Temporal ordering of the final ranking: what someone says later updates what they said before.
 
-Both reorderings work on a ranking's `Placement`s (graph/recall/diversification.py): each item's closest cosine to an
+Both reorderings work on a ranking's `Placement`s (graph/recall/logic/mmr.py): each item's closest cosine to an
 item above it and that item.
 """
 
@@ -11,7 +11,7 @@ from datetime import datetime
 import numpy as np
 from numpy.typing import NDArray
 
-from graph.recall.diversification import Placement
+from graph.recall.logic.mmr import Placement
 
 
 def newer_restatements_first(
