@@ -269,7 +269,6 @@ def _read(clause: Clause, head: Token, subject: Token | None) -> None:
     objects = _objects(head)
     sources = [tok for role, tok in objects if role in _SOURCE_PREPS]
     targets = [(role, tok) for role, tok in objects if role in _TARGET_PREPS]
-    direct = [tok for role, tok in objects if role == ""]
     # The subject's owner: "my manager is X", "Maribel's car changed from X to Y" name the attribute the value
     # fills; "my sister lives in Rome" is the sister's, someone memory keeps no facts of.
     if subject is not None:
@@ -282,6 +281,29 @@ def _read(clause: Clause, head: Token, subject: Token | None) -> None:
             clause.owner = owner.text
             clause.slot_noun = _noun(subject)
         clause.personal = _personal(owner if owner is not None else subject) and (owner is None or owns_attribute)
+    ends, value, role = _change_of(clause, head, subject, objects, verb, no_longer)
+    if value is not None:
+        clause.value_head = value.lemma_.lower()
+        clause.value = _value_phrase(value)
+        clause.value_type = _value_type(value)
+    clause.ends = [p for p in (_value_phrase(t) for t in ends) if p]
+    _read_predicate(clause, head, subject, value, role, verb)
+    # "I rent from Harlow Lettings now", "... instead": a state told as new, which replaces the one before it.
+    clause.renews = any(c.lower_ in _RENEWING for c in head.subtree if c.dep_ in ("advmod", "npadvmod"))
+    # A state: what holds in the present, or the new value of a change; an event: what happened.
+    auxiliaries = [c.tag_ for c in head.children if c.dep_ in ("aux", "auxpass")]
+    past = head.tag_ == "VBD" or "VBD" in auxiliaries or (head.tag_ == "VBN" and not auxiliaries)
+    changes = bool(clause.ends)
+    clause.event = (past and not (changes and clause.value)) or (changes and not clause.value)
+
+
+def _change_of(
+    clause: Clause, head: Token, subject: Token | None, objects: list[tuple[str, Token]], verb: str, no_longer: bool
+) -> tuple[list[Token], Token | None, str]:
+    """What the clause ends (old values in a source role) and the value it holds, with the value's role."""
+    sources = [tok for role, tok in objects if role in _SOURCE_PREPS]
+    targets = [(role, tok) for role, tok in objects if role in _TARGET_PREPS]
+    direct = [tok for role, tok in objects if role == ""]
     ends: list[Token] = []
     value: Token | None = None
     role = ""
@@ -318,11 +340,13 @@ def _read(clause: Clause, head: Token, subject: Token | None) -> None:
     if value is None and not ends:
         # A name the parser took for an adverb is still a name: "I am learning Turkish" (Turkish: advmod).
         value = next((c for c in head.children if c.dep_ in ("advmod", "npadvmod") and c.text[:1].isupper()), None)
-    if value is not None:
-        clause.value_head = value.lemma_.lower()
-        clause.value = _value_phrase(value)
-        clause.value_type = _value_type(value)
-    clause.ends = [p for p in (_value_phrase(t) for t in ends) if p]
+    return ends, value, role
+
+
+def _read_predicate(
+    clause: Clause, head: Token, subject: Token | None, value: Token | None, role: str, verb: str
+) -> None:
+    """The predicate: the verb and the value's role, or for "be" the attribute named."""
     if head.lemma_ == "be" and clause.value:
         attribute = clause.slot_noun or (
             _noun(value) if value is not None and value.pos_ == "NOUN" and not role else ""
@@ -340,13 +364,6 @@ def _read(clause: Clause, head: Token, subject: Token | None) -> None:
         clause.predicate = f"be {attribute or role}".strip()
     else:
         clause.predicate = f"{verb} {role}".strip()
-    # "I rent from Harlow Lettings now", "... instead": a state told as new, which replaces the one before it.
-    clause.renews = any(c.lower_ in _RENEWING for c in head.subtree if c.dep_ in ("advmod", "npadvmod"))
-    # A state: what holds in the present, or the new value of a change; an event: what happened.
-    auxiliaries = [c.tag_ for c in head.children if c.dep_ in ("aux", "auxpass")]
-    past = head.tag_ == "VBD" or "VBD" in auxiliaries or (head.tag_ == "VBN" and not auxiliaries)
-    changes = bool(clause.ends)
-    clause.event = (past and not (changes and clause.value)) or (changes and not clause.value)
 
 
 def _personal(who: Token) -> bool:

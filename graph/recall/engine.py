@@ -20,10 +20,11 @@ from graph.recall.logic.abstract import Abstractor, OfflineAbstractor
 from graph.recall.logic.hop import HopController
 from graph.recall.logic.route import Router, RuleRouter
 from graph.recall.models import RecallRequest, RecallResult
-from graph.recall.neo4j_searcher import GraphSearcher, SpaceSizes
+from graph.recall.neo4j_searcher import GraphSearcher
 from graph.recall.presentation import browser_cypher, by_source
 from graph.recall.query import QuestionReader
 from graph.recall.run import CountTokensFn, EmbedFn, RecallRun, RecallTools
+from graph.recall.search_statements import SpaceSizes
 from graph.recall.searcher import Searcher
 from graph.recall.steps.abstract import Abstract
 from graph.recall.steps.aggregate import Aggregate

@@ -3,10 +3,8 @@ cypher/recall/, all scoped by space."""
 
 from __future__ import annotations
 
-import math
 import threading
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, replace
 from datetime import datetime
 from typing import Any
@@ -21,88 +19,25 @@ from graph.recall.config import SearchLimits
 from graph.recall.hits import ConceptHit, Hit, TimeWindow, WindowHits
 from graph.recall.lucene import in_field, in_space, lucene_query, query_terms
 from graph.recall.models import ItemKind
+from graph.recall.search_statements import (
+    DENSE_STATEMENTS,
+    EXACT_STATEMENTS,
+    FULLTEXT_FIELDS,
+    FULLTEXT_STATEMENTS,
+    HYDRATE_STATEMENTS,
+    RESCORED_MEAN_CHARS,
+    SHARED_FULLTEXT_INDEXES,
+    SHARED_INDEXES,
+    SHARED_VECTOR_INDEXES,
+    SpaceSizes,
+    concept_hits,
+    episode_hit,
+    first_fetch,
+    hits_of,
+    next_fetch,
+)
 from graph.recall.searcher import Label, TextLabel
 from graph.space_indexes import SpaceIndexes
-
-SHARED_VECTOR_INDEXES = {
-    "propositions": "proposition_embedding",
-    "episodes": "episode_embedding",
-    "prescriptions": "prescription_embedding",
-    "intents": "intent_embedding",
-    "concepts": "concept_embedding",
-}
-SHARED_FULLTEXT_INDEXES = {
-    "propositions": "proposition_text",
-    "episodes": "episode_text",
-    "prescriptions": "prescription_text",
-}
-# The field a label's full-text search reads (`text` where not named): a prescription's words each once (schema 0007).
-FULLTEXT_FIELDS = {"prescriptions": "terms"}
-# A small space's full-text hits of these labels are scored again with its own term statistics
-# (graph/recall/bm25.py), from a pool of `rescore_pool` times k that the shared index scored; label -> the size that
-# is its mean text length (`space_size`).
-RESCORED_MEAN_CHARS = {"propositions": "proposition_chars", "episodes": "episode_chars"}
-
-# Every statement recall runs, by operation and label: named in full so a search for a file name finds its caller.
-EXACT_STATEMENTS = {
-    "propositions": "exact_propositions",
-    "episodes": "exact_episodes",
-    "prescriptions": "exact_prescriptions",
-    "intents": "exact_intents",
-}
-DENSE_STATEMENTS = {
-    "propositions": "dense_propositions",
-    "episodes": "dense_episodes",
-    "prescriptions": "dense_prescriptions",
-    "intents": "dense_intents",
-}
-FULLTEXT_STATEMENTS = {
-    "propositions": "fulltext_propositions",
-    "episodes": "fulltext_episodes",
-    "prescriptions": "fulltext_prescriptions",
-}
-HYDRATE_STATEMENTS = {
-    "propositions": "hydrate_propositions",
-    "episodes": "hydrate_episodes",
-    "prescriptions": "hydrate_prescriptions",
-}
-
-_SHARED_INDEXES = frozenset(SHARED_VECTOR_INDEXES.values()) | frozenset(SHARED_FULLTEXT_INDEXES.values())
-
-
-def _next_fetch(fetch: int, hits: int, k: int, max_fetch: int) -> int:
-    """The next over-fetch from a shared index after `fetch` rows gave `hits` of this space (fewer than k).
-
-    Grows by the space's share seen in those rows (with a margin), not by a fixed factor: a space holding most of
-    the index needs a few more rows (docs/tuning.md, `search.max_fetch`), a small one
-    many more; either way few round trips.
-    """
-    share = hits / fetch
-    return min(max_fetch, max(2 * fetch, math.ceil(1.5 * k / share) if share else 8 * fetch))
-
-
-class SpaceSizes:
-    """How many nodes of each searchable label a space has (capped), remembered for `ttl_s` seconds.
-
-    The sizes only choose between an exact scan and the shared index, both of which answer correctly, so a size
-    a few seconds old is good enough, and counting it on every recall cost a sequential round trip.
-    """
-
-    def __init__(self, ttl_s: float) -> None:
-        self._ttl_s = ttl_s
-        self._lock = threading.Lock()
-        self._entries: dict[str, tuple[float, dict[str, int]]] = {}
-
-    def get(self, space: str, count: Callable[[], dict[str, int]]) -> dict[str, int]:
-        now = time.monotonic()
-        with self._lock:
-            entry = self._entries.get(space)
-        if entry is not None and now - entry[0] < self._ttl_s:
-            return entry[1]
-        sizes = count()
-        with self._lock:
-            self._entries[space] = (now, sizes)
-        return sizes
 
 
 class GraphSearcher:
@@ -182,11 +117,11 @@ class GraphSearcher:
         there is to find (False: stopped at `max_fetch` rows). From a space's own index every row is its: k rows
         are asked first (fewer rows is a cheaper HNSW search), more only where merged statements fell together."""
         record, complete = self._overfetch_record(name, k, max_fetch, **params)
-        return _hits(record["rows"], name), complete
+        return hits_of(record["rows"], name), complete
 
     def _overfetch_record(self, name: str, k: int, max_fetch: int, **params: Any) -> tuple[neo4j.Record, bool]:
         """`_overfetch`'s last record (its rows and whatever else the statement returns) and whether it is all."""
-        fetch = _first_fetch(params["index"], k, min(max(2 * k, 32), max_fetch))
+        fetch = first_fetch(params["index"], k, min(max(2 * k, 32), max_fetch))
         while True:
             record = self._record(name, fetch=fetch, k=k, **params)
             rows, fetched = record["rows"], int(record["fetched"])
@@ -194,7 +129,7 @@ class GraphSearcher:
                 return record, True
             if fetch >= max_fetch:
                 return record, False
-            fetch = min(_next_fetch(fetch, len(rows), k, self._limits.max_fetch), max_fetch)
+            fetch = min(next_fetch(fetch, len(rows), k, self._limits.max_fetch), max_fetch)
 
     def aggregates(self) -> Neo4jAggregateReader:
         """The aggregation path's reads of this space, scope and as-of time (graph/aggregate/store.py)."""
@@ -225,14 +160,14 @@ class GraphSearcher:
             return self._exact_episodes(vector, k, said_by)
         if self._scope or self.size(label) <= self._limits.exact_scan_max:
             # fetch: room for statements merged into others, which resolve to the same current proposition
-            return _hits(self._rows(statement, vector=vector, k=k, fetch=4 * k, speakers=said_by), statement)
+            return hits_of(self._rows(statement, vector=vector, k=k, fetch=4 * k, speakers=said_by), statement)
         index = self.vector_index(label)
         hits, complete = self._overfetch(
             DENSE_STATEMENTS[label], k, self._limits.max_fetch, index=index, vector=vector, speakers=said_by
         )
         if complete or not self._crowded_out(index, label):
             return hits
-        return _hits(self._rows(statement, vector=vector, k=k, fetch=4 * k, speakers=said_by), statement)
+        return hits_of(self._rows(statement, vector=vector, k=k, fetch=4 * k, speakers=said_by), statement)
 
     def _exact_episodes(self, vector: list[float], k: int, speakers: list[str] | None) -> list[Hit]:
         """A small space's episodes closest to `vector`, scanned exactly. The scan of everyone's keeps every episode's
@@ -245,19 +180,19 @@ class GraphSearcher:
             best = sorted(theirs, key=lambda found: (-found["score"], found["id"]))[:k]
             return self.scored_episodes([(found["id"], found["score"]) for found in best])
         if speakers is not None:
-            return _hits(self._rows("exact_episodes", vector=vector, k=k, speakers=speakers), "exact_episodes")
+            return hits_of(self._rows("exact_episodes", vector=vector, k=k, speakers=speakers), "exact_episodes")
         record = self._record("exact_episodes_scored", vector=vector, k=k, speakers=None)
         scores: list[dict[str, Any]] = record["scores"]
         if all(found["score"] is not None for found in scores):  # a score Neo4j cannot order as Python does: none kept
             self._episode_scores = (vector, scores)
-        return _hits(record["rows"], "exact_episodes")
+        return hits_of(record["rows"], "exact_episodes")
 
     def scored_episodes(self, episodes: Sequence[tuple[str, float]]) -> list[Hit]:
         """Episodes already scored against a vector ((id, score) pairs), as hits with the knowledge they prove."""
         if not episodes:
             return []
         rows = self._rows("scored_episodes", episodes=[{"id": item_id, "score": score} for item_id, score in episodes])
-        return _hits(rows, "scored_episodes")
+        return hits_of(rows, "scored_episodes")
 
     def has_pages(self) -> bool:
         """Whether a document of this space is the page of a concept (counted with the space's sizes)."""
@@ -267,7 +202,7 @@ class GraphSearcher:
         """Whether a search of the shared `index` that stopped at `max_fetch` rows with fewer than k of this space's
         hits is to be answered by an exact scan instead: the window was filled by other spaces, and this one is small
         enough to scan."""
-        return index in _SHARED_INDEXES and self.size(label) <= self._limits.exact_fallback_max
+        return index in SHARED_INDEXES and self.size(label) <= self._limits.exact_fallback_max
 
     def _own(self) -> SpaceIndexes | None:
         """The space's own indexes, once it has them."""
@@ -319,7 +254,7 @@ class GraphSearcher:
         pool_k, max_fetch = self._limits.rescore_pool * k, self._limits.max_fetch
         record, _ = self._overfetch_record(statement, pool_k, max_fetch, index=index, lucene=scoped,
                                            queries=queries)  # fmt: skip
-        pool = _hits(record["rows"], statement)
+        pool = hits_of(record["rows"], statement)
         if not pool:
             return pool
         holding = {r["term"]: int(r["holding"]) for r in record["holding"]}
@@ -356,7 +291,7 @@ class GraphSearcher:
         found = self._rows("page_episodes", items=rows, names=list(names), vector=vector, per_page=per_page, k=k)
         for via, (hits, keys) in pages.items():
             mine = [r for r in found if r["via"] == via]
-            hits.extend(_episode_hit(r) for r in mine)
+            hits.extend(episode_hit(r) for r in mine)
             keys.extend(sorted({key for r in mine for key in r["keys"]}))
         return pages
 
@@ -380,9 +315,9 @@ class GraphSearcher:
             )
             told = found if complete else None
         if told is None:
-            told = [_episode_hit(r) for r in self._rows("window_episodes", windows=spans, vector=vector, k=told_k)]
+            told = [episode_hit(r) for r in self._rows("window_episodes", windows=spans, vector=vector, k=told_k)]
         seen = {r["id"] for r in stated}
-        hits = [_episode_hit(r) for r in stated] + [h for h in told if h.id not in seen]
+        hits = [episode_hit(r) for r in stated] + [h for h in told if h.id not in seen]
         return WindowHits(hits[:k], len(stated))
 
     def unmentioned(self, names: Sequence[str], typos: bool = False) -> list[str]:
@@ -408,27 +343,27 @@ class GraphSearcher:
     def concepts_by_key(self, keys: Sequence[str]) -> list[ConceptHit]:
         if not keys:
             return []
-        return _concepts(self._rows("concepts_by_key", keys=list(keys)))
+        return concept_hits(self._rows("concepts_by_key", keys=list(keys)))
 
     def dense_concepts(self, vector: list[float], k: int, min_score: float) -> list[ConceptHit]:
         """The k concepts of this space closest to `vector` with a score of at least `min_score`. A small space is
         scanned exactly, as `dense` scans one: over the shared approximate index its answer depended on other
         spaces' writes (docs/tuning.md)."""
         if self.size("concepts") <= self._limits.exact_scan_max:
-            return _concepts(self._record("exact_concepts", vector=vector, k=k, min_score=min_score)["hits"])
+            return concept_hits(self._record("exact_concepts", vector=vector, k=k, min_score=min_score)["hits"])
         index = self.vector_index("concepts")
-        fetch = _first_fetch(index, k, max(8 * k, 64))
+        fetch = first_fetch(index, k, max(8 * k, 64))
         while True:
             record = self._record("dense_concepts", index=index, vector=vector, fetch=fetch, min_score=min_score)
             hits = sorted(record["hits"], key=lambda h: (-float(h["score"]), h["id"]))
             exhausted = int(record["fetched"]) < fetch or record["floor"] is None or record["floor"] < min_score
             if len(hits) >= k or exhausted:
-                return _concepts(hits[:k])
+                return concept_hits(hits[:k])
             if fetch >= self._limits.max_fetch:
                 if not self._crowded_out(index, "concepts"):
-                    return _concepts(hits[:k])
-                return _concepts(self._record("exact_concepts", vector=vector, k=k, min_score=min_score)["hits"])
-            fetch = _next_fetch(fetch, len(hits), k, self._limits.max_fetch)
+                    return concept_hits(hits[:k])
+                return concept_hits(self._record("exact_concepts", vector=vector, k=k, min_score=min_score)["hits"])
+            fetch = next_fetch(fetch, len(hits), k, self._limits.max_fetch)
 
     def propagate(self, seeds: Sequence[ConceptHit], fanout: int) -> list[tuple[str, ConceptHit, float]]:
         if not seeds:
@@ -473,7 +408,7 @@ class GraphSearcher:
         found = {row["id"]: row["vector"] for row in record["vectors"]}
         for kind_ids in wanted.values():
             self._vectors.update((item_id, found.get(item_id)) for item_id in kind_ids)
-        return _concepts(record["concepts"])
+        return concept_hits(record["concepts"])
 
     def item_vectors(self, items: Sequence[tuple[str, ItemKind]]) -> dict[str, list[float]]:
         """Embeddings of (id, kind) pairs; those not fetched yet by `top_items` are fetched now. An item deleted
@@ -489,38 +424,3 @@ class GraphSearcher:
 
     def subject_facts(self, subject: str, vector: list[float]) -> list[dict[str, Any]]:
         return self._rows("subject_facts", subject=subject.casefold(), vector=vector) if subject else []
-
-
-def _first_fetch(index: str, k: int, shared: int) -> int:
-    """Rows to ask an index for first: k from a space's own index, where every row is the space's; `shared` (an
-    over-fetch) from a shared one."""
-    return shared if index in _SHARED_INDEXES else k
-
-
-def _hits(rows: list[dict[str, Any]], statement: str) -> list[Hit]:
-    """Best first, ties broken by id (the statements order their rows so too; this does not depend on it). The
-    episode statements' rows must carry their knowledge (`propositions`, `prescriptions`, `knowledge`): a row without
-    it is an error, not chit-chat; an intent statement's carry the prescriptions solving it."""
-    if statement.endswith("_episodes"):
-        hits = [_episode_hit(r) for r in rows]
-    elif statement.endswith("_intents"):  # an intent stands for the prescriptions that solve it
-        hits = [Hit(r["id"], float(r["score"]), prescribes=tuple(sorted(r["prescriptions"]))) for r in rows]
-    else:
-        hits = [Hit(r["id"], float(r["score"]), text=r.get("text") or "") for r in rows]
-    return sorted(hits, key=lambda h: (-h.score, h.id))
-
-
-def _episode_hit(row: dict[str, Any]) -> Hit:
-    return Hit(
-        row["id"],
-        float(row["score"]),
-        tuple(sorted(row["propositions"])),
-        int(row["knowledge"]),
-        tuple(sorted(row["prescriptions"])),
-        row.get("text") or "",
-    )
-
-
-def _concepts(rows: list[dict[str, Any]]) -> list[ConceptHit]:
-    """Concept rows; a row without a score (an exact key match) is full confidence."""
-    return [ConceptHit(r["id"], r["key"], float(r["idf"]), int(r["df"]), float(r.get("score", 1.0))) for r in rows]

@@ -25,7 +25,8 @@ from graph.aggregate.store import MatchQuery
 from graph.recall.hits import ConceptHit, TimeWindow
 from graph.recall.lucene import lucene_query
 from graph.recall.models import ItemKind
-from graph.recall.neo4j_searcher import GraphSearcher, SpaceSizes
+from graph.recall.neo4j_searcher import GraphSearcher
+from graph.recall.search_statements import SpaceSizes
 from graph.recall.searcher import TextLabel
 
 # Not a valid space name (a space in it): no tenant's data is ever read, and no write can create it.

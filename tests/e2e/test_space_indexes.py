@@ -12,7 +12,8 @@ from engram.embedding import get_embedder
 from graph.admin import delete_space
 from graph.params import vector_param
 from graph.recall.config import SearchLimits
-from graph.recall.neo4j_searcher import SHARED_FULLTEXT_INDEXES, SHARED_VECTOR_INDEXES, GraphSearcher
+from graph.recall.neo4j_searcher import GraphSearcher
+from graph.recall.search_statements import SHARED_FULLTEXT_INDEXES, SHARED_VECTOR_INDEXES
 from graph.space_indexes import SpaceIndexes, dedicate
 from tests.support.graph_queries import rows
 from tests.support.jobs import ingest

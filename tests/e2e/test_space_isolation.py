@@ -24,7 +24,8 @@ from graph.cypher import load
 from graph.dimensions import build_dimensions
 from graph.lookup import GraphReader
 from graph.navigation import Navigator
-from graph.recall.neo4j_searcher import ConceptHit, GraphSearcher
+from graph.recall.hits import ConceptHit
+from graph.recall.neo4j_searcher import GraphSearcher
 from tests.support.graph_queries import rows
 from tests.support.jobs import ingest
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graph.recall.candidates import Ranked
+from graph.recall.candidates import Candidate, Ranked
 from graph.recall.goal_match import fit_goals
 from graph.recall.hydration import as_episodes, hydrate_into, item_time
 from graph.recall.models import ItemKind, MemoryType
@@ -42,18 +42,7 @@ def rank(run: RecallRun) -> list[Ranked]:
     """The pool of best fused candidates, hydrated and scored by the value function, best first."""
     run.unranked_evidence = 0
     config = run.config
-    # Ties broken by id throughout: the same memory answers the same query the same way, whatever the
-    # order the store hands rows back in.
-    admitted = admitted_kinds(run.types)
-    fused = sorted(
-        (
-            (rrf(c.ranks, config.list_weights, config.rrf_k, c.strengths), c)
-            for c in run.candidates.values()
-            if c.kind in admitted
-        ),
-        key=lambda fc: (-fc[0], fc[1].id),
-    )
-    pool = fused[: config.rerank_pool]
+    pool = fused_pool(run)
     rows = run.searcher.hydrated  # rows fetched by an earlier hop are not fetched again
     for kind in ItemKind:
         # A similarity already computed is passed along: reading an item's vector is most of hydrating it.
@@ -119,6 +108,23 @@ def rank(run: RecallRun) -> list[Ranked]:
     if run.types and run.types[0] is MemoryType.EPISODIC:
         return as_episodes(items)
     return items
+
+
+def fused_pool(run: RecallRun) -> list[tuple[float, Candidate]]:
+    """The candidates of the kinds admitted, by fused rank, as many as the rerank pool holds."""
+    config = run.config
+    # Ties broken by id throughout: the same memory answers the same query the same way, whatever the
+    # order the store hands rows back in.
+    admitted = admitted_kinds(run.types)
+    fused = sorted(
+        (
+            (rrf(c.ranks, config.list_weights, config.rrf_k, c.strengths), c)
+            for c in run.candidates.values()
+            if c.kind in admitted
+        ),
+        key=lambda fc: (-fc[0], fc[1].id),
+    )
+    return fused[: config.rerank_pool]
 
 
 def admitted_kinds(types: list[MemoryType]) -> set[ItemKind]:

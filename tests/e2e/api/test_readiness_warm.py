@@ -74,7 +74,8 @@ class NotingDriver:
 
 def _recall_statements() -> set[str]:
     """The text of every statement the Neo4j searcher and the aggregate reader can send."""
-    source = Path(PROJECT_ROOT, "graph/recall/neo4j_searcher.py").read_text()
+    searcher = ("neo4j_searcher.py", "search_statements.py")  # the searcher and its statement tables
+    source = "".join(Path(PROJECT_ROOT, "graph/recall", name).read_text() for name in searcher)
     names = [
         f"recall/{p.stem}" for p in Path(PROJECT_ROOT, "cypher/recall").glob("*.cypher") if f'"{p.stem}"' in source
     ]

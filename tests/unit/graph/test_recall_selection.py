@@ -6,7 +6,7 @@ import pytest
 
 from graph.recall.config import RecallConfig
 from graph.recall.logic.abstract import concepts_to_expand
-from graph.recall.neo4j_searcher import SpaceSizes, _hits
+from graph.recall.search_statements import SpaceSizes, hits_of
 
 
 def test_expansion_takes_the_most_activated_concepts_within_the_mention_budget() -> None:
@@ -64,15 +64,15 @@ def test_space_sizes_without_a_lifetime_are_counted_every_time() -> None:
 
 def test_hits_are_ordered_best_first_with_ties_by_id() -> None:
     rows = [{"id": "b", "score": 0.5}, {"id": "c", "score": 0.9}, {"id": "a", "score": 0.5}]
-    assert [h.id for h in _hits(rows, "dense_propositions")] == ["c", "a", "b"]
+    assert [h.id for h in hits_of(rows, "dense_propositions")] == ["c", "a", "b"]
 
 
 def test_episode_hits_carry_their_knowledge_and_must_have_it() -> None:
     rows = [{"id": "e1", "score": 0.7, "propositions": ["p2", "p1"], "prescriptions": ["r2", "r1"], "knowledge": 3}]
-    (hit,) = _hits(rows, "exact_episodes")
+    (hit,) = hits_of(rows, "exact_episodes")
     assert hit.proves == ("p1", "p2") and hit.ever_proved == 3  # sorted: the same answer whatever the store order
     assert hit.prescribes == ("r1", "r2")  # a trajectory step's prescriptions
-    (intent,) = _hits([{"id": "i1", "score": 0.8, "prescriptions": ["r3"]}], "exact_intents")
+    (intent,) = hits_of([{"id": "i1", "score": 0.8, "prescriptions": ["r3"]}], "exact_intents")
     assert intent.prescribes == ("r3",) and intent.proves == ()
     with pytest.raises(KeyError):  # an episode row without its knowledge is a broken statement, not chit-chat
-        _hits([{"id": "e1", "score": 0.7}], "dense_episodes")
+        hits_of([{"id": "e1", "score": 0.7}], "dense_episodes")

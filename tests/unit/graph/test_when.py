@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 from engram.extraction.temporal import Span, resolve_relative_times
-from graph.recall.neo4j_searcher import TimeWindow
+from graph.recall.hits import TimeWindow
 from graph.recall.steps.when import windows
 
 

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 import graph.recall.neo4j_searcher
-from graph.recall.neo4j_searcher import GraphSearcher, SpaceSizes
+from graph.recall.neo4j_searcher import GraphSearcher
+from graph.recall.search_statements import SpaceSizes
 
 SIZES = {"propositions": 10, "episodes": 6, "prescriptions": 0, "intents": 0, "concepts": 10, "pages": 0,
          "own_indexes": 0, "proposition_chars": 60, "episode_chars": 200}  # fmt: skip

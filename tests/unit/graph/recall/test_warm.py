@@ -20,7 +20,8 @@ import graph.aggregate.store
 import graph.recall.neo4j_searcher
 from engram.scope import validate_memory_space
 from engram.settings import PROJECT_ROOT
-from graph.recall.neo4j_searcher import GraphSearcher, SpaceSizes
+from graph.recall.neo4j_searcher import GraphSearcher
+from graph.recall.search_statements import SpaceSizes
 from graph.recall.warm import WARM_SPACE, warm_recall
 
 EMPTY = {"rows": [], "scores": [], "fetched": 0, "hits": [], "floor": None, "holding": [], "vectors": [],
@@ -61,8 +62,11 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> Sent:
     return recorder
 
 
+SEARCHER_MODULES = ("neo4j_searcher.py", "search_statements.py")  # the searcher and its statement tables
+
+
 def test_every_statement_the_searcher_can_send_is_warmed(sent: Sent) -> None:
-    source = Path(PROJECT_ROOT, "graph/recall/neo4j_searcher.py").read_text()
+    source = "".join(Path(PROJECT_ROOT, "graph/recall", name).read_text() for name in SEARCHER_MODULES)
     named = {f"recall/{p.stem}" for p in Path(PROJECT_ROOT, "cypher/recall").glob("*.cypher")
              if re.search(rf'"{p.stem}"', source)}  # fmt: skip
     assert len(named) >= 25  # the search statements, the hydrations, the windows, the pages...
