@@ -1,4 +1,6 @@
-"""Forget with cascade: explicit deletion requests remove episodes and whatever knowledge only they prove."""
+"""Forget with cascade: the statements that remove episodes, sources or knowledge, and whatever knowledge only they
+prove. What a deletion removes; graph/deletion_fence.py records it against work in flight, and
+workers/scope_deletion.py runs the two in order."""
 
 from __future__ import annotations
 

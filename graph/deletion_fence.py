@@ -12,6 +12,8 @@ belongs to must obey (`fence`): those that started after that work began (an ing
   life of the scope: only a request made after the deletion began can write into it again.
 
 The records live in Neo4j beside the data, so they hold across processes and restarts; Redis holds nothing of them.
+What a deletion removes is graph/cascade_delete.py's (and graph/admin.py's); workers/scope_deletion.py runs a deletion
+from its record to its finish.
 """
 
 from __future__ import annotations

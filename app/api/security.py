@@ -233,7 +233,7 @@ def space_counter(space: str | None) -> str:
 
 
 def space_counter_key(space: str) -> str:
-    """The Redis key of that count: it goes when the space is deleted (app/api/erasure.py)."""
+    """The Redis key of that count: it goes when the space is deleted (workers/scope_deletion.py)."""
     return f"{DEFAULT_RATE_PREFIX}:{space_counter(space)}"
 
 

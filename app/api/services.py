@@ -5,26 +5,24 @@ Built once by the app's lifespan and kept on `app.state`, never in module global
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import neo4j
 import redis
 
+from app.api.security import space_counter_key
 from engram.embedder_identity import EmbedderIdentity, identity_of
 from engram.embedding import Embedder
 from engram.native_threads import limit_math_threads
 from engram.settings import EngramSettings
 from graph.api_keys import ApiKeyStore
-from graph.cascade_delete import Forgetter
-from graph.concept_keys.tries import reset_key_logs
 from graph.recall.associate.engine import Associator
 from graph.recall.config import RecallConfig
 from graph.recall.engine import RecallEngine
 from graph.recall.logic.abstract import create_abstractor
 from graph.scoped import ScopedMemory
 from workers.jobs import JobStore
-from workers.vector_cache import drop_space_vectors
+from workers.scope_deletion import ScopeDeletion, scope_deletion
 
 
 @dataclass(frozen=True)
@@ -37,7 +35,7 @@ class ApiServices:
     associator: Associator  # proactive recall, on the recall engine
     jobs: JobStore
     keys: ApiKeyStore
-    forgetter: Forgetter
+    deletion: ScopeDeletion  # forget and deleteSpace (workers/scope_deletion.py)
     scoped: ScopedMemory
     embedder_identity: EmbedderIdentity  # recall refuses a space whose vectors are of another family
 
@@ -67,6 +65,7 @@ def create_services(settings: EngramSettings) -> ApiServices:
         config=recall_config,
         read_timeout_s=settings.neo4j.read_timeout_s,
     )
+    jobs = JobStore(client)
     return ApiServices(
         settings=settings,
         driver=driver,
@@ -74,25 +73,12 @@ def create_services(settings: EngramSettings) -> ApiServices:
         embedder=embedder,
         recall=recall,
         associator=Associator(recall),
-        jobs=JobStore(client),
+        jobs=jobs,
         keys=ApiKeyStore(driver, database),
-        forgetter=Forgetter(driver, database, forgotten_text_dropper(client)),
+        deletion=scope_deletion(driver, database, client, jobs, space_counter_key),
         scoped=ScopedMemory(driver, database),
         embedder_identity=identity_of(settings.embedding),
     )
-
-
-def forgotten_text_dropper(client: redis.Redis) -> Callable[[str], None]:
-    """`_drop_forgotten_text` for a Redis client."""
-    return lambda space: _drop_forgotten_text(client, space)
-
-
-def _drop_forgotten_text(client: redis.Redis, space: str) -> None:
-    """After a forget, Redis keeps nothing of the space that could hold its text: the key logs (every process
-    reloads its tries from the graph) and the phrase-vector cache go. Finished jobs hold no payload (workers/jobs.py);
-    a job still running when its text is forgotten writes it again: forget after the job ends."""
-    reset_key_logs(client, space)
-    drop_space_vectors(client, space)
 
 
 def close_services(services: ApiServices) -> None:

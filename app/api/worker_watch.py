@@ -1,7 +1,7 @@
 """What the API knows of the workers: whether any is alive and since when none is (for /readyz and /metrics), and a
 watch that gives back what dead workers held when none is alive to do it (workers/scheduler.py `release_orphaned`).
 
-On start it also sweeps what a crash can leave of deleted scopes in Redis (app/api/erasure.py `sweep_deleted`)."""
+On start it also sweeps what a crash can leave of deleted scopes in Redis (workers/scope_deletion.py `sweep`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from app.api.erasure import sweep_deleted
 from app.api.services import ApiServices
 from workers.tasks.ingest import get_scheduler
 
@@ -53,7 +52,7 @@ class WorkerWatch:
         while not self._stop.is_set():
             try:
                 if not swept:
-                    sweep_deleted(self._services)
+                    self._services.deletion.sweep()
                     swept = True
                 get_scheduler().release_orphaned()
             except Exception as exc:  # Redis or Neo4j away: the next round tries again

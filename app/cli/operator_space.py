@@ -22,7 +22,7 @@ def memory_space_or_exit(space: str, user: str | None, console: Console) -> str:
 
 def drop_cached(space: str) -> None:
     """Every process reloads the space's concept keys and phrase vectors (its vectors or graph changed under them)."""
-    from app.api.services import forgotten_text_dropper
     from workers.resources import get_redis
+    from workers.scope_deletion import ScopeText
 
-    forgotten_text_dropper(get_redis())(space)
+    ScopeText(get_redis()).forgotten(space)

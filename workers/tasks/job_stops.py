@@ -1,14 +1,13 @@
-"""Stopping ingest jobs from outside them: an operator's purge (`engram jobs purge`) and a deletion of the scope they
-write to (app/api/erasure.py). A stage already running notices at its next part or write (workers/tasks/ingest.py)."""
+"""Stopping ingest jobs from outside them: an operator's purge (`engram jobs purge`). A deletion of the scope they write
+to stops them itself (workers/scope_deletion.py). A stage already running notices at its next part or write
+(workers/tasks/ingest.py)."""
 
 from __future__ import annotations
-
-from datetime import datetime
 
 from engram.scope import parent_space
 from workers.jobs import JOB_INDEX, JobState, JobStore, UnknownJob
 from workers.resources import get_job_store, get_redis
-from workers.tasks.ingest import fail_job, get_scheduler
+from workers.tasks.ingest import fail_job
 
 PURGED_ERROR = (
     "PURGED: the operator cancelled this job (engram jobs purge) before it finished; resubmit it if it is wanted"
@@ -36,22 +35,3 @@ def purge_jobs(space: str | None = None, store: JobStore | None = None) -> list[
             fail_job(store, status.id, PURGED_ERROR)
             cancelled.append(status.id)
     return cancelled
-
-
-def stop_deleted_jobs(
-    memory_space: str, with_users: bool, before: datetime, store: JobStore | None = None
-) -> list[str]:
-    """For a deletion of a whole memory space (`with_users`: and of its users' partitions) that began at `before`:
-    every job of it submitted earlier goes from Redis, status record included, and leaves the scheduler; a stage
-    already running stops at its next write (graph/deletion_fence.py) and writes nothing back to Redis. Jobs submitted
-    later wait for the deletion and are the scope's new life. Returns the ids of the jobs stopped unfinished."""
-    store = store or get_job_store()
-    stopped: list[str] = []
-    for status in store.of_scope(memory_space, with_users):
-        if status.created >= before:
-            continue
-        if status.state in (JobState.QUEUED, JobState.RUNNING):
-            stopped.append(status.id)
-        store.remove(status.id)
-        get_scheduler().forget(status.id)
-    return stopped

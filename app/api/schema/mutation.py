@@ -15,7 +15,6 @@ from pydantic import ValidationError
 from strawberry.file_uploads import Upload
 from strawberry.scalars import JSON
 
-from app.api.erasure import erase_recorded, erase_whole
 from app.api.errors import Forbidden, InvalidArgument, KeyLimit, TooManyRequests
 from app.api.schema.admin_types import ApiKey, IssuedApiKey, SpaceCreated, SpaceExists
 from app.api.schema.job_types import Job
@@ -30,7 +29,6 @@ from engram.ids import validate_space
 from engram.remember import remember_record
 from graph.api_keys import KeyLimitReached, KeyRole, RevokeRefused, check_label
 from graph.cascade_delete import ForgetResult
-from graph.deletion_fence import DeletionScope
 from workers.jobs import PendingLimit
 from workers.tasks.ingest import submit_ingest
 
@@ -113,8 +111,8 @@ async def _queue(info: Info, space: str, records: list[Record]) -> IngestPayload
 
 async def _forget_user(info: Info, space: str) -> Forgotten:
     """A user's whole memory: every node of their partition, their jobs in flight, and what Redis holds of it
-    (app/api/erasure.py)."""
-    erased = await asyncio.to_thread(erase_whole, info.context.services, space, [], False)
+    (workers/scope_deletion.py)."""
+    erased = await asyncio.to_thread(info.context.services.deletion.whole, space, [], False)
     return Forgotten(
         episode_ids=[], knowledge_ids=[], source_ids=[], intent_ids=[], concepts_removed=erased.concepts,
         not_found=[], episodes_removed=erased.episodes, knowledge_removed=erased.knowledge,
@@ -224,8 +222,7 @@ class MemoryMutation:
             return OverBudget(
                 message=f"{len(asked)} ids; the limit is {MAX_FORGET_IDS}", limit=MAX_FORGET_IDS, requested=len(asked)
             )
-        services = info.context.services
-        forgetter, scoped = services.forgetter, services.scoped
+        deletion = info.context.services.deletion
         if not asked and not filtered:
             if user is None:
                 return invalid(["give ids, a filter (agent, session, metadata) or a user whose memory to forget"])
@@ -233,43 +230,21 @@ class MemoryMutation:
         results: list[ForgetResult] = []
         not_found: list[str] = []
         if filtered:
-
-            def forget_matching() -> None:
-                episodes = scoped.matching_episodes(space, scope)
-                results.append(forgetter.forget_episodes(space, episodes))
-
-            # Recorded first: a job in flight writes none of what matches (app/api/erasure.py).
-            matching = DeletionScope(space, scope=scope.properties())
-            await asyncio.to_thread(erase_recorded, services, matching, forget_matching)
+            results.append(await asyncio.to_thread(deletion.matching, space, scope))
         else:
-            asked_sources, asked_episodes = [str(i) for i in wanted.source_ids], [str(i) for i in wanted.episode_ids]
-            refs = await asyncio.to_thread(scoped.resolve, space, asked_sources, asked_episodes)
-            if refs.ambiguous:
+            named = await asyncio.to_thread(
+                deletion.named,
+                space,
+                [str(i) for i in wanted.source_ids],
+                [str(i) for i in wanted.episode_ids],
+                [str(i) for i in wanted.knowledge_ids],
+            )
+            if named.ambiguous:
                 return invalid(
                     [f"episode id {r!r} names episodes of several sources: give 'record/session/turn'"
-                     for r in refs.ambiguous]
+                     for r in named.ambiguous]
                 )  # fmt: skip
-            not_found = refs.not_found
-
-            def forget_named() -> None:
-                if refs.source_ids:
-                    results.append(forgetter.forget_sources(space, refs.source_ids))
-                if refs.episode_ids:
-                    results.append(forgetter.forget_episodes(space, refs.episode_ids))
-
-            # The refs as asked too: a job in flight may be about to write a source or turn not found yet.
-            deletion = DeletionScope(
-                space,
-                source_ids=(*asked_sources, *refs.source_ids),
-                episode_ids=(*asked_episodes, *refs.episode_ids),
-            )
-            if asked_sources or asked_episodes:
-                await asyncio.to_thread(erase_recorded, services, deletion, forget_named)
-            if wanted.knowledge_ids:
-                ids = [str(i) for i in wanted.knowledge_ids]
-                forgot = await asyncio.to_thread(forgetter.forget_knowledge, space, ids)
-                results.append(forgot)
-                not_found += [i for i in ids if i not in set(forgot.knowledge)]
+            results, not_found = named.results, named.not_found
         info.context.extra_queries += 3 * len(results) + 1
         return Forgotten(
             episode_ids=[strawberry.ID(i) for r in results for i in r.episodes],

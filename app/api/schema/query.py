@@ -10,7 +10,6 @@ import strawberry
 from pydantic import ValidationError
 
 from app.api.embedder_guard import require_same_embedder
-from app.api.erasure import gone_job_message
 from app.api.errors import InvalidArgument
 from app.api.metrics import RECALL_SECONDS
 from app.api.pagination import Connection, decode_cursor, page_size
@@ -195,7 +194,7 @@ class MemoryQuery:
             status = None
         # Another space's job does not exist for this caller; its users' jobs are the space's.
         if status is None or parent_space(status.space) != space:
-            message = await asyncio.to_thread(gone_job_message, info.context.services, space, str(id))
+            message = await asyncio.to_thread(info.context.services.deletion.gone_job_message, space, str(id))
             return NotFound(message=message, id=str(id))
         return Job.of(status)
 

@@ -12,7 +12,6 @@ from typing import Annotated, Any
 import strawberry
 from strawberry.scalars import JSON
 
-from app.api.erasure import erase_whole
 from app.api.errors import InvalidArgument
 from app.api.pagination import Connection, decode_cursor, encode_cursor, page_size
 from app.api.schema.json import to_json
@@ -291,7 +290,7 @@ class ScopeMutation:
         if not exists and not users:
             return NotFound(message=f"no space {name!r}", id=name)
         partitions = [partition for _, partition in users]
-        erased = await asyncio.to_thread(erase_whole, services, memory_space(name, None), partitions, True)
+        erased = await asyncio.to_thread(services.deletion.whole, memory_space(name, None), partitions, True)
         return SpaceDeleted(
             space=name, users=erased.users, episodes_removed=erased.episodes, knowledge_removed=erased.knowledge,
             stopped_job_ids=[strawberry.ID(i) for i in erased.stopped_jobs],

@@ -7,7 +7,6 @@ from collections.abc import AsyncGenerator
 
 import strawberry
 
-from app.api.erasure import gone_job_message
 from app.api.errors import NotFoundError
 from app.api.schema.job_types import Job
 from app.api.schema.nodes import Info
@@ -33,7 +32,9 @@ class Subscription:
             except UnknownJob:
                 status = None
             if status is None or parent_space(status.space) != space:  # a user's job is the space's
-                raise NotFoundError(await asyncio.to_thread(gone_job_message, info.context.services, space, str(id)))
+                raise NotFoundError(
+                    await asyncio.to_thread(info.context.services.deletion.gone_job_message, space, str(id))
+                )
             snapshot = status.model_dump()
             if snapshot != last:
                 last = snapshot
