@@ -95,7 +95,7 @@ def ingested(questions: Sequence[LmeQuestion]) -> list[LmeQuestion]:
 def item_rows(result: RecallResult, query: str, config: RecallConfig, evidence: set[str]) -> list[dict[str, Any]]:
     """Each returned item: its features (as the relevance step computes them), its turns, whether it is evidence,
     and the relevance the engine gave it."""
-    phrases, weights = question_concepts(query, config.relevance_phrases)
+    phrases, weights = question_concepts(query, config.abstention.relevance_phrases)
     (detail,) = [step.detail for step in result.trace if step.step == "relevance"]
     coverage = QueryCoverage(phrases, weights, detail["matched"], detail["missing"], detail["near"])
     terms = content_terms(phrases, weights)
@@ -138,7 +138,7 @@ def recall_rows(
     (detail,) = [step.detail for step in result.trace if step.step == "relevance"]
     coverage = {k: detail[k] for k in ("concepts", "matched", "missing", "near", "concept_coverage")}
     searcher = Neo4jSearchers(get_driver(), get_settings().neo4j.database, config, None).at(space, None, None)
-    coverage["unmentioned"] = unmentioned_names(searcher, query, config.unmentioned_typo_from)
+    coverage["unmentioned"] = unmentioned_names(searcher, query, config.abstention.unmentioned_typo_from)
     return item_rows(result, query, config, evidence), coverage
 
 
@@ -364,10 +364,10 @@ def main() -> None:
 
     tune = [q for q in lme_rows if q["half"] == "tune"]
     report = [q for q in lme_rows if q["half"] == "report"]
-    model = fit(tune) if args.coefficients == "fit" else config.relevance
+    model = fit(tune) if args.coefficients == "fit" else config.abstention.relevance
     minimum, sweep = choose_minimum(tune, model)
     if args.coefficients == "engine":
-        minimum = config.min_relevance
+        minimum = config.request.min_relevance
     results: dict[str, Any] = {
         "relevance_model": model.model_dump(),
         "min_relevance": minimum,

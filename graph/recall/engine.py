@@ -108,7 +108,7 @@ class RecallEngine:
             count_tokens=count_tokens,
             router=router or RuleRouter(),
             abstractor=abstractor or OfflineAbstractor(self.config),
-            controller=controller or HopController(self.config.hop_confident_similarity),
+            controller=controller or HopController(self.config.hop.hop_confident_similarity),
             questions=QuestionReader(),
             slots=SlotNamer(embed),
         )
@@ -173,7 +173,7 @@ class Neo4jSearchers:
         self._database = database
         self._config = config
         self._timeout_s = timeout_s  # each statement's transaction timeout (None: the server's default)
-        self._sizes = SpaceSizes(config.search.space_sizes_ttl_s)
+        self._sizes = SpaceSizes(config.seed.search.space_sizes_ttl_s)
 
     def __call__(self, request: RecallRequest) -> GraphSearcher:
         return self.at(request.space, request.as_of, None, request.scope.properties(), known_at=request.known_at)
@@ -195,12 +195,12 @@ class Neo4jSearchers:
             space,
             as_of,
             sizes or self._sizes,
-            own_indexes=config.own_indexes,
-            space_statistics=config.space_statistics,
+            own_indexes=config.seed.own_indexes,
+            space_statistics=config.seed.space_statistics,
             # No distinctive words where they would not change a vote (and the trace would name them for nothing).
-            distinctive_share=config.distinctive_share if config.distinctive_exponent else 0.0,
+            distinctive_share=config.seed.distinctive_share if config.seed.distinctive_exponent else 0.0,
             timeout_s=self._timeout_s,
-            limits=config.search,
+            limits=config.seed.search,
             scope=scope,
             known_at=known_at,
         )

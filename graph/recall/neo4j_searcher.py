@@ -15,7 +15,7 @@ from graph.aggregate.store import Neo4jAggregateReader
 from graph.cypher import load
 from graph.reads import read, timed
 from graph.recall.bm25 import TermStatistics, analysed, analyze, bm25_scores, distinctive_coverage, distinctive_weights
-from graph.recall.config import SearchLimits
+from graph.recall.config_sections import SearchLimits
 from graph.recall.hits import ConceptHit, Hit, TimeWindow, WindowHits
 from graph.recall.lucene import in_field, in_space, lucene_query, query_terms
 from graph.recall.models import ItemKind

@@ -25,7 +25,7 @@ def search_participants(run: RecallRun, named: list[str], meant: list[str]) -> P
     content = without_names(run.request.query, named)
     if not content:
         return ParticipantSearch(named, meant, content, {})
-    k = run.config.participant_k
+    k = run.config.evidence.participant_k
     if not named:
         # Nothing was taken out: what anyone said closest to the query is the seeds' episode search already.
         lists = {"participant": run.searcher.dense("episodes", run.vector, k, participants)}

@@ -97,20 +97,20 @@ class RecallRun:
 
     @property
     def limit(self) -> int:
-        return self.request.limit or self.config.limit
+        return self.request.limit or self.config.request.limit
 
     @property
     def token_budget(self) -> int:
-        return self.request.token_budget or self.config.token_budget
+        return self.request.token_budget or self.config.request.token_budget
 
     @property
     def min_relevance(self) -> float:
         minimum = self.request.min_relevance
-        return self.config.min_relevance if minimum is None else minimum
+        return self.config.request.min_relevance if minimum is None else minimum
 
     @property
     def hop_limit(self) -> int:
-        return self.request.hop_limit or self.config.hop_limit
+        return self.request.hop_limit or self.config.request.hop_limit
 
     def early_result(self, name: str, read: Callable[[], T]) -> T:
         """What step `name`'s read started ahead (`Ahead`, graph/recall/steps/base.py) gave, or `read()` now where
@@ -123,7 +123,7 @@ class RecallRun:
         full-text one by how much of the query's distinctive words it holds."""
         config = self.config
         if name in LEXICAL_LISTS:
-            return distinctive_strength(hit.coverage, config.distinctive_exponent, config.distinctive_floor)
+            return distinctive_strength(hit.coverage, config.seed.distinctive_exponent, config.seed.distinctive_floor)
         if name not in DENSE_LISTS:
             return 1.0
-        return match_strength(hit.score, config.vote_floor, config.vote_full)
+        return match_strength(hit.score, config.seed.vote_floor, config.seed.vote_full)

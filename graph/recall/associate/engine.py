@@ -73,11 +73,14 @@ class Associator:
         self._engine = engine
         self._pipeline = tuple(pipeline)
         config = engine.config
+        seed = {
+            "list_weights": config.seed.list_weights | config.associate.list_weights,
+            "rrf_k": config.associate.rrf_k,
+        }
         self.config = config.model_copy(
             update={
-                "list_weights": config.list_weights | config.associate.list_weights,
-                "value": config.associate.value,
-                "rrf_k": config.associate.rrf_k,
+                "seed": config.seed.model_copy(update=seed),
+                "scoring": config.scoring.model_copy(update={"value": config.associate.value}),
             }
         )
 

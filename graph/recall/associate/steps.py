@@ -77,14 +77,14 @@ class TwoHops(Step[None]):
     def apply(self, run: RecallRun, found: None) -> None:
         state, config = associate_run(run), run.config
         seeds = _strong_concepts(run, run.query_concepts)
-        first = run.searcher.propagate(seeds, config.concept_fanout)
+        first = run.searcher.propagate(seeds, config.abstraction.concept_fanout)
         keys = {c.id: c.key for c in seeds}
         start = {c.id: c.score * c.idf for c in seeds}
         reached: dict[str, tuple[ConceptHit, float, _Hop]] = {}
         for seed, neighbour, weight in first:
             if neighbour.id in start or weight <= 0:
                 continue
-            value = config.propagation * start[seed]
+            value = config.abstraction.propagation * start[seed]
             if neighbour.id not in reached or reached[neighbour.id][1] < value:
                 reached[neighbour.id] = (neighbour, value, _Hop(neighbour.key, keys[seed]))
         second = run.searcher.propagate([hit for hit, _, _ in reached.values()], config.associate.two_hop_fanout)
@@ -104,9 +104,9 @@ class TwoHops(Step[None]):
                 chains[concept.key] = (hop.seed, hop.via, concept.key)
             activation[concept.id] = activation.get(concept.id, 0.0) + gained
             df[concept.id] = concept.df
-        budget = round(config.associate.two_hop_decay * config.expand_mentions)
+        budget = round(config.associate.two_hop_decay * config.abstraction.expand_mentions)
         top = concepts_to_expand(config, activation, df, budget=budget)
-        rows = run.searcher.expand(top, run.vector, config.per_concept) if top else []
+        rows = run.searcher.expand(top, run.vector, config.abstraction.per_concept) if top else []
         merge_expansion(rows, run.candidates, "two_hop")
         run.activated |= top.keys()
         for row in rows:

@@ -38,9 +38,9 @@ class Abstractor(Protocol):
 class OfflineAbstractor:
     def __init__(self, config: RecallConfig | None = None) -> None:
         config = config or RecallConfig()
-        self._phrases = config.abstract_phrases
-        self._dense_k = config.abstract_dense_k
-        self._min_similarity = config.abstract_min_similarity
+        self._phrases = config.abstraction.abstract_phrases
+        self._dense_k = config.abstraction.abstract_dense_k
+        self._min_similarity = config.abstraction.abstract_min_similarity
 
     def concepts(self, query: str, vector: list[float], searcher: Searcher, searches: Executor) -> list[ConceptHit]:
         phrases = extract_keyphrases(query, limit=self._phrases)
@@ -102,14 +102,14 @@ def concepts_to_expand(
 ) -> dict[str, float]:
     """The most activated concepts that are specific enough to expand, within the expansion's mention budget
     (`tuning.expand_mentions` unless given; a concept that would overrun it is passed over for rarer ones)."""
-    budget = tuning.expand_mentions if budget is None else budget
+    budget = tuning.abstraction.expand_mentions if budget is None else budget
     chosen: dict[str, float] = {}
     mentions = 0
     for concept_id, value in sorted(activation.items(), key=lambda kv: (-kv[1], kv[0])):
-        if len(chosen) == tuning.expand_concepts:
+        if len(chosen) == tuning.abstraction.expand_concepts:
             break
         concept_df = df.get(concept_id, 0)
-        if concept_df > tuning.max_expand_df or mentions + concept_df > budget:
+        if concept_df > tuning.abstraction.max_expand_df or mentions + concept_df > budget:
             continue
         chosen[concept_id] = value
         mentions += concept_df

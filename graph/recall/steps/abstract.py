@@ -46,18 +46,18 @@ def abstract(run: RecallRun) -> Abstraction:
     activation: dict[str, float] = {c.id: c.score * c.idf for c in concepts}
     spread: dict[str, tuple[str, float]] = {}
     by_seed: dict[str, float] = {}
-    neighbours = searcher.propagate(concepts, tuning.concept_fanout)
+    neighbours = searcher.propagate(concepts, tuning.abstraction.concept_fanout)
     for seed, _, weight in neighbours:
         by_seed[seed] = max(by_seed.get(seed, 0.0), weight)
     for seed, neighbour, weight in neighbours:
         if by_seed[seed] <= 0:
             continue
-        gained = tuning.propagation * activation[seed] * weight / by_seed[seed]
+        gained = tuning.abstraction.propagation * activation[seed] * weight / by_seed[seed]
         activation[neighbour.id] = activation.get(neighbour.id, 0.0) + gained
         spread[neighbour.key] = (seed, round(gained, 3))
     df = {c.id: c.df for c in concepts} | {n.id: n.df for _, n, _ in neighbours}
     top = concepts_to_expand(tuning, activation, df)
-    expansion = searcher.expand(top, run.vector, tuning.per_concept)
+    expansion = searcher.expand(top, run.vector, tuning.abstraction.per_concept)
     return Abstraction(concepts, activation, spread, top, expansion, 1000 * (time.perf_counter() - started))
 
 

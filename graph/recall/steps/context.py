@@ -25,11 +25,11 @@ class Context(Step[ContextSearch]):
     name = "context"
 
     def runs(self, run: RecallRun) -> bool:
-        return run.config.context_items > 0
+        return run.config.evidence.context_items > 0
 
     def find(self, run: RecallRun) -> ContextSearch:
         anchors: dict[str, int] = {}
-        for rank, item in enumerate(run.ranked[: run.config.context_items], start=1):
+        for rank, item in enumerate(run.ranked[: run.config.evidence.context_items], start=1):
             for proof in item.provenance:
                 anchors.setdefault(proof.episode_id, rank)
         return ContextSearch(anchors, run.searcher.episode_context(anchors, run.vector))

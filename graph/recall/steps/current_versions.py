@@ -22,7 +22,7 @@ class CurrentVersionsAbove(Step[dict[str, str]]):
     name = "current versions above"
 
     def runs(self, run: RecallRun) -> bool:
-        return run.config.current_versions and bool(self.replaced(run))
+        return run.config.order.current_versions and bool(self.replaced(run))
 
     def replaced(self, run: RecallRun) -> list[str]:
         """The replaced statements whose current versions are looked up: those within the request's limit."""

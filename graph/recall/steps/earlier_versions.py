@@ -25,7 +25,7 @@ EARLIER_STATE_VERSIONS = 3
 def _versions(run: RecallRun) -> int:
     """Earlier versions to place below each current fact: the configured number, all for a question about before."""
     asked = EARLIER_STATE_VERSIONS if run.tools.questions.asks_for_earlier_state(run.request.query) else 0
-    return max(run.config.earlier_versions, asked)
+    return max(run.config.order.earlier_versions, asked)
 
 
 class EarlierVersionsBelow(Step[list[dict[str, Any]]]):

@@ -38,7 +38,7 @@ class FactsFirst(Step[SubjectFacts]):
 
     def runs(self, run: RecallRun) -> bool:
         reading = run.reading
-        return run.config.fact_answers and reading.form is Form.STATE_NOW and bool(reading.subject)
+        return run.config.facts.fact_answers and reading.form is Form.STATE_NOW and bool(reading.subject)
 
     def find(self, run: RecallRun) -> SubjectFacts:
         """The subject's state facts, each with the cosine between what the question asks and what the fact says,
@@ -62,17 +62,17 @@ class FactsFirst(Step[SubjectFacts]):
         kinds = _kinds(run, [str(f["value"]) if f.get("value_type") in _NAMED_KINDS else "" for f in states])
         for i, (fact, cosine) in enumerate(zip(states, (unit[1:] @ unit[0]).tolist(), strict=True)):
             fact["cosine"] = 1.0 if fact["slot"] in asked else max(cosine, kinds[i] if kinds else cosine)
-        bar = run.config.fact_min_similarity
+        bar = run.config.facts.fact_min_similarity
         if max(f["cosine"] for f in states) >= bar:
             return SubjectFacts(states, [])
         # No fact is close: does memory say anything else of what the question asks? A ranked memory that is no fact
         # of the subject's ("When is Sam's dental appointment?": "My dentist moved my check-up to Thursday"), or a
         # word it names ("What do sunflowers represent to Caroline?" where sunflowers are spoken of).
-        items = run.ranked[: run.config.fact_items_read]
+        items = run.ranked[: run.config.facts.fact_items_read]
         if items:
             said = run.tools.embed([without_subject(item.text, subject) for item in items])
             said = said / np.maximum(np.linalg.norm(said, axis=1, keepdims=True), 1e-9)
-            near = run.config.fact_item_similarity
+            near = run.config.facts.fact_item_similarity
             close = [item.id for item, c in zip(items, (said @ unit[0]).tolist(), strict=True) if c >= near]
             if close:
                 return SubjectFacts(states, close[:3])
@@ -90,7 +90,7 @@ class FactsFirst(Step[SubjectFacts]):
         cosine = float(best["cosine"])
         detail: dict[str, Any] = {"subject": reading.subject, "facts": len(states), "closest": best["id"]}
         detail["cosine"] = round(cosine, 4)
-        if cosine < run.config.fact_min_similarity:
+        if cosine < run.config.facts.fact_min_similarity:
             if found.mentioned or not reading.nouns or reading.plural:
                 # Memory speaks of what it asks, though in no fact of the subject's; or it names nothing to look for
                 # ("What does Melanie do?"), or asks for a set ("What hobbies does Ana have?": bouldering and pottery,

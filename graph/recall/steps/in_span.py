@@ -54,7 +54,7 @@ class InSpanFirst(Step[None]):
 
     def runs(self, run: RecallRun) -> bool:
         return (
-            run.config.span_closeness > 0
+            run.config.order.span_closeness > 0
             and run.reading.form is Form.EVENT  # what happened then; a state's time is asOf's to read
             and len(run.ranked) > 1
             and bool(query_spans(run.request.query, run.request.now))
@@ -63,6 +63,6 @@ class InSpanFirst(Step[None]):
     def apply(self, run: RecallRun, found: None) -> None:
         spans = query_spans(run.request.query, run.request.now)
         before = [item.id for item in run.ranked]
-        run.ranked = in_span_first(run.ranked, spans, run.config.span_closeness)
+        run.ranked = in_span_first(run.ranked, spans, run.config.order.span_closeness)
         moved = [item.id for rank, item in enumerate(run.ranked) if before.index(item.id) > rank][:20]
         run.trace.add("in span first", spans=len(spans), moved_up=moved)

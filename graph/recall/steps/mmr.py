@@ -20,7 +20,7 @@ class Mmr(Step[None]):
     name = "mmr"
 
     def runs(self, run: RecallRun) -> bool:
-        return run.config.diversity > 0 and len(run.ranked) > 1
+        return run.config.order.diversity > 0 and len(run.ranked) > 1
 
     def apply(self, run: RecallRun, found: None) -> None:
         ranked = run.ranked
@@ -28,7 +28,7 @@ class Mmr(Step[None]):
         if matrix is None:
             return
         scores = np.array([item.score for item in ranked], dtype=np.float64)
-        trade_off = run.config.diversity
+        trade_off = run.config.order.diversity
         placements = mmr_order(scores, matrix, trade_off)
         # gain = (1 - t) x score / top - t x redundancy; on the score's scale: score - t / (1 - t) x top x redundancy.
         penalty = trade_off / (1.0 - trade_off) * float(np.max(scores))

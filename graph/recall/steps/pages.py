@@ -34,7 +34,7 @@ class Pages(Step[PageSearch]):
     name = "pages"
 
     def runs(self, run: RecallRun) -> bool:
-        return bool(run.config.page_items) and MemoryType.SEMANTIC in run.types and run.searcher.has_pages()
+        return bool(run.config.evidence.page_items) and MemoryType.SEMANTIC in run.types and run.searcher.has_pages()
 
     def find(self, run: RecallRun) -> PageSearch:
         return search_pages(run)
@@ -49,11 +49,11 @@ def search_pages(run: RecallRun) -> PageSearch:
     names, the longest name first (one round trip)."""
     tuning = run.config
     items: dict[str, tuple[int, list[str]]] = {}
-    for rank, item in enumerate(run.ranked[: tuning.page_items], start=1):
+    for rank, item in enumerate(run.ranked[: tuning.evidence.page_items], start=1):
         if item.kind is ItemKind.PROPOSITION:
             items[item.id] = (rank, named_titles(item.text))
     names = named_titles(run.request.query)
-    pages = run.searcher.entity_pages(items, names, run.vector, tuning.page_passages, tuning.page_k)
+    pages = run.searcher.entity_pages(items, names, run.vector, tuning.evidence.page_passages, tuning.evidence.page_k)
     return PageSearch(pages["items"], pages["query"])
 
 

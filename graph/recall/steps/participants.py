@@ -18,7 +18,7 @@ class Participants(Step[ParticipantSearch]):
     name = "participants"
 
     def runs(self, run: RecallRun) -> bool:
-        return bool(run.config.participant_k) and MemoryType.SEMANTIC in run.types
+        return bool(run.config.evidence.participant_k) and MemoryType.SEMANTIC in run.types
 
     def find(self, run: RecallRun) -> ParticipantSearch | None:
         request = run.request

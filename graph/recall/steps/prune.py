@@ -36,7 +36,7 @@ class Prune(Step[None]):
         ):
             run.reason = nothing_relevant(coverage, best, minimum)
         detail = {
-            "weights": run.config.value.model_dump(),
+            "weights": run.config.scoring.value.model_dump(),
             "ranked": len(run.ranked),
             "returned": len(run.items),
             "pruned": run.pruned[:20],

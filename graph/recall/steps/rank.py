@@ -56,8 +56,8 @@ def rank(run: RecallRun) -> list[Ranked]:
     max_activation = max((c.activation for _, c in pool), default=0.0) or 1.0
     times = [r["valid_from"] for r in rows.values() if r["valid_from"] is not None]
     oldest, newest = (min(times), max(times)) if times else (None, None)
-    w = config.value
-    ceiling = prescription_ceiling(config.list_weights, config.rrf_k)
+    w = config.scoring.value
+    ceiling = prescription_ceiling(config.seed.list_weights, config.seed.rrf_k)
     # Activation spreads over concepts, which a prescription does not mention: its 0 there is a part it lacks, not a
     # low one (it put a fact sharing one word before the one matching procedure). A procedure is scored on the parts it
     # has, over the weight they hold, so on the scale of an item scored on all.
@@ -103,7 +103,7 @@ def rank(run: RecallRun) -> list[Ranked]:
         )
     # Among procedures, those recorded for the task asked (other things in it) before those for another kind of task.
     goals = {i.id: rows[i.id].get("intent") for i in items if i.kind is ItemKind.PRESCRIPTION}
-    fit_goals(items, goals, run.request.query, config.goal_substitution, config.goal_strength)
+    fit_goals(items, goals, run.request.query, config.scoring.goal_substitution, config.scoring.goal_strength)
     items.sort(key=lambda item: (-item.score, item.id))
     if run.types and run.types[0] is MemoryType.EPISODIC:
         return as_episodes(items)
@@ -118,13 +118,13 @@ def fused_pool(run: RecallRun) -> list[tuple[float, Candidate]]:
     admitted = admitted_kinds(run.types)
     fused = sorted(
         (
-            (rrf(c.ranks, config.list_weights, config.rrf_k, c.strengths), c)
+            (rrf(c.ranks, config.seed.list_weights, config.seed.rrf_k, c.strengths), c)
             for c in run.candidates.values()
             if c.kind in admitted
         ),
         key=lambda fc: (-fc[0], fc[1].id),
     )
-    return fused[: config.rerank_pool]
+    return fused[: config.scoring.rerank_pool]
 
 
 def admitted_kinds(types: list[MemoryType]) -> set[ItemKind]:

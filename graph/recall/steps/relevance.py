@@ -46,7 +46,7 @@ class Relevance(Step[QueryCoverage]):
         if found is None:
             return
         run.coverage = found
-        model = run.config.relevance
+        model = run.config.abstention.relevance
         weights = model.model_dump(exclude={"intercept"})
         terms = content_terms(found.phrases, found.weights)
         top = max((item.score for item in run.ranked), default=0.0)
@@ -91,11 +91,13 @@ Lookups = tuple[list[str], dict[str, float], list[ConceptHit], list[str] | None]
 def _lookups(run: RecallRun) -> Lookups:
     """What the step reads of memory: it needs only the question, so `Ahead` starts it early."""
     config, query = run.config, run.request.query
-    phrases, weights = question_concepts(query, config.relevance_phrases)
+    phrases, weights = question_concepts(query, config.abstention.relevance_phrases)
     lookups = QueryCoverage(phrases, weights, [], []).lookups()
     found = run.searcher.concepts_by_key(lookups) if lookups else []
     unmentioned = (
-        unmentioned_names(run.searcher, query, config.unmentioned_typo_from) if config.unmentioned_names else None
+        unmentioned_names(run.searcher, query, config.abstention.unmentioned_typo_from)
+        if config.abstention.unmentioned_names
+        else None
     )
     return phrases, weights, found, unmentioned
 

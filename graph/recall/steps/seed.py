@@ -28,7 +28,7 @@ class Seed(Step[SeedLists]):
 
 
 def _search(run: RecallRun) -> SeedLists:
-    k = run.config.seed_k
+    k = run.config.seed.seed_k
     searcher, vector, types = run.searcher, run.vector, run.types
     lucene = lucene_query(run.request.query)
     searches: dict[str, Callable[[], list[Hit]]] = {}

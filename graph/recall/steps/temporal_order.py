@@ -32,7 +32,7 @@ class NewerRestatementsFirst(Step[None]):
     name = "newer restatements first"
 
     def runs(self, run: RecallRun) -> bool:
-        return run.config.restatement > 0 and len(run.ranked) > 1
+        return run.config.order.restatement > 0 and len(run.ranked) > 1
 
     def apply(self, run: RecallRun, found: None) -> None:
         ranked, config = run.ranked, run.config
@@ -41,8 +41,8 @@ class NewerRestatementsFirst(Step[None]):
             return
         placements = closest_above(matrix)
         reordered = newer_restatements_first(
-            placements, value_scores(ranked), _times(ranked), _speakers(ranked), config.restatement,
-            config.restatement_closeness,
+            placements, value_scores(ranked), _times(ranked), _speakers(ranked), config.order.restatement,
+            config.order.restatement_closeness,
         )  # fmt: skip
         moved = [ranked[p.index].id for rank, p in enumerate(reordered) if _moved_up(reordered, rank)][:20]
         run.ranked = _reordered(ranked, reordered)
@@ -53,7 +53,7 @@ class LatestVersionFirst(Step[None]):
     name = "latest version first"
 
     def runs(self, run: RecallRun) -> bool:
-        return run.config.latest > 0 and len(run.ranked) > 1 and asks_for_state(run.request.query)
+        return run.config.order.latest > 0 and len(run.ranked) > 1 and asks_for_state(run.request.query)
 
     def apply(self, run: RecallRun, found: None) -> None:
         ranked, config = run.ranked, run.config
@@ -62,8 +62,8 @@ class LatestVersionFirst(Step[None]):
             return
         placements = [Placement(index, 0.0, None) for index in range(len(ranked))]
         reordered = latest_version_first(
-            placements, value_scores(ranked), matrix, _times(ranked), _speakers(ranked), config.latest,
-            config.latest_closeness,
+            placements, value_scores(ranked), matrix, _times(ranked), _speakers(ranked), config.order.latest,
+            config.order.latest_closeness,
         )  # fmt: skip
         latest = None
         if reordered[0] is not placements[0]:

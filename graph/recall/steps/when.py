@@ -45,7 +45,7 @@ class When(Step[WhenSearch]):
     name = "when"
 
     def runs(self, run: RecallRun) -> bool:
-        return run.request.now is not None and bool(run.config.when_k)
+        return run.request.now is not None and bool(run.config.evidence.when_k)
 
     def find(self, run: RecallRun) -> WhenSearch:
         return search_when(run)
@@ -60,7 +60,9 @@ def search_when(run: RecallRun) -> WhenSearch:
     if now is None:
         return WhenSearch([], [], 0)
     spans = query_spans(run.request.query, now)
-    found = run.searcher.episodes_within(windows(spans, run.config.when_days), run.vector, run.config.when_k)
+    found = run.searcher.episodes_within(
+        windows(spans, run.config.evidence.when_days), run.vector, run.config.evidence.when_k
+    )
     return WhenSearch(spans, found.hits, found.stated)
 
 

@@ -7,7 +7,7 @@ import pytest
 from graph.recall.config import RecallConfig
 from graph.recall.goal_match import coverage, fit_goals, goal_distance
 
-SUBSTITUTION, STRENGTH = RecallConfig().goal_substitution, RecallConfig().goal_strength
+SUBSTITUTION, STRENGTH = RecallConfig().scoring.goal_substitution, RecallConfig().scoring.goal_strength
 
 
 @dataclass

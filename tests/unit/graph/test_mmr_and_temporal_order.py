@@ -68,7 +68,7 @@ def test_a_recall_tuning_with_a_bad_trade_off_is_refused_when_configured() -> No
         RecallConfig(diversity=1.0)
     with pytest.raises(ValueError, match="diversity"):
         RecallConfig(diversity=-0.1)
-    assert RecallConfig(diversity=0.0).diversity == 0.0
+    assert RecallConfig(diversity=0.0).order.diversity == 0.0
 
 
 MAY, JUNE, JULY = datetime(2023, 5, 1), datetime(2023, 6, 1), datetime(2023, 7, 1)

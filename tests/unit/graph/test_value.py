@@ -8,7 +8,7 @@ import pytest
 from graph.recall.config import RecallConfig
 from graph.recall.value import cosine, distinctive_strength, focus, match_strength, rrf
 
-WEIGHTS, K = RecallConfig().list_weights, RecallConfig().rrf_k
+WEIGHTS, K = RecallConfig().seed.list_weights, RecallConfig().seed.rrf_k
 
 
 def test_cosine_undoes_neo4js_rescaling_and_clips_at_zero() -> None:

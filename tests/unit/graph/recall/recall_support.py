@@ -143,7 +143,7 @@ def tools(config: RecallConfig) -> RecallTools:
         count_tokens=count_tokens,
         router=RuleRouter(),
         abstractor=OfflineAbstractor(config),
-        controller=HopController(config.hop_confident_similarity),
+        controller=HopController(config.hop.hop_confident_similarity),
         questions=QUESTIONS,
         slots=SlotNamer(embed),
     )

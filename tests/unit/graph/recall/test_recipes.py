@@ -16,20 +16,28 @@ from tests.unit.graph.recall.recall_support import chat_memory, new_engine, reca
 def test_the_four_recipes_are_valid_presets_of_user_knobs_only() -> None:
     assert list(RECIPES) == ["default", "fast", "thorough", "associate"]
     assert list(get_args(Recipe)) == list(RECIPES)  # the MCP tool offers the same names
-    for name, knobs in RECIPES.items():
-        assert set(knobs) <= set(RecallConfig.model_fields) - {"recipe"}, name
-        assert not set(knobs) & set(FITTED_COEFFICIENTS), name
-        recall_config(**knobs)  # validated as if given explicitly
-    assert set(FITTED_COEFFICIENTS) <= set(RecallConfig.model_fields)
+    defaults = recall_config()
+    for name, sections in RECIPES.items():
+        for section, knobs in sections.items():
+            assert section in set(RecallConfig.model_fields) - {"recipe"}, (name, section)
+            assert set(knobs) <= set(type(getattr(defaults, section)).model_fields), (name, section)
+            assert not {(section, knob) for knob in knobs} & set(FITTED_COEFFICIENTS), (name, section)
+        recall_config(**sections)  # validated as if given explicitly
+    assert all(knob in type(getattr(defaults, section)).model_fields for section, knob in FITTED_COEFFICIENTS)
 
 
 def test_a_recipe_sets_its_knobs_except_those_given_explicitly() -> None:
     fast = recall_config().with_recipe("fast")
-    assert (fast.recipe, fast.hop_limit, fast.context_items, fast.diversity) == ("fast", 1, 0, 0.0)
+    assert (fast.recipe, fast.request.hop_limit, fast.evidence.context_items, fast.order.diversity) == (
+        "fast",
+        1,
+        0,
+        0.0,
+    )
     assert recall_config().with_recipe("default") == recall_config().with_recipe()  # default: nothing changed
     assert recall_config().with_recipe("default").model_dump() == {**recall_config().model_dump(), "recipe": "default"}
     mine = recall_config(seed_k=60, recipe="fast").with_recipe()
-    assert (mine.recipe, mine.seed_k, mine.hop_limit) == ("fast", 60, 1)
+    assert (mine.recipe, mine.seed.seed_k, mine.request.hop_limit) == ("fast", 60, 1)
     with pytest.raises(ValueError, match="unknown recall recipe 'slow'"):
         recall_config().with_recipe("slow")
     with pytest.raises(ValidationError, match="unknown recall recipe"):
@@ -40,7 +48,7 @@ def test_the_environment_chooses_the_servers_recipe_and_its_knobs_still_win(monk
     monkeypatch.setenv("ENGRAM_RECALL_RECIPE", "thorough")
     monkeypatch.setenv("ENGRAM_RECALL_SEED_K", "50")
     engine = new_engine(chat_memory(), RecallConfig(_env_file=None))  # type: ignore[call-arg]
-    assert (engine.config.recipe, engine.config.seed_k, engine.config.rerank_pool) == ("thorough", 50, 240)
+    assert (engine.config.recipe, engine.config.seed.seed_k, engine.config.scoring.rerank_pool) == ("thorough", 50, 240)
 
 
 def test_a_request_names_its_recipe_and_an_unknown_one_is_refused() -> None:

@@ -232,7 +232,7 @@ def test_rank_scores_a_prescription_on_the_parts_it_has(make_run: MakeRun) -> No
     """Activation spreads over concepts, which prescriptions do not mention: a prescription's score leaves it out and
     is scaled by the share of the weight the other parts hold; every other item is scored on all parts."""
     run = perform(make_run("How do I make a cup of tea?"), Route(), Together(Seed(), Abstract()), Rank())
-    w = run.config.value
+    w = run.config.scoring.value
     total = w.relevance + w.similarity + w.activation + w.confidence + w.importance + w.recency
     assert {item.kind for item in run.ranked} >= {ItemKind.PRESCRIPTION, ItemKind.PROPOSITION}
     for item in run.ranked:

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from graph.recall.config import DEFAULT_LIST_WEIGHTS, RecallConfig
+from graph.recall.config import DEFAULT_LIST_WEIGHTS, KNOBS, RecallConfig
 
 DOC = Path(__file__).resolve().parents[4] / "docs" / "tuning.md"
 _ROW = re.compile(r"^\| `([\w.]+)` \| ([^|]+) \|", re.MULTILINE)
@@ -19,15 +19,19 @@ def _documented() -> dict[str, str]:
 
 
 def _knobs(config: RecallConfig) -> dict[str, Any]:
-    knobs: dict[str, Any] = {}
-    for name in RecallConfig.model_fields:
-        value = getattr(config, name)
+    """Every knob by its own name (as the environment names it): the sections' knobs, then associate's and
+    aggregate's by their section."""
+    knobs: dict[str, Any] = {"recipe": config.recipe}
+    for name in KNOBS:
+        value = config.knob(name)
         if name == "list_weights":
             knobs |= {f"list_weights.{n}": value[n] for n in DEFAULT_LIST_WEIGHTS}
         elif hasattr(value, "model_dump"):
             knobs |= {f"{name}.{field}": field_value for field, field_value in value.model_dump().items()}
         else:
             knobs[name] = value
+    for section in ("associate", "aggregate"):
+        knobs |= {f"{section}.{field}": value for field, value in getattr(config, section).model_dump().items()}
     return knobs
 
 

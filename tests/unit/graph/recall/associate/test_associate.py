@@ -160,12 +160,14 @@ def test_the_same_sitting_is_off_by_default(associator: Associator) -> None:
 
 
 def test_associate_ranks_by_its_own_value_weights(associator: Associator) -> None:
-    recall_weights = recall_config().value
-    assert associator.config.value == recall_config().associate.value != recall_weights
+    recall_weights = recall_config().scoring.value
+    assert associator.config.scoring.value == recall_config().associate.value != recall_weights
     result = associate(associator, "I'm thinking about my recipe notes")
     # Relevance alone: the best surfaced memory scores what its fused rank gives, nothing else.
     best = result.associations[0].item
-    assert best.score == pytest.approx(associator.config.value.relevance * best.components["relevance"], abs=1e-3)
+    assert best.score == pytest.approx(
+        associator.config.scoring.value.relevance * best.components["relevance"], abs=1e-3
+    )
 
 
 def _fused_with(associate_k: int) -> tuple[Associator, list[float]]:
@@ -179,14 +181,14 @@ def _fused_with(associate_k: int) -> tuple[Associator, list[float]]:
         result = associator.associate(AssociateRequest(space=SPACE, utterance=remark, now=NOW))
     finally:
         engine.close()
-    assert engine.config.rrf_k == 20  # recall's own fusion is untouched
+    assert engine.config.seed.rrf_k == 20  # recall's own fusion is untouched
     return associator, [found.item.components["relevance"] for found in result.associations]
 
 
 def test_associate_fuses_with_its_own_constant() -> None:
     steep, steep_relevances = _fused_with(1)
     flat, flat_relevances = _fused_with(1000)
-    assert (steep.config.rrf_k, flat.config.rrf_k) == (1, 1000)
+    assert (steep.config.seed.rrf_k, flat.config.seed.rrf_k) == (1, 1000)
     # Relevance is the fused score over the best one's: a larger constant trusts the top ranks less, so the memories
     # below the first come closer to it.
     assert len(steep_relevances) > 1 and len(flat_relevances) > 1
