@@ -1,5 +1,5 @@
 import { type FormEvent, lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
-import { type Api, ApiContext } from "./context";
+import { type Api, ApiContext, type Recovery } from "./context";
 import { hrefOf, parsePlace, type Place } from "./nav";
 import { clientFor, describe, forgetKey, storedKey, storeKey } from "./session";
 import { MemoriesView } from "./views/Memories";
@@ -71,21 +71,42 @@ function usePlace(): Place {
 export function App() {
   const [key, setKey] = useState<string | null>(storedKey());
   const [signInMessage, setSignInMessage] = useState("");
-  const [banner, setBanner] = useState<{ message: string; retry?: () => void } | null>(null);
+  const [banner, setBanner] = useState<{ message: string; recovery?: Recovery } | null>(null);
   const place = usePlace();
+  // A banner's failed call waits for Retry or Dismiss: given up (dismissed, which is idempotent) when another failure
+  // takes the banner or the session ends.
   const signOut = useCallback((message = "") => {
     forgetKey();
     setKey(null);
     setSignInMessage(message);
-    setBanner(null);
+    setBanner((previous) => {
+      previous?.recovery?.dismiss();
+      return null;
+    });
   }, []);
   const fail = useCallback(
-    (error: unknown, retry?: () => void) => {
+    (error: unknown, recovery?: Recovery) => {
       const failure = describe(error);
-      if (failure.endsSession) signOut(failure.message);
-      else setBanner(retry ? { message: failure.message, retry } : { message: failure.message });
+      if (failure.endsSession) {
+        recovery?.dismiss();
+        signOut(failure.message);
+        return;
+      }
+      setBanner((previous) => {
+        if (previous?.recovery !== recovery) previous?.recovery?.dismiss();
+        return recovery ? { message: failure.message, recovery } : { message: failure.message };
+      });
     },
     [signOut],
+  );
+  const closeBanner = useCallback(
+    (retry: boolean) => {
+      const recovery = banner?.recovery;
+      setBanner(null);
+      if (retry) recovery?.retry();
+      else recovery?.dismiss();
+    },
+    [banner],
   );
   const api: Api | null = useMemo(() => (key ? { client: clientFor(key), fail } : null), [key, fail]);
   useEffect(() => () => void api?.client.close(), [api]);
@@ -123,19 +144,12 @@ export function App() {
       {banner && (
         <div className="banner" role="alert">
           {banner.message}{" "}
-          {banner.retry && (
-            <button
-              type="button"
-              onClick={() => {
-                const retry = banner.retry;
-                setBanner(null);
-                retry?.();
-              }}
-            >
+          {banner.recovery && (
+            <button type="button" onClick={() => closeBanner(true)}>
               Retry
             </button>
           )}
-          <button type="button" className="link" onClick={() => setBanner(null)}>
+          <button type="button" className="link" onClick={() => closeBanner(false)}>
             Dismiss
           </button>
         </div>

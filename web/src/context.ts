@@ -1,10 +1,16 @@
 import type { Engram } from "@engram/client";
 import { createContext, useCallback, useContext } from "react";
 
+/** What the shell offers after a failed call: try it again, or give it up. */
+export interface Recovery {
+  retry: () => void;
+  dismiss: () => void;
+}
+
 export interface Api {
   client: Engram;
   /** Reports a failure to the shell (banner, or back to sign-in when the key is refused). */
-  fail: (error: unknown, retry?: () => void) => void;
+  fail: (error: unknown, recovery?: Recovery) => void;
 }
 
 export const ApiContext = createContext<Api | null>(null);
@@ -15,7 +21,8 @@ export function useApi(): Api {
   return api;
 }
 
-/** Runs a call, handing any failure to the shell with a retry of the same call. */
+/** Runs a call, handing a failure to the shell. The answer waits for the person's choice: Retry runs the same call
+ * again and answers with its result (so the view draws what the retry brought), Dismiss answers undefined. */
 export function useRun(): <T>(call: () => Promise<T>) => Promise<T | undefined> {
   const { fail } = useApi();
   return useCallback(
@@ -23,8 +30,9 @@ export function useRun(): <T>(call: () => Promise<T>) => Promise<T | undefined> 
       try {
         return await call();
       } catch (error) {
-        fail(error, () => void run(call));
-        return undefined;
+        return new Promise<T | undefined>((resolve) => {
+          fail(error, { retry: () => void run(call).then(resolve), dismiss: () => resolve(undefined) });
+        });
       }
     },
     [fail],

@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 
 const CUT = 400;
 
@@ -20,15 +20,26 @@ export function Empty({ children }: { children: ReactNode }) {
   return <p className="empty">{children}</p>;
 }
 
-/** A confirmation that names what goes, in the page (no window.confirm). */
+/** A confirmation that names what goes, in the page (no window.confirm). It takes the focus on its safe choice
+ * (Cancel), so a keyboard user lands in it; Escape cancels. */
 export function Confirm(props: { what: string; onYes: () => void; onNo: () => void }) {
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => cancel.current?.focus(), []);
   return (
-    <div className="confirm" role="alertdialog" aria-modal="true" aria-labelledby="confirm-what">
+    <div
+      className="confirm"
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby="confirm-what"
+      onKeyDown={(event) => {
+        if (event.key === "Escape") props.onNo();
+      }}
+    >
       <p id="confirm-what">{props.what}</p>
       <button type="button" className="danger" onClick={props.onYes}>
         Forget
       </button>{" "}
-      <button type="button" onClick={props.onNo}>
+      <button type="button" ref={cancel} onClick={props.onNo}>
         Cancel
       </button>
     </div>

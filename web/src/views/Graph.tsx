@@ -75,8 +75,25 @@ function markCytoscapeStylesheet(): void {
   document.head.appendChild(marker);
 }
 
-/** Nodes expanded at once by "Expand to the cap" (each is LINK_TYPES.length requests; the browser runs six at once). */
-const EXPAND_AT_ONCE = 4;
+/** The links each kind of node can have (the graph's model: cypher/ writes these and no others), so an expansion
+ * asks only for those; a kind not listed is asked for every type. */
+export const LINKS_OF: Record<string, LinkType[]> = {
+  Concept: ["MENTIONS", "ASSOCIATED", "SAME_AS", "IN"],
+  Proposition: ["PROVEN_BY", "SUPERSEDES", "MENTIONS", "RELATED_TO", "CAUSED_BY", "CONTRASTS_WITH", "NEXT", "SOLVES"],
+  Prescription: ["PROVEN_BY", "SUPERSEDES", "MENTIONS", "SOLVES", "RELATED_TO", "CAUSED_BY", "CONTRASTS_WITH"],
+  Episode: ["PROVEN_BY", "NEXT", "PART_OF"],
+  Source: ["PART_OF"],
+  Intent: ["SOLVES"],
+};
+
+export function linkTypesOf(kind: unknown): LinkType[] {
+  return (typeof kind === "string" ? LINKS_OF[kind] : undefined) ?? LINK_TYPES;
+}
+
+/** Nodes expanded at once by "Expand to the cap" (a few requests each; the browser runs six at once). */
+const EXPAND_AT_ONCE = 6;
+/** Past this many nodes the layout is breadth first from the start (linear), not force-directed (quadratic). */
+const FORCE_LAYOUT_MAX = 100;
 
 /** What one expansion adds: the new nodes (at most `room`) and the links between drawn or added nodes. */
 export function linksToElements(
@@ -133,14 +150,18 @@ export default function GraphView({ user, id }: { user: string; id: string }) {
   const [ready, setReady] = useState(false);
   const [busy, setBusy] = useState(false);
   const [expansions, setExpansions] = useState(0);
+  const [requests, setRequests] = useState(0);
+  const [layoutMs, setLayoutMs] = useState(0);
 
-  /** Follows every link type from each node and adds what fits under the cap; false when a call failed. */
+  /** Follows each node's link types and adds what fits under the cap; false when a call failed. */
   const grow = useCallback(
     async (nodeIds: readonly string[]): Promise<boolean> => {
+      const types = nodeIds.map((nodeId) => linkTypesOf(graph.current?.getElementById(nodeId).data("type")));
+      setRequests((n) => n + types.reduce((sum, each) => sum + each.length, 0));
       const answers = await run(() =>
         Promise.all(
-          nodeIds.map((nodeId) =>
-            Promise.all(LINK_TYPES.map((type) => client.follow(nodeId, type, { user: user || null }))),
+          nodeIds.map((nodeId, i) =>
+            Promise.all(types[i]!.map((type) => client.follow(nodeId, type, { user: user || null }))),
           ),
         ),
       );
@@ -165,7 +186,20 @@ export default function GraphView({ user, id }: { user: string; id: string }) {
   const settle = useCallback(() => {
     const cy = graph.current;
     if (!cy) return;
-    cy.layout({ name: "cose", animate: false, randomize: false, fit: true, numIter: 400 }).run();
+    const started = performance.now();
+    const layout: cytoscape.LayoutOptions =
+      cy.nodes().length <= FORCE_LAYOUT_MAX
+        ? { name: "cose", animate: false, randomize: false, fit: true, numIter: 400 }
+        : {
+            name: "breadthfirst",
+            roots: cy.nodes(".start").map((node) => node.id()),
+            circle: true,
+            spacingFactor: 0.9,
+            animate: false,
+            fit: true,
+          };
+    cy.layout(layout).run();
+    setLayoutMs(Math.round(performance.now() - started));
     setCount(cy.nodes().length);
     setReady(true);
   }, []);
@@ -253,6 +287,8 @@ export default function GraphView({ user, id }: { user: string; id: string }) {
         data-nodes={count}
         data-ready={ready ? "yes" : "no"}
         data-expanded={expansions}
+        data-requests={requests}
+        data-layout-ms={layoutMs}
         aria-label="Graph view"
         role="img"
       />

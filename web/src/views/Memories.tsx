@@ -52,6 +52,7 @@ export function MemoriesView({ user }: { user: string }) {
   const [problem, setProblem] = useState("");
   const [items, setItems] = useState<MemoryItem[]>([]);
   const [total, setTotal] = useState<number | null>(null);
+  const [pages, setPages] = useState(0); // pages received (the browser tests wait on it)
   const cursor = useRef<string | null>(null);
   const more = useRef(true);
   const loading = useRef(false);
@@ -67,6 +68,7 @@ export function MemoriesView({ user }: { user: string }) {
     cursor.current = page.pageInfo.endCursor;
     more.current = page.pageInfo.hasNextPage;
     setTotal(page.totalCount ?? null);
+    setPages((n) => n + 1);
     setItems((before) => [...before, ...page.edges.map((edge) => edge.node)]);
   }, [client, run, user, filters]);
 
@@ -137,7 +139,12 @@ export function MemoriesView({ user }: { user: string }) {
         </fieldset>
         {(["session", "agent", "metadata"] as const).map((field) => (
           <label key={field}>
-            {field} <input value={draft[field]} onChange={(e) => setDraft({ ...draft, [field]: e.target.value })} />
+            {field}{" "}
+            <input
+              name={field}
+              value={draft[field]}
+              onChange={(e) => setDraft({ ...draft, [field]: e.target.value })}
+            />
           </label>
         ))}
         <label>
@@ -158,7 +165,7 @@ export function MemoriesView({ user }: { user: string }) {
           {problem}
         </p>
       )}
-      <p role="status" className="count">
+      <p role="status" className="count" data-pages={pages}>
         {total === null ? "Loading…" : `${total} memories`}
       </p>
       {total === 0 ? (

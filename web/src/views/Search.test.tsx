@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
+import type { Recovery } from "../context";
 import { fakeClient, renderWith } from "../test/fakes";
 import { SearchView } from "./Search";
 
@@ -88,17 +89,31 @@ describe("SearchView", () => {
     expect(path).toHaveTextContent("concept shares a concept (bike)");
   });
 
-  it("hands a failed call to the shell and is ready for the next search", async () => {
+  it("hands a failed call to the shell, and draws what its Retry brings", async () => {
     const client = fakeClient();
     const error = new Error("The API does not answer");
     client.recall.mockRejectedValueOnce(error).mockResolvedValueOnce(recalled([ITEM]));
     const { fail } = renderWith(client, <SearchView user="ana" />);
 
     await userEvent.type(screen.getByLabelText("Question"), "Where is the bike?{Enter}");
-    await waitFor(() => expect(fail).toHaveBeenCalledWith(error, expect.any(Function)));
-    const submit = screen.getByRole("button", { name: "Search" });
-    await waitFor(() => expect(submit).toBeEnabled());
-    await userEvent.click(submit);
+    await waitFor(() => expect(fail).toHaveBeenCalledTimes(1));
+    expect(fail.mock.calls[0]![0]).toBe(error);
+    expect(screen.getByRole("button", { name: "Searching…" })).toBeDisabled(); // waiting for Retry or Dismiss
+    const recovery = fail.mock.calls[0]![1] as Recovery;
+    act(() => recovery.retry());
     expect(await screen.findByRole("link", { name: ITEM.text })).toBeInTheDocument();
+    expect(client.recall).toHaveBeenCalledTimes(2);
+    expect(screen.getByRole("button", { name: "Search" })).toBeEnabled();
+  });
+
+  it("is ready for the next search when the failure is dismissed", async () => {
+    const client = fakeClient();
+    client.recall.mockRejectedValueOnce(new Error("down"));
+    const { fail } = renderWith(client, <SearchView user="ana" />);
+    await userEvent.type(screen.getByLabelText("Question"), "Where is the bike?{Enter}");
+    await waitFor(() => expect(fail).toHaveBeenCalled());
+    act(() => (fail.mock.calls[0]![1] as Recovery).dismiss());
+    expect(await screen.findByRole("button", { name: "Search" })).toBeEnabled();
+    expect(screen.queryByRole("link")).not.toBeInTheDocument();
   });
 });
