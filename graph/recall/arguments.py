@@ -50,8 +50,8 @@ class Argument:
         if self.minimum is None and self.maximum is None:
             return ""
         if self.text:
-            return f"at most {self.maximum:g} characters" if self.maximum is not None else ""
-        return f"{self.minimum:g} to {self.maximum:g}"
+            return f"at most {_number(self.maximum)} characters" if self.maximum is not None else ""
+        return f"{_number(self.minimum)} to {_number(self.maximum)}"
 
     def help(self) -> str:
         """The description with its bounds and default, as every door shows it."""
@@ -80,8 +80,16 @@ class Argument:
                 return f"{self.api_name} must contain at least one non-space character"
             return None
         if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
-            return f"{self.api_name} must be between {self.minimum:g} and {self.maximum:g}, got {value:g}"
+            bounds = f"between {_number(self.minimum)} and {_number(self.maximum)}"
+            return f"{self.api_name} must be {bounds}, got {_number(value)}"
         return None
+
+
+def _number(value: float | None) -> str:
+    """A bound or value as a user typed it: 32768, not 32768.0 or 3.3e+04; 0.375 as it is."""
+    if value is None:
+        return "none"
+    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 def _int(value: float | None) -> int | None:

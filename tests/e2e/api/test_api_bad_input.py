@@ -69,8 +69,10 @@ def test_recall_limits_are_over_budget_not_errors(gql: GraphQL) -> None:
     assert long["__typename"] == "OverBudget"
     blank = gql(operation("recall"), {"query": "   "})["recall"]
     assert blank["__typename"] == "InvalidInput"
-    hops = gql('{ recall(query: "x", hopLimit: 9) { __typename ... on InvalidInput { problems } } }')["recall"]
-    assert hops == {"__typename": "InvalidInput", "problems": ["hopLimit must be between 1 and 4, got 9"]}
+    hops = gql('{ recall(query: "x", hopLimit: 9) { __typename ... on UserError { message } } }')["recall"]
+    assert hops == {"__typename": "OverBudget", "message": "hopLimit must be between 1 and 4, got 9"}
+    few = gql('{ recall(query: "x", hopLimit: 0) { __typename ... on InvalidInput { problems } } }')["recall"]
+    assert few == {"__typename": "InvalidInput", "problems": ["hopLimit must be between 1 and 4, got 0"]}
 
 
 def test_ingest_rejections_name_the_record_and_field(gql: GraphQL, driver: neo4j.Driver, space: str) -> None:

@@ -156,7 +156,7 @@ CATALOGUE = [
     BadInput("GraphQL", "a now that is not a time", "two weeks ago",
              _op("recall", {"query": "What did I do two weeks ago?", "now": "two weeks ago"})),
     BadInput("GraphQL", "hopLimit 9", "hopLimit must be between 1 and 4, got 9",
-             _graphql('{ recall(query: "x", hopLimit: 9) { __typename ... on InvalidInput { problems } } }')),
+             _graphql('{ recall(query: "x", hopLimit: 9) { __typename ... on UserError { message } } }')),
     BadInput("GraphQL", "a profile of a 201-character user", "user: at most 200 characters, got 201",
              _op("profile", {"user": "x" * 201})),
     BadInput("GraphQL", "Cypher in the query text", '"__typename":"Recall"',

@@ -134,7 +134,6 @@ def test_every_door_answers_the_same_request_alike(settings: EngramSettings, doo
     bad = {"query": QUESTION, "tokenBudget": 40_000}
     over = _graphql(url, door_key, bad)
     assert over["__typename"] == "OverBudget" and over["message"] == OUT_OF_BOUNDS
-    assert over["limit"] == 32_768 and over["requested"] == 40_000
     assert _python(url, door_key, bad)["message"] == OUT_OF_BOUNDS
     assert _typescript(url, door_key, bad)["message"] == OUT_OF_BOUNDS
     cli_refusal = _cli(door_key, bad)
