@@ -23,6 +23,7 @@ if ! command -v java >/dev/null || [ "$(java_major)" -lt 17 ]; then apt_install 
 command -v mvn >/dev/null || apt_install maven
 command -v redis-server >/dev/null || apt_install redis-server
 command -v curl >/dev/null || apt_install curl
+command -v systemd-analyze >/dev/null || apt_install systemd  # verifies infra/systemd/'s units (tests/unit/infra)
 command -v jq >/dev/null || apt_install jq  # the README's quickstart reads GraphQL answers with it
 # Node.js and npm (>= 20) for the TypeScript client and the inspector (clients/typescript, web/).
 command -v npm >/dev/null || apt_install nodejs npm

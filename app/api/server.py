@@ -18,6 +18,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
 from app.api.context import ApiContext
+from app.api.host_beat import HostRefused, announced, refuse_unlike_hosts
 from app.api.inspector import mount_inspector
 from app.api.json_body import JsonBodyChecks
 from app.api.limits import BodySizeLimit
@@ -84,7 +85,7 @@ def create_app(
         )
         if app.state.worker_watch is not None:
             app.state.worker_watch.start()
-        async with mcp_server.session_manager.run():
+        async with mcp_server.session_manager.run(), announced(app.state.services, owned):
             yield
         if app.state.worker_watch is not None:
             await asyncio.to_thread(app.state.worker_watch.stop)
@@ -228,6 +229,10 @@ def main() -> None:
 
     settings = get_settings()
     logging.config.dictConfig(uvicorn_log_config(settings.log_format))
+    try:  # another admin key or embedder than the API hosts alive now: refused, saying which
+        refuse_unlike_hosts(settings)
+    except HostRefused as exc:
+        raise SystemExit(f"engram API: refused to start: {exc}") from None
     processes = settings.api.processes
     several = processes > 1
     if several:

@@ -135,15 +135,73 @@ def check_redis_memory(settings: EngramSettings) -> CheckResult:
 
 
 def check_worker(settings: EngramSettings) -> CheckResult:
+    """Each worker host seen: those answering Celery's inspect, and those whose heartbeat (their registration with
+    the fair scheduler, renewed every few seconds: workers/scheduler.py) is in Redis, live or expired."""
     from workers.celery_app import app as celery_app
 
     try:
-        replies = celery_app.control.ping(timeout=5.0)  # a loaded machine answers late
+        stats = celery_app.control.inspect(timeout=5.0).stats() or {}  # a loaded machine answers late
     except Exception as exc:
         return CheckResult("Celery worker", False, str(exc), "engram up")
-    if not replies:
-        return CheckResult("Celery worker", False, _no_worker(settings), "engram up (infra/worker.sh start)")
-    return CheckResult("Celery worker", True, ", ".join(name for reply in replies for name in reply))
+    beats = _worker_heartbeats(settings)
+    if not stats:
+        seen = f"; heartbeats: {'; '.join(beats.values())}" if beats else ""
+        return CheckResult("Celery worker", False, _no_worker(settings) + seen, "engram up (infra/worker.sh start)")
+    hosts = []
+    for name in sorted(set(stats) | set(beats)):
+        answer = stats.get(name)
+        said = f"pid {answer.get('pid')}, answers inspect" if answer else "no answer to inspect"
+        hosts.append(f"{name} ({said}; {beats.get(name, 'no heartbeat in Redis')})")
+    return CheckResult("Celery worker", True, f"{len(stats)} worker host(s): " + ", ".join(hosts))
+
+
+def _worker_heartbeats(settings: EngramSettings) -> dict[str, str]:
+    """Worker hostname -> its last heartbeat in Redis, said in words."""
+    import time
+
+    import redis
+
+    from workers.scheduler import SLOTS, WORKERS
+
+    ttl = 3 * settings.worker.reconcile_interval_s
+    try:
+        with redis.Redis.from_url(settings.redis.url, socket_timeout=5) as client:
+            expiries = client.zrange(WORKERS, 0, -1, withscores=True)
+            slots = client.hgetall(SLOTS)
+    except redis.RedisError:
+        return {}
+    now, said = time.time(), {}
+    for raw, expires in expiries:
+        ago = now - (expires - ttl)
+        state = "heartbeat" if expires > now else "heartbeat EXPIRED, last"
+        said[raw.decode()] = f"{state} {ago:.0f} s ago, {int(slots.get(raw, 0))} slot(s)"
+    return said
+
+
+def check_api_hosts(settings: EngramSettings) -> CheckResult:
+    """Each API host whose heartbeat is in Redis (app/api/host_beat.py): alive, or gone since when."""
+    import time
+
+    import redis
+
+    from app.api.host_beat import api_hosts
+
+    name = "API hosts"
+    try:
+        with redis.Redis.from_url(settings.redis.url, socket_timeout=5) as client:
+            hosts = api_hosts(client)
+    except redis.RedisError as exc:
+        return CheckResult(name, False, f"{settings.redis.url}: {exc}", "engram up (or set REDIS_URL)")
+    now = time.time()
+    alive = [host for host in hosts if host.alive(now)]
+    said = [
+        f"{host.name} (pid {host.pid}, {'heartbeat' if host.alive(now) else 'heartbeat EXPIRED, last'} "
+        f"{now - host.seen:.0f} s ago)"
+        for host in hosts
+    ]
+    if not alive:
+        return CheckResult(name, False, "no API host alive" + (": " + ", ".join(said) if said else ""), "engram up")
+    return CheckResult(name, True, f"{len(alive)} alive of {len(hosts)} seen: " + ", ".join(said))
 
 
 def _no_worker(settings: EngramSettings) -> str:
@@ -260,6 +318,7 @@ def all_checks(settings: EngramSettings) -> list[Callable[[], CheckResult]]:
         lambda: check_queues(settings),
         lambda: check_worker(settings),
         lambda: check_api(settings),
+        lambda: check_api_hosts(settings),
         lambda: check_embedding(settings),
         *model_checks(settings),
     ]

@@ -30,7 +30,10 @@ start() {
       || die "set-initial-password failed: see $H/logs/admin.log"
   fi
   log "starting neo4j (heap $NEO4J_HEAP, page cache $NEO4J_PAGECACHE, bolt 127.0.0.1:$NEO4J_BOLT_PORT, http 127.0.0.1:$NEO4J_HTTP_PORT)"
-  nohup java -cp "$H/plugins/*:$H/conf/*:$H/lib/*" \
+  # Its own session (setsid), like the API, Redis (daemonized) and the worker (detached): a signal to the caller's
+  # process group (a terminal's Ctrl-C, a supervisor killing the script that started it) does not reach Neo4j.
+  # Started in the background without job control, setsid is no group leader: it execs java under this same pid.
+  nohup setsid java -cp "$H/plugins/*:$H/conf/*:$H/lib/*" \
     -XX:+UseG1GC -XX:-OmitStackTraceInFastThrow -XX:+UnlockExperimentalVMOptions \
     -XX:+TrustFinalNonStaticFields -XX:+DisableExplicitGC -Djdk.nio.maxCachedBufferSize=1024 \
     -Dio.netty.tryReflectionSetAccessible=true -Djdk.tls.ephemeralDHKeySize=2048 \
