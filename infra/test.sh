@@ -16,7 +16,9 @@ export ENGRAM_API_PORT="${ENGRAM_TEST_API_PORT:-18000}"
 # The same place for the Python side (engram/settings.py), which the services, the CLI and the tests read; the
 # environment wins over a .env file. The password is the test stack's own (set on its first start).
 export ENGRAM_STATE_DIR="$ENGRAM_STATE"
-export NEO4J_URI="bolt://127.0.0.1:$NEO4J_BOLT_PORT" NEO4J_USER=neo4j NEO4J_DATABASE=neo4j
+# ENGRAM_TEST_NEO4J_SCHEME=neo4j runs the whole stack and the tests with routing (as on a cluster or Aura: reads as
+# READ, bookmarks shared through Redis: graph/routing.py) against the one test server.
+export NEO4J_URI="${ENGRAM_TEST_NEO4J_SCHEME:-bolt}://127.0.0.1:$NEO4J_BOLT_PORT" NEO4J_USER=neo4j NEO4J_DATABASE=neo4j
 export NEO4J_PASSWORD="${ENGRAM_TEST_NEO4J_PASSWORD:-engram-test-password}"
 export REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
 export ENGRAM_API_HOST=127.0.0.1
