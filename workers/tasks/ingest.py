@@ -50,6 +50,7 @@ from workers.pipeline.extract import ExtractedKnowledge, extract
 from workers.pipeline.standardize import StandardizedBatch, standardize
 from workers.resources import get_job_store, get_redis
 from workers.scheduler import CONSOLIDATION, CONSOLIDATION_TASK, Scheduler
+from workers.stage_version import refuse_unknown_version, stage_headers
 from workers.vector_cache import cache_key, cached_embedder, drop_space_vectors
 
 TRANSIENT_ERRORS = (
@@ -116,7 +117,7 @@ def _publish_stage(job_id: str, stage: str, space: str, correlation: str) -> Non
     """The scheduler's way to send a stage's message (the embed stage on the gpu queue), with the correlation id of
     the request that submitted the job, whichever job's process hands out the slot. A consolidation run's message
     carries its space, under the task id its submitter returned."""
-    headers = {CORRELATION_HEADER: correlation}
+    headers = {CORRELATION_HEADER: correlation, **stage_headers()}
     if stage == CONSOLIDATION:
         app.tasks[CONSOLIDATION_TASK].apply_async((space,), task_id=job_id, queue=CPU_QUEUE, headers=headers)
         return
@@ -235,6 +236,7 @@ def outlasting_redis(stage: Callable[[Any, str], str]) -> Callable[[Any, str], s
 
     @wraps(stage)
     def run(task: Any, job_id: str) -> str:
+        refuse_unknown_version(task, job_id)  # a stage of newer code than this worker's: back to the queue, untouched
         deadline = time.monotonic() + REDIS_OUTAGE_S
         pause = 1.0
         while True:
