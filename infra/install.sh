@@ -3,8 +3,8 @@
 #   - Debian packages: Java 17, Maven, redis-server, curl, jq, Chromium + chromedriver (only when missing)
 #   - a Python 3.11 virtualenv at $ENGRAM_VENV with the project (reinstalled when pyproject.toml changes)
 #   - the embedding model's ONNX export in that virtualenv (re-exported when the weights or libraries change)
-#   - the TypeScript client and the memory inspector: `npm ci` from their lockfiles, then their builds (each redone
-#     only when its lockfile or its sources changed)
+#   - the TypeScript client, its AI SDK integration and the memory inspector: `npm ci` from their lockfiles, then
+#     their builds (each redone only when its lockfile or its sources changed)
 #   - the Neo4j server home assembled from Maven Central (re-assembled when infra/neo4j/pom.xml changes)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -102,6 +102,9 @@ if [ -f "$ENGRAM_ROOT/web/package-lock.json" ]; then
   npm_build web web/dist src index.html package-lock.json tsconfig.json vite.config.ts ../clients/typescript/dist
 fi
 
+# The Vercel AI SDK integration: @engram/client is a file: link to clients/typescript, built just above.
+npm_ci clients/ai-sdk
+npm_build clients/ai-sdk clients/ai-sdk/dist src package-lock.json tsconfig.json ../typescript/dist
 # Neo4j server home from Maven Central (jars cached in ~/.m2, so a fresh clone re-assembles in seconds).
 # Each state folder has its own home (.engram/neo4j for `make demo` / `make up`, .engram-test/neo4j for `make test`):
 # one that another state folder of this checkout already assembled from the same pom gets hard links to its jars.
