@@ -1,12 +1,13 @@
-"""Loads Cypher statements from the versioned `.cypher` files under `cypher/`."""
+"""Loads Cypher statements from the versioned `.cypher` files under `cypher/` (in the package: engram.assets)."""
 
 from __future__ import annotations
 
 import re
 from functools import cache
-from pathlib import Path
 
-CYPHER_DIR = Path(__file__).resolve().parent.parent / "cypher"
+from engram.assets import CYPHER, asset_dir
+
+CYPHER_DIR = asset_dir(CYPHER)
 # A line `// include <name>` stands for the text of `cypher/<name>.cypher`, at the line's indent: a clause several
 # statements end with is written once.
 _INCLUDE = re.compile(r"^(?P<indent>[ \t]*)// include (?P<name>[\w/]+)[ \t]*$", re.MULTILINE)

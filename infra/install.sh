@@ -60,6 +60,11 @@ if [ "$here" != "$ENGRAM_ROOT $ENGRAM_ROOT" ]; then
   "$ENGRAM_VENV/bin/pip" install -q --no-deps -e "$ENGRAM_ROOT/clients/python" -e "$ENGRAM_ROOT"
 fi
 
+# tests/e2e/test_wheel_install.py builds the wheel offline (no build isolation) with this venv's setuptools: 70.1 or
+# later has bdist_wheel built in.
+setuptools_new='import setuptools as s, sys; sys.exit(tuple(map(int, s.__version__.split(".")[:2])) < (70, 1))'
+"$ENGRAM_VENV/bin/python" -c "$setuptools_new" 2>/dev/null || "$ENGRAM_VENV/bin/pip" install -q "setuptools>=70.1"
+
 # The onnx embedding backend's graphs (fp32 and int8), exported from the installed model's weights: no download,
 # stamped in the venv, so a warm machine only hashes the weights (engram/embedding_export.py, docs/embedding.md).
 "$ENGRAM_VENV/bin/python" -m engram.embedding_export

@@ -9,9 +9,9 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 
-from engram.settings import PROJECT_ROOT
+from engram.assets import INSPECTOR, asset_dir
 
-INSPECTOR_DIST = PROJECT_ROOT / "web" / "dist"
+INSPECTOR_DIST = asset_dir(INSPECTOR)  # web/dist, shipped in the package
 PREFIX = "/inspector"
 # 'self' in connect-src covers ws:/wss: to the same host (CSP level 3), which graphql-ws uses for job progress.
 # GraphiQL's style sheet carries its fonts and icons as data: URLs (fonts and images: nothing that runs).

@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from pathlib import Path
 from typing import Any
 
-OPERATIONS = Path(__file__).resolve().parents[2] / "graphql" / "operations"
+from engram.assets import OPERATIONS as OPERATIONS_ASSET
+from engram.assets import asset_dir
+
+OPERATIONS = asset_dir(OPERATIONS_ASSET)  # graphql/operations, shipped in the package
 JSON_HEADERS = {"content-type": "application/json"}
 
 

@@ -25,11 +25,13 @@ from rich.table import Table
 
 from app.cli.associate_command import print_associations
 from app.cli.recall_command import aggregate_line
-from engram.settings import PROJECT_ROOT, get_settings
+from engram.assets import OPERATIONS as OPERATIONS_ASSET
+from engram.assets import asset_dir
+from engram.settings import get_settings
 from graph.api_keys import ApiKeyStore
 from graph.driver import get_driver
 
-OPERATIONS = PROJECT_ROOT / "graphql" / "operations"
+OPERATIONS = asset_dir(OPERATIONS_ASSET)  # graphql/operations, shipped in the package
 console = Console()
 
 
