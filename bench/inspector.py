@@ -6,11 +6,17 @@
     drawn; list_scroll_page_ms: each further page of 100 as the list is scrolled to its end;
   - graph_first_expansion_ms: the graph view from a concept that 300+ memories mention, until its first expansion
     is drawn and laid out (`graph_nodes` nodes: follow answers 20 links per type, so 300 nodes, the view's cap, need
-    several expansions; graph_300_interactive_ms is not measured yet);
+    several expansions);
+  - graph_300_interactive_ms: from there, "Expand to the cap" clicked until the view holds 300 nodes, laid out and
+    drawn (two animation frames after it says it is ready), so a click on a node is answered: the repeated follows
+    of the nodes expanded (`graph_300_expansions`; each node is asked for the link types its kind can have,
+    `graph_300_requests` in all; six nodes at a time, concepts first), one layout (`graph_300_layout_ms`, breadth
+    first past 100 nodes), the paint; graph_300_from_open_ms counts from opening the view;
   - ui_over_client_recall: the same recall through the UI (submit, results drawn) and through the client's request
     alone (the same operation POSTed from the same page): the ratio of the medians.
 
-Needs the stack running (`make up`) and web/ built (infra/install.sh). Writes bench/results/inspector.json.
+Needs the stack running (`make up`) and web/ built (infra/install.sh). Writes bench/results/inspector.json, with the
+load average beside the figures (the machine may be shared: say so where the figures are quoted).
 
     ~/.cache/engram/venv/bin/python -m bench.inspector [--memories 10000] [--repeats 5]
 """
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import os
 import shutil
 import statistics
 from typing import Any
@@ -78,6 +85,24 @@ fetch('/graphql', {method: 'POST', headers: {'content-type': 'application/json',
 """
 
 
+EXPAND_TO_CAP = """
+const [timeoutMs] = arguments;
+const finish = arguments[arguments.length - 1];
+const graph = () => document.querySelector('.graph');
+const start = performance.now();
+document.querySelector('button.expand-all').click();
+(function poll() {
+  const g = graph();
+  if (g && g.dataset.ready === 'yes' && Number(g.dataset.nodes) >= 300) {
+    // laid out; then painted: two frames later the canvas shows it and a click is answered
+    return requestAnimationFrame(() => requestAnimationFrame(() => finish(performance.now() - start)));
+  }
+  if (performance.now() - start > timeoutMs) return finish(-1);
+  requestAnimationFrame(poll);
+})();
+"""
+
+
 def _gzip_kb(paths: list[Any]) -> float:
     return round(sum(len(gzip.compress(p.read_bytes(), 9)) for p in paths) / 1024, 1)
 
@@ -108,6 +133,11 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--scroll-pages", type=int, default=10)
+    parser.add_argument(
+        "--note",
+        default="",
+        help="what the machine was doing (written beside the figures, e.g. 'shared: other test runs beside it')",
+    )
     args = parser.parse_args()
     settings = get_settings()
     driver, database = get_driver(), settings.neo4j.database
@@ -128,6 +158,7 @@ def main() -> None:
         "js_gzip_kb": _gzip_kb(entry),
         "js_gzip_kb_all": _gzip_kb(sorted((DIST / "assets").glob("*.js"))),
     }
+    result["load_average_before"] = [round(x, 2) for x in os.getloadavg()]
     browser = _browser()
     try:
         browser.execute_cdp_cmd("Network.enable", {})
@@ -174,6 +205,37 @@ def main() -> None:
             browser.execute_script("return Number(document.querySelector('.graph').dataset.nodes)")
         )
 
+        # Expanded to the cap: ~12 follows per node expanded, so each repeat signs in with a key of its own (the
+        # per-key rate limit is 600 requests a minute).
+        full, from_open, expansions = [], [], []
+        for repeat in range(args.repeats):
+            fresh = keys.issue(space, f"bench-graph-{repeat}").secret
+            browser.execute_script("sessionStorage.setItem('engram.inspector.key', arguments[0])", fresh)
+            browser.get(f"{origin}/inspector/#/users")
+            browser.refresh()
+            _timed(browser, None, "document.querySelector('table.users')")
+            opened = _timed(
+                browser, f"#/graph?id={concept}", "document.querySelector('.graph')?.dataset.ready === 'yes'"
+            )
+            expanded = float(browser.execute_async_script(EXPAND_TO_CAP, 100_000))
+            if expanded < 0:
+                raise SystemExit("the graph view did not reach its cap")
+            full.append(expanded)
+            from_open.append(opened + expanded)
+            expansions.append(
+                int(browser.execute_script("return Number(document.querySelector('.graph').dataset.expanded)"))
+            )
+        result["graph_300_interactive_ms"] = round(statistics.median(full), 1)
+        result["graph_300_interactive_ms_runs"] = [round(x, 1) for x in full]
+        result["graph_300_from_open_ms"] = round(statistics.median(from_open), 1)
+        result["graph_300_nodes"] = int(
+            browser.execute_script("return Number(document.querySelector('.graph').dataset.nodes)")
+        )
+        result["graph_300_expansions"] = expansions
+        graph_data = browser.execute_script("return {...document.querySelector('.graph').dataset}")
+        result["graph_300_requests"] = int(graph_data["requests"])  # follows, the first expansion's included
+        result["graph_300_layout_ms"] = int(graph_data["layoutMs"])  # the last layout alone, in the page
+
         query = " ".join(graph.first_facts(1)[0][0].split()[3:9])
         _timed(browser, "#/search", "document.querySelector('#query')")
         browser.execute_script(
@@ -193,6 +255,8 @@ def main() -> None:
     finally:
         browser.quit()
         delete_space(driver, database, space)
+    result["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    result["note"] = args.note
     print(write_result("inspector", result))
     for name, value in result.items():
         print(f"{name}: {value}")
