@@ -29,9 +29,11 @@ BOOKMARKS = "engram:neo4j:bookmarks"
 BOOKMARKS_TTL_S = 24 * 3600
 ROUTING_SCHEMES = ("neo4j://", "neo4j+s://", "neo4j+ssc://")
 
-# What a statement says, without its comments, string literals and backquoted names.
-_STRINGS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`", re.DOTALL)
-_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+# What a statement says, without its comments, string literals and backquoted names, read left to right in one pass:
+# an apostrophe in a comment ("a key's offspring") starts no string, and "//" in a string starts no comment.
+_LITERALS = re.compile(
+    r"(?P<comment>//[^\n]*|/\*.*?\*/)|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`", re.DOTALL
+)
 # A write clause: not a property, a parameter or a map key of that name (`n.set`, `$delete`, `{remove: 1}`).
 _WRITE_CLAUSE = re.compile(r"(?<![.$\w])(CREATE|MERGE|SET|DELETE|REMOVE|DROP|FOREACH|LOAD\s+CSV)\b(?!\s*:)", re.I)
 # Procedures that write (APOC's, the vector setters, GDS's write modes, Neo4j's index and constraint procedures).
@@ -50,7 +52,7 @@ _ALIAS = re.compile(r"\bAS\s+\w+", re.I)  # `RETURN n.x AS set`: a name, not a c
 
 
 def _bare(query: str) -> str:
-    return _ALIAS.sub("AS _", _COMMENTS.sub(" ", _STRINGS.sub("''", query)))
+    return _ALIAS.sub("AS _", _LITERALS.sub(lambda m: " " if m.group("comment") else "''", query))
 
 
 @lru_cache(maxsize=4096)
