@@ -106,11 +106,6 @@ def _storage(page: Page) -> dict[str, Any]:
     )
 
 
-@pytest.mark.skip(
-    reason="its fix (the key minted and revoked through the API) has not run against the test stack yet "
-    "(the stack was busy until the session's end): "
-    "run it with bash infra/test.sh tests/e2e/test_inspector_failures.py and remove this mark"
-)
 def test_a_key_revoked_while_the_page_is_open_ends_the_session_keeping_nothing(
     settings: EngramSettings, space: Space, tmp_path: Path
 ) -> None:
@@ -232,11 +227,6 @@ def _close(sock: socket.socket) -> None:
     sock.close()
 
 
-@pytest.mark.skip(
-    reason="its fix (the proxy's stop waits for its acceptor) has not run against the test stack yet "
-    "(the stack was busy until the session's end): "
-    "run it with bash infra/test.sh tests/e2e/test_inspector_failures.py and remove this mark"
-)
 def test_the_api_down_then_back_shows_a_banner_and_retry_recovers(
     settings: EngramSettings, space: Space, tmp_path: Path
 ) -> None:
@@ -326,11 +316,6 @@ def test_an_upload_over_the_limit_shows_the_servers_refusal(
     assert not errors, errors
 
 
-@pytest.mark.skip(
-    reason="its fix (an episode's text read without its speaker) has not run against the test stack yet "
-    "(the stack was busy until the session's end): "
-    "run it with bash infra/test.sh tests/e2e/test_inspector_failures.py and remove this mark"
-)
 def test_the_session_and_agent_filters(settings: EngramSettings, space: Space, tmp_path: Path) -> None:
     origin = _origin(settings)
     user = f"mia-{uuid.uuid4().hex[:6]}"

@@ -24,12 +24,7 @@ from engram.settings import PROJECT_ROOT, EngramSettings
 from graph.admin import delete_space
 from graph.api_keys import ApiKeyStore
 
-pytestmark = [
-    pytest.mark.e2e,
-    # Written with the store; not yet run: the shared test stack was busy until the session's deadline. Remove this
-    # skip once it has passed in `bash infra/test.sh tests/e2e/integrations` (issue 66, item 2).
-    pytest.mark.skip(reason="EngramStore's e2e tests await their first run against the test stack (issue 66)"),
-]
+pytestmark = [pytest.mark.e2e]
 
 
 @pytest.fixture()
