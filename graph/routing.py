@@ -31,9 +31,7 @@ ROUTING_SCHEMES = ("neo4j://", "neo4j+s://", "neo4j+ssc://")
 
 # What a statement says, without its comments, string literals and backquoted names, read left to right in one pass:
 # an apostrophe in a comment ("a key's offspring") starts no string, and "//" in a string starts no comment.
-_LITERALS = re.compile(
-    r"(?P<comment>//[^\n]*|/\*.*?\*/)|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`", re.DOTALL
-)
+_LITERALS = re.compile(r"(?P<comment>//[^\n]*|/\*.*?\*/)|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`", re.DOTALL)
 # A write clause: not a property, a parameter or a map key of that name (`n.set`, `$delete`, `{remove: 1}`).
 _WRITE_CLAUSE = re.compile(r"(?<![.$\w])(CREATE|MERGE|SET|DELETE|REMOVE|DROP|FOREACH|LOAD\s+CSV)\b(?!\s*:)", re.I)
 # Procedures that write (APOC's, the vector setters, GDS's write modes, Neo4j's index and constraint procedures).
