@@ -16,17 +16,9 @@ import neo4j
 import pytest
 
 from engram.settings import PROJECT_ROOT, EngramSettings
+from tests.support.graphql_client import create_space
 
 PACKAGE = PROJECT_ROOT / "clients" / "ai-sdk"
-
-
-def _create_space(url: str, admin_key: str, name: str) -> str:
-    query = "mutation($n: String!) { createSpace(name: $n) { ... on SpaceCreated { key { secret } } } }"
-    answer = httpx.post(
-        url, json={"query": query, "variables": {"n": name}}, headers={"Authorization": f"Bearer {admin_key}"}
-    )
-    secret: str = answer.json()["data"]["createSpace"]["key"]["secret"]
-    return secret
 
 
 def test_the_ai_sdk_middleware_and_tools_end_to_end(settings: EngramSettings, driver: neo4j.Driver) -> None:
@@ -35,7 +27,7 @@ def test_the_ai_sdk_middleware_and_tools_end_to_end(settings: EngramSettings, dr
     origin = f"http://{settings.api.host}:{settings.api.port}"
     admin_key = settings.api.admin_key.get_secret_value()
     name = f"test-aisdk-{uuid.uuid4().hex[:10]}"
-    key = _create_space(f"{origin}/graphql", admin_key, name)
+    key = create_space(f"{origin}/graphql", admin_key, name)
     try:
         result = subprocess.run(
             [npm, "run", "-s", "test:run"],

@@ -9,21 +9,12 @@ import shutil
 import subprocess
 import uuid
 
-import httpx
 import neo4j
 
 from engram.settings import PROJECT_ROOT, EngramSettings
+from tests.support.graphql_client import create_space
 
 PACKAGE = PROJECT_ROOT / "clients" / "typescript"
-
-
-def _create_space(url: str, admin_key: str, name: str) -> str:
-    query = "mutation($n: String!) { createSpace(name: $n) { ... on SpaceCreated { key { secret } } } }"
-    answer = httpx.post(
-        url, json={"query": query, "variables": {"n": name}}, headers={"Authorization": f"Bearer {admin_key}"}
-    )
-    secret: str = answer.json()["data"]["createSpace"]["key"]["secret"]
-    return secret
 
 
 def test_the_typescript_client_end_to_end(settings: EngramSettings, driver: neo4j.Driver) -> None:
@@ -33,7 +24,7 @@ def test_the_typescript_client_end_to_end(settings: EngramSettings, driver: neo4
     admin_key = settings.api.admin_key.get_secret_value()
     name = f"test-ts-{uuid.uuid4().hex[:10]}"
     try:
-        key = _create_space(f"{origin}/graphql", admin_key, name)
+        key = create_space(f"{origin}/graphql", admin_key, name)
         result = subprocess.run(
             [npm, "run", "-s", "test:run"],
             cwd=PACKAGE,
